@@ -1,0 +1,3 @@
+import { ensureBuilt } from './prepare.mjs';
+
+ensureBuilt();

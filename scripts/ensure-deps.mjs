@@ -1,0 +1,3 @@
+import { ensureDeps } from './prepare.mjs';
+
+ensureDeps();

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+
+/** `page` (from 1) and `per_page` (default 15, max 100): DESIGN §3 "Envelopes". */
+export const PaginationQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 15 })),
+});
+export type PaginationQuery = Static<typeof PaginationQuery>;
+
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export function pageOf(query: PaginationQuery): Page {
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? 15;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+export interface Paginated<T> {
+  data: T[];
+  meta: { current_page: number; last_page: number; per_page: number; total: number };
+  links: { first: string; last: string; prev: string | null; next: string | null };
+}
+
+export function paginated<T>(request: FastifyRequest, page: Page, data: T[], total: number): Paginated<T> {
+  const lastPage = Math.max(1, Math.ceil(total / page.perPage));
+  const link = (n: number) => pageLink(request, n, page.perPage);
+  return {
+    data,
+    meta: { current_page: page.page, last_page: lastPage, per_page: page.perPage, total },
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: page.page > 1 ? link(Math.min(page.page - 1, lastPage)) : null,
+      next: page.page < lastPage ? link(page.page + 1) : null,
+    },
+  };
+}
+
+function pageLink(request: FastifyRequest, page: number, perPage: number): string {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  url.searchParams.set('page', String(page));
+  url.searchParams.set('per_page', String(perPage));
+  return url.toString();
+}

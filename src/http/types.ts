@@ -1,0 +1,45 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database, Db } from '../db/client.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+
+/** A Fastify instance whose route schemas type the handlers (TypeBox). */
+export type ApiApp = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** What route modules get: the store, the clock, the config. */
+export interface AppDeps {
+  database: Database;
+  db: Db;
+  clock: Clock;
+  config: Config;
+}
+
+/** Who is calling: set by the auth hook on every /api/public/v2 route. */
+export interface AuthContext {
+  workspace: WorkspaceRow;
+  apiKeyId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** true = no API key needed (OpenAPI document). */
+    public?: boolean;
+  }
+}

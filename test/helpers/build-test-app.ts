@@ -1,0 +1,76 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { CreatedApiKey } from '../../src/auth/api-keys.js';
+import { loadConfig } from '../../src/config.js';
+import type { Database, Db } from '../../src/db/client.js';
+import type { ApiApp, Clock } from '../../src/http/types.js';
+import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
+import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
+import { openTestDatabase } from './test-db.js';
+
+export const API = '/api/public/v2';
+
+export interface TestApp {
+  app: ApiApp;
+  database: Database;
+  db: Db;
+  workspace: WorkspaceRow;
+  apiKey: CreatedApiKey;
+  /** Auth headers of the test workspace. */
+  headers: Record<string, string>;
+  /** Calls the API as the test workspace; `path` is relative to /api/public/v2. */
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function buildTestApp(
+  options: { clock?: Clock; database?: Database; slug?: string } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
+  const config = { ...loadConfig({}), worker: 'off' as const };
+  const app = await buildApp({ database, config, ...(options.clock ? { clock: options.clock } : {}) });
+  await app.ready();
+  counter += 1;
+  const { workspace, apiKey } = await createWorkspace(database.db, {
+    slug: options.slug ?? `test-${process.pid}-${counter}`,
+    name: 'Test Studio',
+  });
+  const headers = { authorization: `Bearer ${apiKey.secret}`, workspace: workspace.slug };
+  return {
+    app,
+    database,
+    db: database.db,
+    workspace,
+    apiKey,
+    headers,
+    call(method, path, body, extraHeaders) {
+      return app.inject({
+        method: method as 'GET',
+        url: `${API}${path}`,
+        headers: { ...headers, ...extraHeaders },
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+    },
+    async close() {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+/** Another workspace in the same store, for isolation tests. */
+export async function createOtherWorkspace(db: Db, slug = `other-${process.pid}-${++counter}`) {
+  const { workspace, apiKey } = await createWorkspace(db, { slug, name: 'Other Studio' });
+  return {
+    workspace,
+    apiKey,
+    headers: { authorization: `Bearer ${apiKey.secret}`, workspace: workspace.slug },
+  };
+}
