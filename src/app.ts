@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fast
 import { registerAuth } from './auth/auth.hook.js';
 import { bookingsRoutes } from './bookings/bookings.routes.js';
 import type { Config } from './config.js';
+import { customersRoutes } from './customers/customers.routes.js';
 import type { Database } from './db/client.js';
 import { registerErrorHandling } from './http/errors.js';
 import { type ApiApp, type AppDeps, type Clock, systemClock } from './http/types.js';
@@ -17,6 +18,7 @@ import { slotsRoutes } from './slots/slots.routes.js';
 import { staffersRoutes } from './staffers/staffers.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { RELEASE_VERSION } from './version.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { workspacesRoutes } from './workspaces/workspaces.routes.js';
 
 export const API_PREFIX = '/api/public/v2';
@@ -102,6 +104,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
         statusesRoutes,
         slotsRoutes,
         bookingsRoutes,
+        customersRoutes,
+        webhooksRoutes,
       ]) {
         await routes(typed, deps);
       }
