@@ -1,0 +1,139 @@
+/**
+ * The slot engine: a pure function of its input (no clock, env or database; `now` is given).
+ * computeSlots lists bookable slots and free intervals per answer-zone date; checkBookable
+ * decides one booking with the same per-staffer predicate (availability.ts, DESIGN §4.2).
+ */
+import {
+  addDays,
+  daysBetween,
+  formatMinutes,
+  localMsOf,
+  resolveWallBoundary,
+  toUtcIso,
+} from '../time/zone.js';
+import {
+  type EngineContext,
+  freeSeatsAt,
+  gridInstants,
+  isOnGrid,
+  makeContext,
+  newCursor,
+  type PreparedStaffer,
+  prepareStaffer,
+  stafferWindow,
+} from './availability.js';
+import { freeIntervalsByDay } from './free-intervals.js';
+import type { AvailabilityInput, BookableResult, Slot, SlotDay, SlotQuery } from './types.js';
+
+export type * from './types.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const priceFormats = new Map<string, { format: Intl.NumberFormat; divisor: number }>();
+
+/** Formats minor units with the currency's own fraction digits (JPY 0, EUR 2, KWD 3). */
+export function formatPrice(priceMinor: number, currency: string, locale: string): string {
+  const key = `${locale}|${currency}`;
+  let entry = priceFormats.get(key);
+  if (entry === undefined) {
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    entry = { format, divisor: 10 ** digits };
+    priceFormats.set(key, entry);
+  }
+  return entry.format.format(priceMinor / entry.divisor);
+}
+
+function prepareAll(input: AvailabilityInput, ctx: EngineContext, lower: number, upper: number) {
+  const days = stafferWindow(ctx, lower, upper);
+  return input.staffers.map((s) => prepareStaffer(s, ctx, days));
+}
+
+export function computeSlots(q: SlotQuery): SlotDay[] {
+  const ctx = makeContext(q);
+  const dayCount = daysBetween(q.rangeStart, q.rangeEnd) + 1;
+  if (dayCount <= 0) return [];
+  const dates: string[] = [];
+  const dayLocalMs: number[] = [];
+  // dayBounds[i] = first instant of date i in the answer zone; one more bound closes the range.
+  const dayBounds: number[] = [];
+  for (let i = 0; i <= dayCount; i++) {
+    const date = addDays(q.rangeStart, i);
+    dayBounds.push(resolveWallBoundary(q.answerZone, date, 0, 'start'));
+    if (i < dayCount) {
+      dates.push(date);
+      dayLocalMs.push(Date.parse(date));
+    }
+  }
+  const days: SlotDay[] = dates.map((date) => ({ date, slots: [], intervals: [] }));
+  const lower = Math.max(ctx.earliest, dayBounds[0]!);
+  const upper = Math.min(ctx.latest, dayBounds[dayCount]! - 1);
+  if (lower > upper || q.staffers.length === 0) return days;
+
+  const staffers = prepareAll(q, ctx, lower, upper);
+  const cursors = staffers.map(() => newCursor());
+  const price = q.service.priceMinor;
+  const priceFormatted = formatPrice(price, q.currency, q.locale);
+  const dayIndex = new Map(dates.map((d, i) => [Date.parse(d), i]));
+
+  for (const t of gridInstants(ctx, lower, upper)) {
+    let quantity = 0;
+    for (let i = 0; i < staffers.length; i++) quantity += freeSeatsAt(staffers[i]!, t, ctx, cursors[i]!);
+    if (quantity < 1) continue;
+    // Grouped by the answer-zone local date of the instant; wall times are measured from that
+    // date's midnight, so an end past midnight reads e.g. '00:30' but 88200 seconds.
+    const localStart = localMsOf(t, q.answerZone);
+    const dayLocal = Math.floor(localStart / DAY_MS) * DAY_MS;
+    const index = dayIndex.get(dayLocal);
+    if (index === undefined) continue;
+    const startMinutes = Math.floor((localStart - dayLocal) / MINUTE_MS);
+    const endMinutes = Math.floor((localMsOf(t + ctx.durationMs, q.answerZone) - dayLocal) / MINUTE_MS);
+    const slot: Slot = {
+      start: formatMinutes(startMinutes),
+      start_formatted: startMinutes * 60,
+      end: formatMinutes(((endMinutes % 1440) + 1440) % 1440),
+      end_formatted: endMinutes * 60,
+      quantity,
+      price,
+      price_formatted: priceFormatted,
+      start_time: toUtcIso(t),
+    };
+    days[index]!.slots.push(slot);
+  }
+
+  const intervals = freeIntervalsByDay(staffers, ctx, q.answerZone, dayBounds, dayLocalMs);
+  for (let i = 0; i < days.length; i++) days[i]!.intervals = intervals[i]!;
+  return days;
+}
+
+/**
+ * May a booking of the service start at `start`? Checks the grid, notice and horizon, then asks
+ * the same predicate as computeSlots for each staffer (only `stafferId` when given).
+ */
+export function checkBookable(
+  input: AvailabilityInput,
+  start: number,
+  stafferId?: string,
+  options: { timeRules?: boolean } = {},
+): BookableResult {
+  const ctx = makeContext(input);
+  if (!Number.isFinite(start)) return { ok: false, reason: 'not_on_grid' };
+  // A change that keeps an existing booking's time (staffer, services) is not a new slot choice:
+  // only the staffer's working time and occupancy are asked, not grid, notice and horizon.
+  if (options.timeRules !== false) {
+    if (!isOnGrid(ctx, start)) return { ok: false, reason: 'not_on_grid' };
+    if (start < ctx.earliest) return { ok: false, reason: 'too_soon' };
+    if (start > ctx.latest) return { ok: false, reason: 'beyond_horizon' };
+  }
+  const candidates =
+    stafferId === undefined ? input.staffers : input.staffers.filter((s) => s.stafferId === stafferId);
+  const prepared: PreparedStaffer[] = prepareAll({ ...input, staffers: candidates }, ctx, start, start);
+  const free: { stafferId: string; freeSeats: number }[] = [];
+  for (const p of prepared) {
+    const freeSeats = freeSeatsAt(p, start, ctx, newCursor());
+    if (freeSeats > 0) free.push({ stafferId: p.stafferId, freeSeats });
+  }
+  if (free.length === 0) return { ok: false, reason: 'no_free_staffer' };
+  return { ok: true, staffers: free };
+}

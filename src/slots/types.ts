@@ -1,0 +1,103 @@
+/**
+ * Input and output types of the pure slot engine (compute-slots.ts). The wire names of Slot,
+ * FreeInterval and SlotDay follow SPEC.md "Time-slot response"; start_time is our addition (UTC).
+ */
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+/** 'HH:MM' local wall time; `to` may be '24:00'; to <= from means the range crosses midnight. */
+export interface TimeRange {
+  from: string;
+  to: string;
+}
+
+export interface Schedule {
+  /** Several intervals per weekday. */
+  weekly: Partial<Record<Weekday, TimeRange[]>>;
+  /** Subtracted from working time on those weekdays. */
+  breaks: Partial<Record<Weekday, TimeRange[]>>;
+  /** Replaces that date's weekly rule and breaks; intervals [] = day off. */
+  overrides: { date: string; intervals: TimeRange[]; breaks?: TimeRange[] }[];
+}
+
+/** An existing booking (or group session) of a staffer. */
+export interface Occupancy {
+  /** Occupied span in epoch ms, INCLUDING its buffers (half-open [start, end)). */
+  start: number;
+  end: number;
+  serviceId: string;
+  /** The service start instant (epoch ms). */
+  serviceStart: number;
+  seatsTaken: number;
+  /** capacity > 1 = group session others may join. */
+  capacity: number;
+}
+
+export interface StafferInput {
+  stafferId: string;
+  schedule: Schedule;
+  occupancies: Occupancy[];
+}
+
+export interface ServiceInput {
+  id: string;
+  durationMinutes: number;
+  capacity: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  priceMinor: number;
+}
+
+export interface SlotRules {
+  slotStepMinutes: number;
+  minNoticeMinutes: number;
+  horizonDays: number;
+}
+
+export interface AvailabilityInput {
+  /** Schedules are wall times in this zone; the slot grid is in this zone. */
+  locationZone: string;
+  service: ServiceInput;
+  rules: SlotRules;
+  /** Eligible staffers only, in a stable order. */
+  staffers: StafferInput[];
+  /** Epoch ms (injected clock). */
+  now: number;
+  currency: string;
+  locale: string;
+}
+
+/** Dates are in answerZone, inclusive. */
+export interface SlotQuery extends AvailabilityInput {
+  answerZone: string;
+  rangeStart: string;
+  rangeEnd: string;
+}
+
+export interface Slot {
+  start: string;
+  start_formatted: number;
+  end: string;
+  end_formatted: number;
+  quantity: number;
+  price: number;
+  price_formatted: string;
+  start_time: string;
+}
+
+export interface FreeInterval {
+  start: string;
+  start_formatted: number;
+  end: string;
+  end_formatted: number;
+}
+
+export interface SlotDay {
+  date: string;
+  slots: Slot[];
+  intervals: FreeInterval[];
+}
+
+export type BookableResult =
+  | { ok: true; staffers: { stafferId: string; freeSeats: number }[] }
+  | { ok: false; reason: 'not_on_grid' | 'too_soon' | 'beyond_horizon' | 'no_free_staffer' };
