@@ -1,3 +1,4 @@
+import { BOOKING_FORM_FIELDS } from './settings.js';
 import type { WorkspaceRow } from './workspaces.repository.js';
 
 /** The workspace as GET /workspace shows it (SPEC: includes `slug`). */
@@ -8,7 +9,10 @@ export function presentWorkspace(workspace: WorkspaceRow) {
     name: workspace.name,
     currency: workspace.currency,
     locale: workspace.locale,
-    booking_form: workspace.booking_form,
+    // In the documented field order: jsonb keeps keys sorted by length, not as written.
+    booking_form: Object.fromEntries(
+      BOOKING_FORM_FIELDS.map((field) => [field, workspace.booking_form[field]]),
+    ),
     staffer_selection: workspace.staffer_selection,
     slot_step_minutes: workspace.slot_step_minutes,
     min_notice_minutes: workspace.min_notice_minutes,

@@ -1,0 +1,106 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { BookingStatusesTable, StatusType } from '../db/schema.js';
+import { notFound } from '../errors.js';
+
+export type StatusRow = Selectable<BookingStatusesTable>;
+
+/** The four every workspace starts with; the flows rely on them, so they stay. */
+export const BUILT_IN_TYPES: readonly StatusType[] = ['new', 'confirmed', 'completed', 'canceled'];
+/** Reached only through /status/complete and /status/cancel (DESIGN §3 "Status"). */
+export const FINAL_TYPES: readonly StatusType[] = ['completed', 'canceled'];
+
+export const isFinal = (type: StatusType) => FINAL_TYPES.includes(type);
+
+export async function listLiveStatuses(db: Db, workspaceId: string): Promise<StatusRow[]> {
+  return db
+    .selectFrom('booking_statuses')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('archived_at', 'is', null)
+    .orderBy('position')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** A live status of this workspace, or 404 — the same for another workspace's and an unknown uuid. */
+export async function requireLiveStatus(db: Db, workspaceId: string, statusId: string): Promise<StatusRow> {
+  const row = await db
+    .selectFrom('booking_statuses')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', statusId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('Status');
+  return row;
+}
+
+/**
+ * Serialises status management within one workspace (inside a transaction). Two requests making
+ * different statuses the default would otherwise both clear the old default from their own
+ * snapshot and then collide on the one-default unique index. NO KEY UPDATE, not UPDATE, so that
+ * inserts referencing the workspace (their foreign keys take KEY SHARE) are not held up.
+ */
+export async function lockStatusesOf(tx: Db, workspaceId: string): Promise<void> {
+  await tx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+}
+
+export async function nextPosition(tx: Db, workspaceId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('booking_statuses')
+    .select(sql<number>`coalesce(max(position), -1)::int + 1`.as('next'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return row.next;
+}
+
+export async function insertCustomStatus(
+  tx: Db,
+  workspaceId: string,
+  values: { name: string; color?: string; position: number },
+): Promise<StatusRow> {
+  return tx
+    .insertInto('booking_statuses')
+    .values({
+      workspace_id: workspaceId,
+      type: 'custom',
+      name: values.name,
+      position: values.position,
+      ...(values.color ? { color: values.color } : {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Clears the current default (the unique index allows one) before another status takes it. */
+export async function clearDefault(tx: Db, workspaceId: string): Promise<void> {
+  await tx
+    .updateTable('booking_statuses')
+    .set({ is_default: false, updated_at: sql`now()` })
+    .where('workspace_id', '=', workspaceId)
+    .where('is_default', '=', true)
+    .execute();
+}
+
+export async function updateStatus(
+  tx: Db,
+  workspaceId: string,
+  statusId: string,
+  changes: { name?: string; color?: string; is_default?: boolean; archived?: boolean },
+): Promise<StatusRow> {
+  return tx
+    .updateTable('booking_statuses')
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.color !== undefined ? { color: changes.color } : {}),
+      ...(changes.is_default !== undefined ? { is_default: changes.is_default } : {}),
+      ...(changes.archived ? { archived_at: sql`now()` } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', statusId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
