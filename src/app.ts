@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { customersRoutes } from './customers/customers.routes.js';
 import type { Database } from './db/client.js';
 import { registerErrorHandling } from './http/errors.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { type ApiApp, type AppDeps, type Clock, systemClock } from './http/types.js';
 import { locationsRoutes } from './locations/locations.routes.js';
 import { paymentAccountsRoutes } from './payment-accounts/payment-accounts.routes.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     async (api) => {
       const typed = api as unknown as ApiApp;
       registerAuth(api, deps.db);
+      registerIdempotency(api, deps.db);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );

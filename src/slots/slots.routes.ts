@@ -1,3 +1,69 @@
+import { Type } from 'typebox';
 import type { ApiApp, AppDeps } from '../http/types.js';
+import { requireLocation } from '../locations/locations.repository.js';
+import { LocationParams } from '../locations/locations.routes.js';
+import { MAX_NEXT_DAYS, nextTimeSlots, timeSlots } from './slots.service.js';
 
-export async function slotsRoutes(_app: ApiApp, _deps: AppDeps): Promise<void> {}
+// Dates stay plain strings here so the service can name each bad field in one 422.
+const TimeSlotsQuerySchema = Type.Object({
+  service_uuid: Type.String({ format: 'uuid' }),
+  range_start: Type.Optional(Type.String({ description: 'YYYY-MM-DD; default today' })),
+  range_end: Type.Optional(
+    Type.String({
+      description: 'YYYY-MM-DD; default range_start + 6 days; at most 90 days after range_start',
+    }),
+  ),
+  staffer_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+  timezone: Type.Optional(Type.String({ description: "IANA zone of the answer; default the location's" })),
+});
+
+const NextSlotsQuerySchema = Type.Object({
+  service_uuid: Type.String({ format: 'uuid' }),
+  staffer_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+  timezone: Type.Optional(Type.String({ description: "IANA zone of the answer; default the location's" })),
+  from: Type.Optional(Type.String({ description: 'YYYY-MM-DD; default today' })),
+  days: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_NEXT_DAYS,
+      default: 1,
+      description: 'How many days with free time',
+    }),
+  ),
+});
+
+export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
+  app.get(
+    '/locations/:locationUuid/time-slots',
+    {
+      schema: {
+        tags: ['slots'],
+        summary: 'Free time slots and intervals of a service, per day',
+        params: LocationParams,
+        querystring: TimeSlotsQuerySchema,
+      },
+    },
+    async (request) => {
+      const { workspace } = request.auth;
+      const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
+      return timeSlots(deps.db, workspace, location, request.query, deps.clock.now());
+    },
+  );
+
+  app.get(
+    '/locations/:locationUuid/time-slots/next',
+    {
+      schema: {
+        tags: ['slots'],
+        summary: 'The nearest days that have free time (same shape as time-slots, only days with slots)',
+        params: LocationParams,
+        querystring: NextSlotsQuerySchema,
+      },
+    },
+    async (request) => {
+      const { workspace } = request.auth;
+      const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
+      return nextTimeSlots(deps.db, workspace, location, request.query, deps.clock.now());
+    },
+  );
+}

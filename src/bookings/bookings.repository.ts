@@ -1,0 +1,183 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { BookingsTable, CancelReason, StatusType } from '../db/schema.js';
+import { notFound } from '../errors.js';
+
+export type BookingRow = Selectable<BookingsTable>;
+
+/** Everything a booking's JSON needs, read in one statement (lines, payments, notes as JSON). */
+export interface BookingView {
+  id: string;
+  order_id: string;
+  location_id: string;
+  timezone: string;
+  start_time: Date;
+  end_time: Date;
+  quantity: number;
+  status_id: string;
+  status_name: string;
+  status_type: StatusType;
+  cancel_reason: CancelReason | null;
+  staffer_id: string;
+  staffer_first_name: string | null;
+  staffer_last_name: string | null;
+  customer_id: string;
+  customer_phone: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  booking_comment: string;
+  booking_callback: boolean | null;
+  source: string;
+  created_at: Date;
+  updated_at: Date;
+  lines: {
+    id: string;
+    service_id: string;
+    name: string;
+    quantity: number;
+    price: number;
+    original_price: number;
+    discount: number;
+    duration_minutes: number;
+  }[];
+  payments: { id: string; payment_account_id: string; amount: number; created_at: string }[];
+  notes: string[];
+}
+
+export interface BookingFilters {
+  location_uuid?: string | undefined;
+  staffer_uuid?: string | undefined;
+  customer_uuid?: string | undefined;
+  status_type?: StatusType | undefined;
+  reserved_on_from?: Date | undefined;
+  reserved_on_to?: Date | undefined;
+  updated_since?: Date | undefined;
+}
+
+function viewQuery(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('booking_statuses as s', (j) =>
+      j.onRef('s.workspace_id', '=', 'b.workspace_id').onRef('s.id', '=', 'b.status_id'),
+    )
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.workspace_id', '=', 'b.workspace_id').onRef('c.id', '=', 'b.customer_id'),
+    )
+    .innerJoin('locations as l', (j) =>
+      j.onRef('l.workspace_id', '=', 'b.workspace_id').onRef('l.id', '=', 'b.location_id'),
+    )
+    .leftJoin('staffers as st', (j) =>
+      j.onRef('st.workspace_id', '=', 'b.workspace_id').onRef('st.id', '=', 'b.staffer_id'),
+    )
+    .select([
+      'b.id',
+      'b.order_id',
+      'b.location_id',
+      'l.timezone',
+      'b.start_time',
+      'b.end_time',
+      'b.quantity',
+      'b.status_id',
+      's.name as status_name',
+      's.type as status_type',
+      'b.cancel_reason',
+      'b.staffer_id',
+      'st.first_name as staffer_first_name',
+      'st.last_name as staffer_last_name',
+      'b.customer_id',
+      'c.phone as customer_phone',
+      'c.first_name as customer_first_name',
+      'c.last_name as customer_last_name',
+      'c.email as customer_email',
+      'b.booking_comment',
+      'b.booking_callback',
+      'b.source',
+      'b.created_at',
+      'b.updated_at',
+      sql<BookingView['lines']>`(
+        SELECT coalesce(json_agg(json_build_object(
+          'id', bs.id, 'service_id', bs.service_id, 'name', bs.name, 'quantity', bs.quantity, 'price', bs.price,
+          'original_price', bs.original_price, 'discount', bs.discount, 'duration_minutes', bs.duration_minutes
+        ) ORDER BY bs.position, bs.id), '[]'::json)
+        FROM booking_services bs WHERE bs.workspace_id = b.workspace_id AND bs.booking_id = b.id)`.as(
+        'lines',
+      ),
+      sql<BookingView['payments']>`(
+        SELECT coalesce(json_agg(json_build_object(
+          'id', p.id, 'payment_account_id', p.payment_account_id, 'amount', p.amount, 'created_at', p.created_at
+        ) ORDER BY p.created_at, p.id), '[]'::json)
+        FROM payments p WHERE p.workspace_id = b.workspace_id AND p.booking_id = b.id)`.as('payments'),
+      sql<string[]>`(
+        SELECT coalesce(json_agg(n.value ORDER BY n.created_at, n.id), '[]'::json)
+        FROM public_notes n WHERE n.workspace_id = b.workspace_id AND n.booking_id = b.id)`.as('notes'),
+    ])
+    .where('b.workspace_id', '=', workspaceId);
+}
+
+export async function findBookingView(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<BookingView | undefined> {
+  return (await viewQuery(db, workspaceId).where('b.id', '=', bookingId).executeTakeFirst()) as
+    | BookingView
+    | undefined;
+}
+
+export async function requireBookingView(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<BookingView> {
+  const view = await findBookingView(db, workspaceId, bookingId);
+  if (!view) throw notFound('Booking');
+  return view;
+}
+
+/** One page of bookings matching the filters, ordered by start time, and the total. */
+export async function listBookingViews(
+  db: Db,
+  workspaceId: string,
+  filters: BookingFilters,
+  page: { perPage: number; offset: number },
+): Promise<{ rows: BookingView[]; total: number }> {
+  let query = viewQuery(db, workspaceId);
+  if (filters.location_uuid) query = query.where('b.location_id', '=', filters.location_uuid);
+  if (filters.staffer_uuid) query = query.where('b.staffer_id', '=', filters.staffer_uuid);
+  if (filters.customer_uuid) query = query.where('b.customer_id', '=', filters.customer_uuid);
+  if (filters.status_type) query = query.where('s.type', '=', filters.status_type);
+  if (filters.reserved_on_from) query = query.where('b.start_time', '>=', filters.reserved_on_from);
+  if (filters.reserved_on_to) query = query.where('b.start_time', '<=', filters.reserved_on_to);
+  if (filters.updated_since) query = query.where('b.updated_at', '>=', filters.updated_since);
+  const rows = (await query
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .orderBy('b.start_time')
+    .orderBy('b.id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute()) as (BookingView & { total: number })[];
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    total = page.offset === 0 ? 0 : await countBookings(db, workspaceId, filters);
+  }
+  return { rows, total: Number(total) };
+}
+
+async function countBookings(db: Db, workspaceId: string, filters: BookingFilters): Promise<number> {
+  const { rows, total } = await listBookingViews(db, workspaceId, filters, { perPage: 1, offset: 0 });
+  return rows.length === 0 ? 0 : total;
+}
+
+/** The booking row, locked for the rest of the transaction: changes of one booking take turns. */
+export async function lockBooking(tx: Db, workspaceId: string, bookingId: string): Promise<BookingRow> {
+  const row = await tx
+    .selectFrom('bookings')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', bookingId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw notFound('Booking');
+  return row;
+}

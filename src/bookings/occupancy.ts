@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/client.js';
+import { slotUnavailable } from '../errors.js';
+
+/**
+ * Seats in the `occupancies` table are what make double booking impossible (DESIGN §4.1): the
+ * database, not this code, refuses an overlapping span of one staffer (exclusion constraint) and
+ * a seat beyond a group's capacity (CHECK). Concurrent requests for one slot therefore resolve in
+ * the database: the first commits, the rest fail here and become 409 slot_unavailable.
+ */
+export interface SeatRequest {
+  workspaceId: string;
+  stafferId: string;
+  locationId: string;
+  serviceId: string;
+  serviceStart: Date;
+  /** The occupied span, buffers included. */
+  spanStart: Date;
+  spanEnd: Date;
+  capacity: number;
+  seats: number;
+}
+
+export async function takeSeat(tx: Db, request: SeatRequest): Promise<string> {
+  // A savepoint keeps the transaction usable when the constraint refuses the seat, so a caller
+  // may try another staffer.
+  await sql`SAVEPOINT take_seat`.execute(tx);
+  try {
+    const row = await tx
+      .insertInto('occupancies')
+      .values({
+        workspace_id: request.workspaceId,
+        staffer_id: request.stafferId,
+        location_id: request.locationId,
+        service_id: request.serviceId,
+        service_start: request.serviceStart,
+        span: sql<string>`tstzrange(${request.spanStart}::timestamptz, ${request.spanEnd}::timestamptz)`,
+        capacity: request.capacity,
+        seats_taken: request.seats,
+      })
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'staffer_id', 'service_start', 'service_id']).doUpdateSet({
+          // A row left empty by cancellations is reused with the service's current shape.
+          span: sql`CASE WHEN occupancies.seats_taken = 0 THEN excluded.span ELSE occupancies.span END`,
+          capacity: sql`CASE WHEN occupancies.seats_taken = 0 THEN excluded.capacity ELSE occupancies.capacity END`,
+          seats_taken: sql`occupancies.seats_taken + excluded.seats_taken`,
+        }),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`RELEASE SAVEPOINT take_seat`.execute(tx);
+    return row.id;
+  } catch (error) {
+    if (!isSeatRefusal(error)) throw error;
+    await sql`ROLLBACK TO SAVEPOINT take_seat`.execute(tx);
+    throw slotUnavailable();
+  }
+}
+
+export async function releaseSeat(
+  tx: Db,
+  workspaceId: string,
+  occupancyId: string,
+  seats: number,
+): Promise<void> {
+  await tx
+    .updateTable('occupancies')
+    .set({ seats_taken: sql`greatest(seats_taken - ${seats}, 0)` })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', occupancyId)
+    .execute();
+}
+
+function isSeatRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  // 23P01 exclusion_violation (overlap), 23514 check_violation (capacity).
+  return code === '23P01' || code === '23514';
+}

@@ -1,0 +1,205 @@
+import type { Db } from '../db/client.js';
+import { FieldErrorBag } from '../errors.js';
+import type { LocationRow } from '../locations/locations.repository.js';
+import { addDays, daysBetween, isValidZone, todayIn } from '../time/zone.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { computeSlots } from './compute-slots.js';
+import { loadOfferedServices, loadStafferInputs, type OfferedService } from './slots.repository.js';
+import type { AvailabilityInput, SlotDay } from './types.js';
+
+export const MAX_RANGE_DAYS = 90;
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+export interface TimeSlotsQuery {
+  service_uuid: string;
+  range_start?: string | undefined;
+  range_end?: string | undefined;
+  staffer_uuid?: string | undefined;
+  timezone?: string | undefined;
+}
+
+export interface TimeSlotsResponse {
+  today: string;
+  timezone: string;
+  currency: string;
+  dates: SlotDay[];
+}
+
+/** The engine's input for one service at one location, loaded from the store. */
+export async function loadAvailability(
+  db: Db,
+  args: {
+    workspace: WorkspaceRow;
+    location: LocationRow;
+    service: OfferedService;
+    stafferId?: string | undefined;
+    from: number;
+    to: number;
+    now: number;
+    excludeOccupancy?: { id: string; seats: number } | undefined;
+  },
+): Promise<AvailabilityInput> {
+  const staffers = await loadStafferInputs(db, {
+    workspaceId: args.workspace.id,
+    locationId: args.location.id,
+    serviceIds: [args.service.id],
+    stafferId: args.stafferId,
+    from: args.from,
+    to: args.to,
+    excludeOccupancy: args.excludeOccupancy,
+  });
+  return {
+    locationZone: args.location.timezone,
+    service: {
+      id: args.service.id,
+      durationMinutes: args.service.duration_minutes,
+      capacity: args.service.capacity,
+      bufferBeforeMinutes: args.service.buffer_before_minutes,
+      bufferAfterMinutes: args.service.buffer_after_minutes,
+      priceMinor: args.service.price,
+    },
+    rules: {
+      slotStepMinutes: args.workspace.slot_step_minutes,
+      minNoticeMinutes: args.workspace.min_notice_minutes,
+      horizonDays: args.workspace.horizon_days,
+    },
+    staffers,
+    now: args.now,
+    currency: args.workspace.currency,
+    locale: args.workspace.locale,
+  };
+}
+
+/** GET /locations/{uuid}/time-slots: validates the query, loads, and runs the engine. */
+export async function timeSlots(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  query: TimeSlotsQuery,
+  now: number,
+): Promise<TimeSlotsResponse> {
+  const errors = new FieldErrorBag();
+  const zone = query.timezone ?? location.timezone;
+  if (!isValidZone(zone))
+    errors.add('timezone', 'The timezone must be an IANA time-zone name such as Europe/Berlin.');
+  const today = todayIn(isValidZone(zone) ? zone : location.timezone, now);
+  const rangeStart = query.range_start ?? today;
+  const rangeEnd = query.range_end ?? addDays(rangeStart, 6);
+  const startValid = isDate(rangeStart);
+  const endValid = isDate(rangeEnd);
+  if (!startValid)
+    errors.add('range_start', 'The range_start field must be a date in the format YYYY-MM-DD.');
+  if (!endValid) errors.add('range_end', 'The range_end field must be a date in the format YYYY-MM-DD.');
+  if (startValid && endValid) {
+    const span = daysBetween(rangeStart, rangeEnd);
+    if (span < 0) errors.add('range_end', 'The range_end must be a date after or equal to range_start.');
+    else if (span > MAX_RANGE_DAYS) {
+      errors.add(
+        'range_end',
+        `The range between range_start and range_end must be at most ${MAX_RANGE_DAYS} days.`,
+      );
+    }
+  }
+  const services = await loadOfferedServices(db, workspace.id, location.id, [query.service_uuid]);
+  const service = services.get(query.service_uuid);
+  if (!service) errors.add('service_uuid', 'The selected service is not offered at this location.');
+  let stafferOffered = true;
+  if (service && query.staffer_uuid) {
+    const eligible = await loadStafferInputs(db, {
+      workspaceId: workspace.id,
+      locationId: location.id,
+      serviceIds: [service.id],
+      stafferId: query.staffer_uuid,
+      from: now,
+      to: now,
+    });
+    stafferOffered = eligible.length > 0;
+  }
+  if (!stafferOffered)
+    errors.add('staffer_uuid', 'The selected staffer does not provide this service at this location.');
+  errors.throwIfAny();
+
+  const availability = await loadAvailability(db, {
+    workspace,
+    location,
+    service: service!,
+    stafferId: query.staffer_uuid,
+    // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
+    from: Date.parse(rangeStart) - DAY_MS,
+    to: Date.parse(rangeEnd) + 2 * DAY_MS,
+    now,
+  });
+  const dates = computeSlots({ ...availability, answerZone: zone, rangeStart, rangeEnd });
+  return { today, timezone: zone, currency: workspace.currency, dates };
+}
+
+function isDate(value: string): boolean {
+  if (!DATE_PATTERN.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+}
+
+export interface NextSlotsQuery {
+  service_uuid: string;
+  staffer_uuid?: string | undefined;
+  timezone?: string | undefined;
+  from?: string | undefined;
+  days?: number | undefined;
+}
+
+export const MAX_NEXT_DAYS = 31;
+const NEXT_CHUNK_DAYS = 14;
+
+/**
+ * GET /locations/{uuid}/time-slots/next: the nearest `days` days having slots, from `from`
+ * (default today), searched in chunks up to the booking horizon. Same shape as time-slots.
+ */
+export async function nextTimeSlots(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  query: NextSlotsQuery,
+  now: number,
+): Promise<TimeSlotsResponse> {
+  const errors = new FieldErrorBag();
+  const zone = query.timezone ?? location.timezone;
+  if (!isValidZone(zone))
+    errors.add('timezone', 'The timezone must be an IANA time-zone name such as Europe/Berlin.');
+  if (query.from !== undefined && !isDate(query.from)) {
+    errors.add('from', 'The from field must be a date in the format YYYY-MM-DD.');
+  }
+  errors.throwIfAny();
+  const wanted = query.days ?? 1;
+  const today = todayIn(zone, now);
+  const lastDate = todayIn(zone, now + workspace.horizon_days * DAY_MS);
+  let chunkStart = query.from !== undefined && query.from > today ? query.from : today;
+  const found: SlotDay[] = [];
+  let currency = workspace.currency;
+  while (found.length < wanted && chunkStart <= lastDate) {
+    const chunkEnd = minDate(addDays(chunkStart, NEXT_CHUNK_DAYS - 1), lastDate);
+    const answer = await timeSlots(
+      db,
+      workspace,
+      location,
+      {
+        service_uuid: query.service_uuid,
+        staffer_uuid: query.staffer_uuid,
+        timezone: zone,
+        range_start: chunkStart,
+        range_end: chunkEnd,
+      },
+      now,
+    );
+    currency = answer.currency;
+    for (const day of answer.dates) {
+      if (day.slots.length > 0 && found.length < wanted) found.push(day);
+    }
+    chunkStart = addDays(chunkEnd, 1);
+  }
+  return { today, timezone: zone, currency, dates: found };
+}
+
+function minDate(a: string, b: string): string {
+  return a < b ? a : b;
+}
