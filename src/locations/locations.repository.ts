@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { LocationsTable } from '../db/schema.js';
 import { notFound } from '../errors.js';
@@ -44,4 +44,63 @@ export async function requireLocation(db: Db, workspaceId: string, locationId: s
     .executeTakeFirst();
   if (!row) throw notFound('Location');
   return row;
+}
+
+/** Column values of a location write; absent keys are left as they are on update. */
+export type LocationValues = Partial<Omit<Insertable<LocationsTable>, 'workspace_id' | 'id'>>;
+
+export async function insertLocation(
+  db: Db,
+  workspaceId: string,
+  values: LocationValues & { name: string; timezone: string },
+): Promise<LocationRow> {
+  return db
+    .insertInto('locations')
+    .values({ lat: null, lng: null, ...values, workspace_id: workspaceId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Updates a live location; 404 when there is none (archived, unknown or another workspace's). */
+export async function updateLocation(
+  db: Db,
+  workspaceId: string,
+  locationId: string,
+  values: LocationValues,
+): Promise<LocationRow> {
+  const row = await db
+    .updateTable('locations')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', locationId)
+    .where('archived_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Location');
+  return row;
+}
+
+/** Archives a live location: the row stays for bookings and payments that refer to it. */
+export async function archiveLocation(db: Db, workspaceId: string, locationId: string): Promise<void> {
+  const result = await db
+    .updateTable('locations')
+    .set({ archived_at: sql`now()`, updated_at: sql`now()` })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', locationId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw notFound('Location');
+}
+
+/** Which of `ids` are live locations of this workspace. */
+export async function liveLocationIds(db: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('locations')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .where('archived_at', 'is', null)
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }

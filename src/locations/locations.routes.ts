@@ -1,10 +1,12 @@
-import { Type } from 'typebox';
 import { PaginationQuery, pageOf, paginated } from '../http/pagination.js';
 import type { ApiApp, AppDeps } from '../http/types.js';
 import { presentLocation } from './locations.presenter.js';
 import { listLocations, requireLocation } from './locations.repository.js';
+import { LocationCreateBody, LocationParams, LocationUpdateBody } from './locations.schemas.js';
+import { archiveLocation, createLocation, updateLocation } from './locations.service.js';
 
-export const LocationParams = Type.Object({ locationUuid: Type.String({ format: 'uuid' }) });
+// Other features' routes under /locations/{locationUuid}/... import it from here.
+export { LocationParams } from './locations.schemas.js';
 
 export async function locationsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.get(
@@ -29,6 +31,51 @@ export async function locationsRoutes(app: ApiApp, deps: AppDeps): Promise<void>
     async (request) => {
       const location = await requireLocation(deps.db, request.auth.workspace.id, request.params.locationUuid);
       return { data: presentLocation(location, deps.clock.now()) };
+    },
+  );
+
+  app.post(
+    '/locations',
+    { schema: { tags: ['management'], summary: 'Create a location (201)', body: LocationCreateBody } },
+    async (request, reply) => {
+      const location = await createLocation(deps.db, request.auth.workspace.id, request.body);
+      return reply.status(201).send({ data: presentLocation(location, deps.clock.now()) });
+    },
+  );
+
+  app.patch(
+    '/locations/:locationUuid',
+    {
+      schema: {
+        tags: ['management'],
+        summary: 'Change a location (only the fields given)',
+        params: LocationParams,
+        body: LocationUpdateBody,
+      },
+    },
+    async (request) => {
+      const location = await updateLocation(
+        deps.db,
+        request.auth.workspace.id,
+        request.params.locationUuid,
+        request.body,
+      );
+      return { data: presentLocation(location, deps.clock.now()) };
+    },
+  );
+
+  app.delete(
+    '/locations/:locationUuid',
+    {
+      schema: {
+        tags: ['management'],
+        summary: 'Archive a location (204, no body); it then vanishes from lists and reads',
+        params: LocationParams,
+      },
+    },
+    async (request, reply) => {
+      await archiveLocation(deps.db, request.auth.workspace.id, request.params.locationUuid);
+      return reply.status(204).send();
     },
   );
 }

@@ -4,7 +4,8 @@
  * Location Europe/Berlin in September (UTC+2) unless a case says otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { checkBookable, computeSlots, formatPrice } from './compute-slots.js';
+import { formatMoney } from '../money.js';
+import { checkBookable, computeSlots } from './compute-slots.js';
 import type { Occupancy, Schedule, ServiceInput, SlotQuery, StafferInput, Weekday } from './types.js';
 
 const ALL_DAYS: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -100,8 +101,8 @@ describe('slot fields', () => {
   });
 
   it('formats prices with the currency fraction digits', () => {
-    expect(formatPrice(9000, 'EUR', 'en-US')).toBe('€90.00');
-    expect(formatPrice(1500, 'JPY', 'en-US')).toBe('¥1,500');
+    expect(formatMoney(9000, 'EUR', 'en-US')).toBe('€90.00');
+    expect(formatMoney(1500, 'JPY', 'en-US')).toBe('¥1,500');
   });
 });
 

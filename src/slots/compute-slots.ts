@@ -3,6 +3,8 @@
  * computeSlots lists bookable slots and free intervals per answer-zone date; checkBookable
  * decides one booking with the same per-staffer predicate (availability.ts, DESIGN §4.2).
  */
+
+import { formatMoney } from '../money.js';
 import {
   addDays,
   daysBetween,
@@ -29,21 +31,6 @@ export type * from './types.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-const priceFormats = new Map<string, { format: Intl.NumberFormat; divisor: number }>();
-
-/** Formats minor units with the currency's own fraction digits (JPY 0, EUR 2, KWD 3). */
-export function formatPrice(priceMinor: number, currency: string, locale: string): string {
-  const key = `${locale}|${currency}`;
-  let entry = priceFormats.get(key);
-  if (entry === undefined) {
-    const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    entry = { format, divisor: 10 ** digits };
-    priceFormats.set(key, entry);
-  }
-  return entry.format.format(priceMinor / entry.divisor);
-}
 
 function prepareAll(input: AvailabilityInput, ctx: EngineContext, lower: number, upper: number) {
   const days = stafferWindow(ctx, lower, upper);
@@ -74,7 +61,7 @@ export function computeSlots(q: SlotQuery): SlotDay[] {
   const staffers = prepareAll(q, ctx, lower, upper);
   const cursors = staffers.map(() => newCursor());
   const price = q.service.priceMinor;
-  const priceFormatted = formatPrice(price, q.currency, q.locale);
+  const priceFormatted = formatMoney(price, q.currency, q.locale);
   const dayIndex = new Map(dates.map((d, i) => [Date.parse(d), i]));
 
   for (const t of gridInstants(ctx, lower, upper)) {

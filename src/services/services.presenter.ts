@@ -1,0 +1,25 @@
+import { formatMoney } from '../money.js';
+import { presentDuration } from '../time/duration.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import type { ServiceRecord } from './services.repository.js';
+
+/** DESIGN §3 "Service", plus buffers and the live locations that offer it. */
+export function presentService(service: ServiceRecord, workspace: WorkspaceRow) {
+  return {
+    uuid: service.id,
+    name: service.name,
+    description: service.description,
+    category:
+      service.category_id === null
+        ? null
+        : { uuid: service.category_id, name: service.category_name, order: service.category_position },
+    currency: workspace.currency,
+    price: service.price,
+    price_formatted: formatMoney(service.price, workspace.currency, workspace.locale),
+    duration: presentDuration(service.duration_minutes),
+    capacity: service.capacity,
+    buffer_before: service.buffer_before_minutes,
+    buffer_after: service.buffer_after_minutes,
+    location_uuids: service.location_ids,
+  };
+}

@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+import { Nullable } from '../http/nullable.js';
+
+export const ServiceParams = Type.Object({ serviceUuid: Type.String({ format: 'uuid' }) });
+
+export const ServiceCreateBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  price: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000_000,
+      description: 'Minor units of the workspace currency (9000 = 90.00 EUR); default 0',
+    }),
+  ),
+  duration_minutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+  capacity: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Places per slot; 1 (default) = individual' }),
+  ),
+  buffer_before_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 720 })),
+  buffer_after_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 720 })),
+  category: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 255,
+        description: 'Category name, created when new; null or "" = no category',
+      }),
+    ),
+  ),
+  location_uuids: Type.Optional(
+    Type.Array(Type.String({ format: 'uuid' }), {
+      maxItems: 500,
+      description: 'Live locations offering the service; on PATCH replaces the whole list',
+    }),
+  ),
+});
+export type ServiceCreateBody = Static<typeof ServiceCreateBody>;
+
+export const ServiceUpdateBody = Type.Partial(ServiceCreateBody);
+export type ServiceUpdateBody = Static<typeof ServiceUpdateBody>;

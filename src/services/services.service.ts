@@ -1,0 +1,115 @@
+import type { Db } from '../db/client.js';
+import { FieldErrorBag, notFound } from '../errors.js';
+import { liveLocationIds } from '../locations/locations.repository.js';
+import {
+  archiveServiceRow,
+  findService,
+  insertService,
+  replaceServiceLocations,
+  type ServiceRecord,
+  type ServiceValues,
+  updateServiceRow,
+  upsertCategory,
+} from './services.repository.js';
+import type { ServiceCreateBody, ServiceUpdateBody } from './services.schemas.js';
+
+export async function getService(db: Db, workspaceId: string, serviceId: string): Promise<ServiceRecord> {
+  const service = await findService(db, workspaceId, serviceId);
+  if (!service) throw notFound('Service');
+  return service;
+}
+
+export async function createService(
+  db: Db,
+  workspaceId: string,
+  body: ServiceCreateBody,
+): Promise<ServiceRecord> {
+  const errors = new FieldErrorBag();
+  const values = scalarValues(body, errors);
+  return db.transaction().execute(async (tx) => {
+    const locationIds = await checkLocations(tx, workspaceId, body.location_uuids ?? [], errors);
+    errors.throwIfAny();
+    const categoryId = await categoryIdOf(tx, workspaceId, body.category);
+    const serviceId = await insertService(tx, workspaceId, {
+      ...values,
+      name: values.name!,
+      duration_minutes: body.duration_minutes,
+      ...(categoryId !== undefined ? { category_id: categoryId } : {}),
+    });
+    await replaceServiceLocations(tx, workspaceId, serviceId, locationIds);
+    return getService(tx, workspaceId, serviceId);
+  });
+}
+
+export async function updateService(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  body: ServiceUpdateBody,
+): Promise<ServiceRecord> {
+  const errors = new FieldErrorBag();
+  const values = scalarValues(body, errors);
+  return db.transaction().execute(async (tx) => {
+    // 404 before 422: a request about a service that is not there has nothing to validate.
+    await getService(tx, workspaceId, serviceId);
+    const locationIds =
+      body.location_uuids === undefined
+        ? undefined
+        : await checkLocations(tx, workspaceId, body.location_uuids, errors);
+    errors.throwIfAny();
+    const categoryId = await categoryIdOf(tx, workspaceId, body.category);
+    if (categoryId !== undefined) values.category_id = categoryId;
+    if (!(await updateServiceRow(tx, workspaceId, serviceId, values))) throw notFound('Service');
+    if (locationIds !== undefined) await replaceServiceLocations(tx, workspaceId, serviceId, locationIds);
+    return getService(tx, workspaceId, serviceId);
+  });
+}
+
+export async function archiveService(db: Db, workspaceId: string, serviceId: string): Promise<void> {
+  if (!(await archiveServiceRow(db, workspaceId, serviceId))) throw notFound('Service');
+}
+
+/** The plain columns of the body (only the keys given), with the checks a schema cannot make. */
+function scalarValues(body: ServiceUpdateBody, errors: FieldErrorBag): ServiceValues {
+  const values: ServiceValues = {};
+  if (body.name !== undefined) {
+    if (body.name.trim() === '') errors.add('name', 'The name field is required.');
+    values.name = body.name.trim();
+  }
+  if (body.description !== undefined) values.description = body.description;
+  if (body.price !== undefined) values.price = body.price;
+  if (body.duration_minutes !== undefined) values.duration_minutes = body.duration_minutes;
+  if (body.capacity !== undefined) values.capacity = body.capacity;
+  if (body.buffer_before_minutes !== undefined) values.buffer_before_minutes = body.buffer_before_minutes;
+  if (body.buffer_after_minutes !== undefined) values.buffer_after_minutes = body.buffer_after_minutes;
+  return values;
+}
+
+/** Distinct live location ids, in the order given; every other entry is a `location_uuids.N` error. */
+async function checkLocations(
+  tx: Db,
+  workspaceId: string,
+  uuids: string[],
+  errors: FieldErrorBag,
+): Promise<string[]> {
+  const wanted = uuids.map((uuid) => uuid.toLowerCase());
+  const live = await liveLocationIds(tx, workspaceId, wanted);
+  wanted.forEach((uuid, index) => {
+    if (!live.has(uuid)) errors.add(`location_uuids.${index}`, 'The selected location is invalid.');
+  });
+  return [...new Set(wanted)];
+}
+
+/**
+ * undefined = leave the category as it is; null = none. An empty name counts as none because
+ * a form-encoded body has no other way to say null.
+ */
+async function categoryIdOf(
+  tx: Db,
+  workspaceId: string,
+  category: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (category === undefined) return undefined;
+  const name = category?.trim() ?? '';
+  return name === '' ? null : upsertCategory(tx, workspaceId, name);
+}

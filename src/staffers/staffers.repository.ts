@@ -1,0 +1,226 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { StaffersTable } from '../db/schema.js';
+import type { Page } from '../http/pagination.js';
+
+export type StafferRow = Selectable<StaffersTable>;
+export type StafferValues = Partial<Omit<Insertable<StaffersTable>, 'workspace_id' | 'id'>>;
+
+export interface Assignment {
+  locationId: string;
+  serviceIds: string[];
+}
+
+/** A staffer with what they provide where (live locations and services only). */
+export interface StafferRecord extends StafferRow {
+  assignments: Assignment[];
+}
+
+/**
+ * One page of the live staffers who provide at least one live service that is offered at the
+ * location (the caller has checked that the location itself is live), and their total.
+ */
+export async function listStaffersAtLocation(db: Db, workspaceId: string, locationId: string, page: Page) {
+  const providesThere = () =>
+    db
+      .selectFrom('staffer_services as ss')
+      .innerJoin('services as s', (join) =>
+        join.onRef('s.workspace_id', '=', 'ss.workspace_id').onRef('s.id', '=', 'ss.service_id'),
+      )
+      .innerJoin('service_locations as sl', (join) =>
+        join
+          .onRef('sl.workspace_id', '=', 'ss.workspace_id')
+          .onRef('sl.service_id', '=', 'ss.service_id')
+          .onRef('sl.location_id', '=', 'ss.location_id'),
+      )
+      .select('ss.staffer_id')
+      .where('ss.workspace_id', '=', workspaceId)
+      .where('ss.location_id', '=', locationId)
+      .where('s.archived_at', 'is', null);
+  const live = () =>
+    db
+      .selectFrom('staffers')
+      .where('workspace_id', '=', workspaceId)
+      .where('archived_at', 'is', null)
+      .where('id', 'in', providesThere());
+  const rows = await live()
+    .selectAll()
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && page.offset > 0) {
+    // Past the last page the window count has no row to ride on.
+    const row = await live().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    total = Number(row.n);
+  }
+  const assignments = await stafferAssignments(
+    db,
+    workspaceId,
+    rows.map((row) => row.id),
+  );
+  return {
+    rows: rows.map(({ total: _total, ...row }) => ({ ...row, assignments: assignments.get(row.id) ?? [] })),
+    total,
+  };
+}
+
+export async function findStaffer(
+  db: Db,
+  workspaceId: string,
+  stafferId: string,
+): Promise<StafferRecord | undefined> {
+  const row = await db
+    .selectFrom('staffers')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', stafferId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const assignments = await stafferAssignments(db, workspaceId, [row.id]);
+  return { ...row, assignments: assignments.get(row.id) ?? [] };
+}
+
+/** staffer id -> live (location, services) they provide, oldest location and service first. */
+export async function stafferAssignments(
+  db: Db,
+  workspaceId: string,
+  stafferIds: string[],
+): Promise<Map<string, Assignment[]>> {
+  const result = new Map<string, Assignment[]>();
+  if (stafferIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('staffer_services as ss')
+    .innerJoin('locations as l', (join) =>
+      join.onRef('l.workspace_id', '=', 'ss.workspace_id').onRef('l.id', '=', 'ss.location_id'),
+    )
+    .innerJoin('services as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'ss.workspace_id').onRef('s.id', '=', 'ss.service_id'),
+    )
+    // Only what is still offered there, as the location's staffer list counts it.
+    .innerJoin('service_locations as sl', (join) =>
+      join
+        .onRef('sl.workspace_id', '=', 'ss.workspace_id')
+        .onRef('sl.service_id', '=', 'ss.service_id')
+        .onRef('sl.location_id', '=', 'ss.location_id'),
+    )
+    .select(['ss.staffer_id', 'ss.location_id', 'ss.service_id'])
+    .where('ss.workspace_id', '=', workspaceId)
+    .where('ss.staffer_id', 'in', stafferIds)
+    .where('l.archived_at', 'is', null)
+    .where('s.archived_at', 'is', null)
+    .orderBy('l.created_at')
+    .orderBy('l.id')
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+  for (const row of rows) {
+    const list = result.get(row.staffer_id) ?? [];
+    let assignment = list.find((entry) => entry.locationId === row.location_id);
+    if (!assignment) {
+      assignment = { locationId: row.location_id, serviceIds: [] };
+      list.push(assignment);
+    }
+    assignment.serviceIds.push(row.service_id);
+    result.set(row.staffer_id, list);
+  }
+  return result;
+}
+
+export async function insertStaffer(
+  db: Db,
+  workspaceId: string,
+  values: StafferValues & { first_name: string },
+): Promise<string> {
+  const row = await db
+    .insertInto('staffers')
+    .values({ avatar: null, ...values, workspace_id: workspaceId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Updates a live staffer; false when there is none. */
+export async function updateStafferRow(
+  db: Db,
+  workspaceId: string,
+  stafferId: string,
+  values: StafferValues,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('staffers')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', stafferId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Archives a live staffer (the row stays for their bookings); false when there is none. */
+export async function archiveStafferRow(db: Db, workspaceId: string, stafferId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('staffers')
+    .set({ archived_at: sql`now()`, updated_at: sql`now()` })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', stafferId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The (location, service) pairs among those given where a live service is offered. */
+export async function offeredPairs(
+  db: Db,
+  workspaceId: string,
+  locationIds: string[],
+  serviceIds: string[],
+): Promise<Set<string>> {
+  if (locationIds.length === 0 || serviceIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('service_locations as sl')
+    .innerJoin('services as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'sl.workspace_id').onRef('s.id', '=', 'sl.service_id'),
+    )
+    .select(['sl.location_id', 'sl.service_id'])
+    .where('sl.workspace_id', '=', workspaceId)
+    .where('sl.location_id', 'in', locationIds)
+    .where('sl.service_id', 'in', serviceIds)
+    .where('s.archived_at', 'is', null)
+    .execute();
+  return new Set(rows.map((row) => pairKey(row.location_id, row.service_id)));
+}
+
+export const pairKey = (locationId: string, serviceId: string) => `${locationId}|${serviceId}`;
+
+/** Replaces everything the staffer provides with `assignments`. */
+export async function replaceStafferServices(
+  db: Db,
+  workspaceId: string,
+  stafferId: string,
+  assignments: Assignment[],
+): Promise<void> {
+  await db
+    .deleteFrom('staffer_services')
+    .where('workspace_id', '=', workspaceId)
+    .where('staffer_id', '=', stafferId)
+    .execute();
+  const rows = assignments.flatMap((assignment) =>
+    assignment.serviceIds.map((service_id) => ({
+      workspace_id: workspaceId,
+      staffer_id: stafferId,
+      location_id: assignment.locationId,
+      service_id,
+    })),
+  );
+  if (rows.length === 0) return;
+  await db
+    .insertInto('staffer_services')
+    .values(rows)
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+}

@@ -1,0 +1,117 @@
+import type { Db } from '../db/client.js';
+import { FieldErrorBag, notFound } from '../errors.js';
+import { liveLocationIds } from '../locations/locations.repository.js';
+import {
+  type Assignment,
+  archiveStafferRow,
+  findStaffer,
+  insertStaffer,
+  offeredPairs,
+  pairKey,
+  replaceStafferServices,
+  type StafferRecord,
+  type StafferValues,
+  updateStafferRow,
+} from './staffers.repository.js';
+import type { StafferCreateBody, StafferUpdateBody } from './staffers.schemas.js';
+
+export async function getStaffer(db: Db, workspaceId: string, stafferId: string): Promise<StafferRecord> {
+  const staffer = await findStaffer(db, workspaceId, stafferId);
+  if (!staffer) throw notFound('Staffer');
+  return staffer;
+}
+
+export async function createStaffer(
+  db: Db,
+  workspaceId: string,
+  body: StafferCreateBody,
+): Promise<StafferRecord> {
+  const errors = new FieldErrorBag();
+  const values = scalarValues(body, errors);
+  return db.transaction().execute(async (tx) => {
+    const assignments = await checkAssignments(tx, workspaceId, body.services ?? [], errors);
+    errors.throwIfAny();
+    const stafferId = await insertStaffer(tx, workspaceId, { ...values, first_name: values.first_name! });
+    await replaceStafferServices(tx, workspaceId, stafferId, assignments);
+    return getStaffer(tx, workspaceId, stafferId);
+  });
+}
+
+export async function updateStaffer(
+  db: Db,
+  workspaceId: string,
+  stafferId: string,
+  body: StafferUpdateBody,
+): Promise<StafferRecord> {
+  const errors = new FieldErrorBag();
+  const values = scalarValues(body, errors);
+  return db.transaction().execute(async (tx) => {
+    // 404 before 422: a request about a staffer that is not there has nothing to validate.
+    await getStaffer(tx, workspaceId, stafferId);
+    const assignments =
+      body.services === undefined
+        ? undefined
+        : await checkAssignments(tx, workspaceId, body.services, errors);
+    errors.throwIfAny();
+    if (!(await updateStafferRow(tx, workspaceId, stafferId, values))) throw notFound('Staffer');
+    if (assignments !== undefined) await replaceStafferServices(tx, workspaceId, stafferId, assignments);
+    return getStaffer(tx, workspaceId, stafferId);
+  });
+}
+
+export async function archiveStaffer(db: Db, workspaceId: string, stafferId: string): Promise<void> {
+  if (!(await archiveStafferRow(db, workspaceId, stafferId))) throw notFound('Staffer');
+}
+
+function scalarValues(body: StafferUpdateBody, errors: FieldErrorBag): StafferValues {
+  const values: StafferValues = {};
+  if (body.first_name !== undefined) {
+    if (body.first_name.trim() === '') errors.add('first_name', 'The first_name field is required.');
+    values.first_name = body.first_name.trim();
+  }
+  if (body.last_name !== undefined) values.last_name = body.last_name.trim();
+  if (body.position !== undefined) values.position = body.position.trim();
+  if (body.description !== undefined) values.description = body.description;
+  if (body.avatar !== undefined) values.avatar = body.avatar;
+  return values;
+}
+
+/**
+ * Each `services.N.location_uuid` must be a live location of this workspace, and each
+ * `services.N.service_uuids.M` a live service offered there. Entries for the same location merge.
+ */
+async function checkAssignments(
+  tx: Db,
+  workspaceId: string,
+  entries: NonNullable<StafferCreateBody['services']>,
+  errors: FieldErrorBag,
+): Promise<Assignment[]> {
+  const normalized = entries.map((entry) => ({
+    locationId: entry.location_uuid.toLowerCase(),
+    serviceIds: entry.service_uuids.map((uuid) => uuid.toLowerCase()),
+  }));
+  const locationIds = [...new Set(normalized.map((entry) => entry.locationId))];
+  const serviceIds = [...new Set(normalized.flatMap((entry) => entry.serviceIds))];
+  const liveLocations = await liveLocationIds(tx, workspaceId, locationIds);
+  const offered = await offeredPairs(tx, workspaceId, [...liveLocations], serviceIds);
+  const merged = new Map<string, Set<string>>();
+  normalized.forEach((entry, index) => {
+    if (!liveLocations.has(entry.locationId)) {
+      // Its services cannot be offered at a location that is not there: one error says it.
+      errors.add(`services.${index}.location_uuid`, 'The selected location is invalid.');
+      return;
+    }
+    const services = merged.get(entry.locationId) ?? new Set<string>();
+    entry.serviceIds.forEach((serviceId, serviceIndex) => {
+      if (offered.has(pairKey(entry.locationId, serviceId))) services.add(serviceId);
+      else {
+        errors.add(
+          `services.${index}.service_uuids.${serviceIndex}`,
+          'The selected service is invalid or not offered at this location.',
+        );
+      }
+    });
+    merged.set(entry.locationId, services);
+  });
+  return [...merged].map(([locationId, services]) => ({ locationId, serviceIds: [...services] }));
+}
