@@ -1,7 +1,7 @@
 // Set-up steps shared by `npm start`, `npm test`, `npm run cli` and friends. Only Node built-ins
 // here: this runs before dependencies are installed.
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +39,6 @@ export function ensureBuilt() {
     newestMtime(path.join(root, 'tsconfig.build.json')),
   );
   if (existsSync(stamp) && newestMtime(stamp) >= sources) return;
+  // `npm run build` writes dist/.build-stamp when tsc succeeds.
   run('npm run --silent build');
-  writeFileSync(stamp, new Date().toISOString());
 }

@@ -22,16 +22,28 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/**
+ * Folders this process holds. A lock file naming our own pid is normally stale (a container
+ * restarted with the same pid), but not while we hold it ourselves: opening one folder twice in
+ * one process would run two PGlite instances on it just the same.
+ */
+const heldHere = new Map<string, string>();
+
 export function acquireDataDirLock(dataDir: string, owner: string): DataDirLock {
+  const key = path.resolve(dataDir);
+  const heldBy = heldHere.get(key);
+  if (heldBy !== undefined) throw new DataDirLockedError(dataDir, { pid: process.pid, owner: heldBy });
   const file = path.join(dataDir, 'kairos.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, JSON.stringify({ pid: process.pid, owner }), { flag: 'wx' });
+      heldHere.set(key, owner);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
+          heldHere.delete(key);
           rmSync(file, { force: true });
         },
       };

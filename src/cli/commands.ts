@@ -1,0 +1,69 @@
+import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.js';
+import type { Database, Db } from '../db/client.js';
+import { invalidField, notFound } from '../errors.js';
+import { seedDemoWorkspace } from '../workspaces/demo.js';
+import { findWorkspaceBySlug, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { createWorkspace } from '../workspaces/workspaces.service.js';
+import type { Command } from './args.js';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Runs one parsed command on an open, migrated store; the result is printed as JSON. */
+export async function executeCommand(
+  database: Database,
+  command: Exclude<Command, { kind: 'help' } | { kind: 'webhook' }>,
+  now: number,
+): Promise<unknown> {
+  const db = database.db;
+  switch (command.kind) {
+    case 'workspace-create': {
+      if (command.locale !== undefined && !isLocale(command.locale)) {
+        throw invalidField('locale', 'The locale must be a BCP 47 language tag such as en-US.');
+      }
+      const { workspace, apiKey } = await createWorkspace(db, {
+        slug: command.slug,
+        name: command.name,
+        ...(command.currency !== undefined ? { currency: command.currency } : {}),
+        ...(command.locale !== undefined ? { locale: command.locale } : {}),
+      });
+      // A second transaction: createWorkspace owns its own. Should it fail, the workspace stays
+      // (usable, just empty) and the error is reported.
+      if (command.demo) await seedDemoWorkspace(db, workspace, now);
+      return {
+        workspace: { uuid: workspace.id, slug: workspace.slug, name: workspace.name },
+        api_key: apiKey,
+      };
+    }
+    case 'key-create': {
+      if (command.name.trim() === '') throw invalidField('name', 'The name field is required.');
+      const workspace = await requireWorkspace(db, command.workspace);
+      const apiKey = await createApiKey(db, workspace.id, command.name.trim());
+      return { api_key: apiKey };
+    }
+    case 'key-list': {
+      const workspace = await requireWorkspace(db, command.workspace);
+      return { data: await listApiKeys(db, workspace.id) };
+    }
+    case 'key-delete': {
+      const workspace = await requireWorkspace(db, command.workspace);
+      // Not a uuid names no key of this workspace: the same not_found as an unknown one.
+      if (!UUID_PATTERN.test(command.uuid)) throw notFound('API key');
+      await deleteApiKey(db, workspace.id, command.uuid);
+      return { deleted: true, uuid: command.uuid };
+    }
+  }
+}
+
+async function requireWorkspace(db: Db, slug: string): Promise<WorkspaceRow> {
+  const workspace = await findWorkspaceBySlug(db, slug);
+  if (!workspace) throw notFound(`Workspace "${slug}"`);
+  return workspace;
+}
+
+function isLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { AppError } from '../errors.js';
+
+/** Bad command line (unknown command, missing or unknown flag): exit code 2, like most CLIs. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export interface CliError {
+  exitCode: number;
+  body: { error: { code: string; message: string; errors?: Record<string, string[]> } };
+}
+
+/** Every failure becomes `{"error":{"code","message"[,"errors"]}}` with a stable code. */
+export function toCliError(error: unknown): CliError {
+  if (error instanceof UsageError) {
+    return { exitCode: EXIT_USAGE, body: { error: { code: 'usage', message: error.message } } };
+  }
+  if (error instanceof DataDirLockedError) {
+    return { exitCode: EXIT_FAILURE, body: { error: { code: 'data_dir_locked', message: error.message } } };
+  }
+  if (error instanceof AppError) {
+    return {
+      exitCode: EXIT_FAILURE,
+      body: {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.errors ? { errors: error.errors } : {}),
+        },
+      },
+    };
+  }
+  // Unexpected: keep the message (operators need it), the stack goes to stderr separately.
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: EXIT_FAILURE, body: { error: { code: 'internal_error', message } } };
+}

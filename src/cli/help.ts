@@ -1,0 +1,34 @@
+/** `--help`: the one place that documents the CLI's output contract. */
+export const HELP = `Kairos CLI — operator commands on the store the server uses.
+
+Usage: npm run --silent cli -- <command> [flags]
+
+Commands:
+  workspace create --slug S --name N [--currency EUR] [--locale en-US] [--demo]
+      Creates a workspace with the default booking statuses and a first API key.
+      --demo also fills it with the demo studio (two locations, services, staffers).
+      -> {"workspace":{"uuid","slug","name"},"api_key":{"uuid","name","secret"}}
+  key create --workspace S --name N
+      -> {"api_key":{"uuid","name","secret"}}   (the secret is shown only here)
+  key list --workspace S
+      -> {"data":[{"uuid","name","secret_hint","created_at"}]}
+  key delete --workspace S --uuid U
+      -> {"deleted":true,"uuid":U}   (the key fails with 403 from the next request on)
+  webhook <subcommand> ...
+      Webhook subscriptions and deliveries; see "webhook --help".
+  help, --help
+      This text.
+
+Output:
+  Success: exit code 0 and exactly one JSON document on stdout.
+  Failure: nothing on stdout; a non-zero exit code, and the last line of stderr is
+    {"error":{"code":"...","message":"..."}}  (validation errors add "errors":{"field":["..."]})
+  Exit codes: 0 success; 1 failed (codes: not_found, validation_failed, data_dir_locked,
+    not_available, internal_error); 2 bad command line (code: usage).
+  Progress notes (e.g. migrations applied) also go to stderr, before any error line.
+
+Environment (the same as the server):
+  DATA_DIR      folder of the embedded store (default ./data). Only one process may open it:
+                while the server runs on it, stop the server or use DATABASE_URL.
+  DATABASE_URL  postgres://... to work on a PostgreSQL server instead (safe next to running servers).
+`;
