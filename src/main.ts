@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
 import { systemClock } from './http/types.js';
+import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { seedDemoIfEmpty } from './workspaces/demo.js';
 
 /** config -> db -> migrate -> (first run: demo) -> app -> listen. */
@@ -31,6 +32,17 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ database, config, logger });
   await app.listen({ port: config.port, host: config.host });
+  // WORKER=off keeps deliveries out of this process (run `npm run worker` elsewhere).
+  const worker =
+    config.worker === 'on'
+      ? new WebhookWorker({
+          db: database.db,
+          clock: systemClock,
+          allowPrivate: config.webhooksAllowPrivate,
+          logger,
+        })
+      : undefined;
+  worker?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base =
@@ -64,6 +76,8 @@ async function main(): Promise<void> {
     try {
       // Stops accepting connections and waits for in-flight requests to finish.
       await app.close();
+      // Sends in flight finish and record their results before the store closes.
+      await worker?.stop();
       await database.close();
       process.exit(0);
     } catch (error) {

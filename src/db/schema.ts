@@ -281,6 +281,55 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export interface WebhooksTable {
+  workspace_id: string;
+  id: Generated<string>;
+  url: string;
+  events: Json<string[]>;
+  enabled: Generated<boolean>;
+  description: Generated<string>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: TimestampNullable;
+  disabled_reason: 'gone' | 'failing' | null;
+  failing_since: TimestampNullable;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type DeliveryState = 'pending' | 'sending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  webhook_id: string;
+  event_id: string | null;
+  event_type: string;
+  message_id: string;
+  body: string;
+  state: Generated<DeliveryState>;
+  attempt_count: Generated<number>;
+  next_attempt_at: TimestampNullable;
+  locked_until: TimestampNullable;
+  last_attempt_at: TimestampNullable;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  delivery_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -302,4 +351,7 @@ export interface DB {
   booking_history: BookingHistoryTable;
   outbox_events: OutboxEventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { CreatedApiKey } from '../../src/auth/api-keys.js';
-import { loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import type { Database, Db } from '../../src/db/client.js';
 import type { ApiApp, Clock } from '../../src/http/types.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
@@ -31,10 +31,10 @@ export interface TestApp {
 let counter = 0;
 
 export async function buildTestApp(
-  options: { clock?: Clock; database?: Database; slug?: string } = {},
+  options: { clock?: Clock; database?: Database; slug?: string; config?: Partial<Config> } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
-  const config = { ...loadConfig({}), worker: 'off' as const };
+  const config: Config = { ...loadConfig({}), worker: 'off', ...options.config };
   const app = await buildApp({ database, config, ...(options.clock ? { clock: options.clock } : {}) });
   await app.ready();
   counter += 1;

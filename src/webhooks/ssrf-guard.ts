@@ -1,0 +1,124 @@
+import dns from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/**
+ * SSRF guard (issue 5 §4): a webhook may only target http(s) URLs on public addresses. It is
+ * checked when a webhook is saved and again on every send, because DNS may change in between.
+ */
+
+// Everything that is not a public unicast address. BlockList also matches IPv4-mapped IPv6
+// addresses (::ffff:10.0.0.1) against the IPv4 rules.
+const NON_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // "this network", includes the unspecified 0.0.0.0
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local, cloud metadata endpoints
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, includes broadcast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 96], // unspecified, loopback, IPv4-compatible
+  ['64:ff9b::', 96], // NAT64: would reach any IPv4 address, private ones included
+  ['64:ff9b:1::', 48],
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // old site-local
+  ['ff00::', 8], // multicast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+}
+
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export const URL_SCHEME_MESSAGE = 'The url must be an http or https URL.';
+export const PRIVATE_TARGET_MESSAGE = 'The url must not point to a private, loopback or link-local address.';
+export const UNRESOLVABLE_MESSAGE = 'The url host could not be resolved.';
+
+/** The URL's host without IPv6 brackets. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** Parses and checks the scheme; returns the URL or an error message for the `url` field. */
+export function parseWebhookUrl(value: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'The url must be a valid URL.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return URL_SCHEME_MESSAGE;
+  if (hostOf(url) === '') return 'The url must be a valid URL.';
+  return url;
+}
+
+async function resolveAll(host: string): Promise<string[]> {
+  if (isIP(host)) return [host];
+  const addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+  return addresses.map((entry) => entry.address);
+}
+
+/**
+ * Save-time check: null when the URL may be used, else the message for the `url` field.
+ * Every address the host resolves to must be public (one private answer is enough to refuse).
+ */
+export async function checkWebhookUrl(value: string, allowPrivate: boolean): Promise<string | null> {
+  const url = parseWebhookUrl(value);
+  if (typeof url === 'string') return url;
+  if (allowPrivate) return null;
+  let addresses: string[];
+  try {
+    addresses = await resolveAll(hostOf(url));
+  } catch {
+    return UNRESOLVABLE_MESSAGE;
+  }
+  if (addresses.length === 0) return UNRESOLVABLE_MESSAGE;
+  return addresses.every(isPublicAddress) ? null : PRIVATE_TARGET_MESSAGE;
+}
+
+export class TargetRefusedError extends Error {
+  readonly code = 'EWEBHOOKTARGET';
+  constructor(message = 'Refused: the url resolves to a non-public address.') {
+    super(message);
+    this.name = 'TargetRefusedError';
+  }
+}
+
+/**
+ * Send-time check, done inside the connection's own DNS lookup so the address that is checked is
+ * the address that is dialled (no window for DNS rebinding). Node skips `lookup` for IP literals;
+ * the sender checks those itself with isPublicAddress.
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as dns.LookupAddress[];
+      if (list.length === 0) return callback(new Error(`No address for ${hostname}`), '', 0);
+      if (!allowPrivate && !list.every((entry) => isPublicAddress(entry.address))) {
+        return callback(new TargetRefusedError(), '', 0);
+      }
+      if (options.all) return callback(null, list);
+      const first = list[0]!;
+      return callback(null, first.address, first.family);
+    });
+  };
+}

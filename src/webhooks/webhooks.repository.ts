@@ -1,0 +1,125 @@
+import { type Selectable, sql, type Updateable } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { WebhooksTable } from '../db/schema.js';
+import { notFound } from '../errors.js';
+import type { Page } from '../http/pagination.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+export async function listWebhooks(db: Db, workspaceId: string, page: Page) {
+  const rows = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  const total = rows[0]?.total ?? (page.offset > 0 ? await countWebhooks(db, workspaceId) : 0);
+  return { rows: rows as WebhookRow[], total: Number(total) };
+}
+
+async function countWebhooks(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** A webhook of this workspace, or 404 — the same for another workspace's and an unknown uuid. */
+export async function requireWebhook(db: Db, workspaceId: string, webhookId: string): Promise<WebhookRow> {
+  const row = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function insertWebhook(
+  db: Db,
+  values: {
+    workspaceId: string;
+    url: string;
+    events: string[];
+    enabled: boolean;
+    description: string;
+    secret: string;
+    at: Date;
+  },
+): Promise<WebhookRow> {
+  return db
+    .insertInto('webhooks')
+    .values({
+      workspace_id: values.workspaceId,
+      url: values.url,
+      events: JSON.stringify(values.events),
+      enabled: values.enabled,
+      description: values.description,
+      secret: values.secret,
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      disabled_reason: null,
+      failing_since: null,
+      created_at: values.at,
+      updated_at: values.at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateWebhookRow(
+  db: Db,
+  workspaceId: string,
+  webhookId: string,
+  changes: Updateable<WebhooksTable>,
+): Promise<WebhookRow> {
+  const row = await db
+    .updateTable('webhooks')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+/** Deliveries and their attempts go with it (ON DELETE CASCADE). */
+export async function deleteWebhookRow(db: Db, workspaceId: string, webhookId: string): Promise<void> {
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound('Webhook');
+}
+
+/** One statement: `previous_secret = secret` reads the value the row had before this update. */
+export async function rotateSecretRow(
+  db: Db,
+  workspaceId: string,
+  webhookId: string,
+  values: { secret: string; previousExpiresAt: Date; at: Date },
+): Promise<WebhookRow> {
+  const row = await db
+    .updateTable('webhooks')
+    .set((eb) => ({
+      previous_secret: eb.ref('secret'),
+      previous_secret_expires_at: values.previousExpiresAt,
+      secret: values.secret,
+      updated_at: values.at,
+    }))
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Webhook');
+  return row;
+}

@@ -1,0 +1,142 @@
+import type { Db } from '../db/client.js';
+import type { FieldErrors } from '../errors.js';
+import { throwIfInvalid } from '../http/validation.js';
+import { EVENT_TYPES } from './outbox.js';
+import { generateWebhookSecret } from './signing.js';
+import { checkWebhookUrl } from './ssrf-guard.js';
+import {
+  insertWebhook,
+  requireWebhook,
+  rotateSecretRow,
+  updateWebhookRow,
+  type WebhookRow,
+} from './webhooks.repository.js';
+
+/** After a rotation the old secret keeps signing beside the new one for this long. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** "*" (or its alias "all") subscribes to every event, including those added later. */
+export const ALL_EVENTS = '*';
+
+export interface WebhookInput {
+  url?: string | undefined;
+  events?: string[] | undefined;
+  enabled?: boolean | undefined;
+  description?: string | undefined;
+}
+
+export interface WebhookContext {
+  now: number;
+  /** config.webhooksAllowPrivate: lets tests and private networks target internal hosts. */
+  allowPrivate: boolean;
+}
+
+/**
+ * Validates every field at once; `schemaErrors` are the route schema's own findings (routes use
+ * attachValidation), so one 422 names every bad field. Fields the schema already refused are not
+ * checked again. Returns the normalised url and event list.
+ */
+async function validate(
+  input: WebhookInput,
+  urlRequired: boolean,
+  allowPrivate: boolean,
+  schemaErrors: FieldErrors,
+) {
+  const errors: FieldErrors = {};
+  if (input.url === undefined) {
+    if (urlRequired && !schemaErrors.url) errors.url = ['The url field is required.'];
+  } else if (!schemaErrors.url) {
+    const message = await checkWebhookUrl(input.url.trim(), allowPrivate);
+    if (message) errors.url = [message];
+  }
+  const eventsRefused = Object.keys(schemaErrors).some(
+    (key) => key === 'events' || key.startsWith('events.'),
+  );
+  const events =
+    input.events === undefined || eventsRefused ? undefined : normalizeEvents(input.events, errors);
+  throwIfInvalid(schemaErrors, errors);
+  return { events, url: input.url?.trim() };
+}
+
+/** Known names in a stable order, or ["*"]; unknown names are reported by position. */
+export function normalizeEvents(events: string[], errors: FieldErrors): string[] {
+  if (events.length === 0) {
+    errors.events = ['The events field must list at least one event, or "*" for all.'];
+    return [];
+  }
+  const wanted = new Set<string>();
+  events.forEach((raw, index) => {
+    const name = raw.trim();
+    if (name === ALL_EVENTS || name === 'all') wanted.add(ALL_EVENTS);
+    else if ((EVENT_TYPES as readonly string[]).includes(name)) wanted.add(name);
+    else
+      errors[`events.${index}`] = [
+        `The event "${raw}" is unknown; use one of ${EVENT_TYPES.join(', ')}, or "*" for all.`,
+      ];
+  });
+  if (wanted.has(ALL_EVENTS)) return [ALL_EVENTS];
+  return EVENT_TYPES.filter((name) => wanted.has(name));
+}
+
+/** Creates a webhook with a fresh secret; the secret is returned here and by rotate only. */
+export async function createWebhook(
+  db: Db,
+  workspaceId: string,
+  input: WebhookInput,
+  context: WebhookContext,
+  schemaErrors: FieldErrors = {},
+): Promise<{ webhook: WebhookRow; secret: string }> {
+  const { events, url } = await validate(input, true, context.allowPrivate, schemaErrors);
+  const secret = generateWebhookSecret();
+  const webhook = await insertWebhook(db, {
+    workspaceId,
+    url: url as string,
+    events: events ?? [ALL_EVENTS],
+    enabled: input.enabled ?? true,
+    description: input.description ?? '',
+    secret,
+    at: new Date(context.now),
+  });
+  return { webhook, secret };
+}
+
+/** Changes only the fields given. Re-enabling clears the reason and the failure streak. */
+export async function updateWebhook(
+  db: Db,
+  workspaceId: string,
+  webhookId: string,
+  input: WebhookInput,
+  context: WebhookContext,
+  schemaErrors: FieldErrors = {},
+): Promise<WebhookRow> {
+  await requireWebhook(db, workspaceId, webhookId);
+  const { events, url } = await validate(input, false, context.allowPrivate, schemaErrors);
+  return updateWebhookRow(db, workspaceId, webhookId, {
+    ...(url !== undefined ? { url } : {}),
+    ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.enabled !== undefined
+      ? { enabled: input.enabled, disabled_reason: null, ...(input.enabled ? { failing_since: null } : {}) }
+      : {}),
+    updated_at: new Date(context.now),
+  });
+}
+
+/**
+ * Issues a new secret; the one it replaces keeps signing for PREVIOUS_SECRET_TTL_MS so receivers
+ * can switch without losing a message.
+ */
+export async function rotateWebhookSecret(
+  db: Db,
+  workspaceId: string,
+  webhookId: string,
+  now: number,
+): Promise<{ webhook: WebhookRow; secret: string }> {
+  const secret = generateWebhookSecret();
+  const webhook = await rotateSecretRow(db, workspaceId, webhookId, {
+    secret,
+    previousExpiresAt: new Date(now + PREVIOUS_SECRET_TTL_MS),
+    at: new Date(now),
+  });
+  return { webhook, secret };
+}
