@@ -1,0 +1,134 @@
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/client.js';
+import { loadMigrations } from '../../src/db/migrate.js';
+import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
+import {
+  expectOnlySlotConflicts,
+  expectSound,
+  httpSender,
+  phoneNumber,
+  type Send,
+  statusCounts,
+} from '../helpers/concurrency.js';
+import { createLocation, createService, createStaffer, EVERY_DAY_9_TO_17 } from '../helpers/factories.js';
+import { createScratchDatabase, ensureServerBuilt, ServerProcess } from '../helpers/server-process.js';
+
+/**
+ * DESIGN §4.1 "across processes" (issue 4 point 3): two API processes started together on one
+ * fresh PostgreSQL database (both migrate at once), 60 creates for one slot split between them.
+ * The processes use the real clock, so the slot is computed from now: 12:00 Berlin three days ahead.
+ */
+const url = process.env.TEST_DATABASE_URL;
+const CROWD = 60;
+
+describe.skipIf(!url)('two server processes on one PostgreSQL (runs only with TEST_DATABASE_URL)', () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  const servers: ServerProcess[] = [];
+  let database: Database | undefined;
+  let senders: Send[];
+  let headers: Record<string, string>;
+  let workspaceId: string;
+  let studio: { location: string; haircut: string; pilates: string; anna: string; ben: string };
+  // Three days ahead of today in Berlin, noon: inside 09-17, on the 15-minute grid, past min notice.
+  const noon = DateTime.now()
+    .setZone('Europe/Berlin')
+    .plus({ days: 3 })
+    .set({ hour: 12, minute: 0, second: 0, millisecond: 0 })
+    .toUTC()
+    .toISO({ suppressMilliseconds: true });
+
+  beforeAll(async () => {
+    await ensureServerBuilt();
+    scratch = await createScratchDatabase(url!, 'kairos_conc');
+    servers.push(
+      new ServerProcess({ databaseUrl: scratch.url }),
+      new ServerProcess({ databaseUrl: scratch.url }),
+    );
+    const started = await Promise.all(servers.map((server) => server.started));
+    senders = started.map((s) => httpSender(s.base));
+
+    database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
+    const { workspace, apiKey } = await createWorkspace(database.db, {
+      slug: 'conc-studio',
+      name: 'Conc Studio',
+    });
+    workspaceId = workspace.id;
+    headers = { authorization: `Bearer ${apiKey.secret}`, workspace: workspace.slug };
+    const location = await createLocation(database.db, workspaceId, { timezone: 'Europe/Berlin' });
+    const haircut = await createService(database.db, workspaceId, [location.id], { durationMinutes: 60 });
+    const pilates = await createService(database.db, workspaceId, [location.id], {
+      name: 'Pilates group',
+      durationMinutes: 60,
+      capacity: 5,
+    });
+    const anna = await createStaffer(database.db, workspaceId, location.id, [haircut.id], {
+      firstName: 'Anna',
+      weekly: EVERY_DAY_9_TO_17,
+    });
+    const ben = await createStaffer(database.db, workspaceId, location.id, [pilates.id], {
+      firstName: 'Ben',
+      weekly: EVERY_DAY_9_TO_17,
+    });
+    studio = { location: location.id, haircut: haircut.id, pilates: pilates.id, anna: anna.id, ben: ben.id };
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.close();
+    await scratch?.drop();
+  });
+
+  it('both processes started together: every migration applied once, one demo workspace', async () => {
+    const versions = await database!.db
+      .selectFrom('schema_migrations' as never)
+      .select('version' as never)
+      .execute();
+    expect(versions.map((row) => (row as { version: string }).version).sort()).toEqual(
+      loadMigrations().map((migration) => migration.version),
+    );
+    const demos = await database!.db
+      .selectFrom('workspaces')
+      .select('slug')
+      .where('slug', '=', 'demo')
+      .execute();
+    expect(demos).toHaveLength(1);
+    expect((await Promise.all(servers.map((server) => server.started))).filter((s) => s.demo)).toHaveLength(
+      1,
+    );
+  });
+
+  async function createAtNoon(service: string, staffer: string) {
+    return Promise.all(
+      Array.from({ length: CROWD }, (_, i) =>
+        senders[i % senders.length]!('POST', '/bookings', headers, {
+          reserved_on: noon,
+          location_uuid: studio.location,
+          service_uuid: service,
+          staffer_uuid: staffer,
+          customer_phone: phoneNumber(i),
+          customer_first_name: `Guest ${i}`,
+        }),
+      ),
+    );
+  }
+
+  it(`individual service: of ${CROWD} creates split over both processes exactly one is 201`, async () => {
+    const answers = await createAtNoon(studio.haircut, studio.anna);
+    expect(statusCounts(answers), servers.map((server) => server.log).join('\n')).toEqual({
+      201: 1,
+      409: CROWD - 1,
+    });
+    const [winner] = expectOnlySlotConflicts(answers, 201);
+    expect(winner!.body.data).toMatchObject({ start_time: noon, staffer: { uuid: studio.anna } });
+    await expectSound(database!.db, workspaceId, 1);
+  });
+
+  it(`group class of capacity 5: of ${CROWD} creates split over both processes exactly 5 are 201`, async () => {
+    const answers = await createAtNoon(studio.pilates, studio.ben);
+    expect(statusCounts(answers)).toEqual({ 201: 5, 409: CROWD - 5 });
+    expectOnlySlotConflicts(answers, 201);
+    // The haircut of the test before stays: 1 + 5 live bookings.
+    await expectSound(database!.db, workspaceId, 6);
+  });
+});
