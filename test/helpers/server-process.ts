@@ -5,12 +5,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 /**
- * The built server (`node dist/src/main.js`) as a child process, for tests over a real socket:
- * on the embedded store in a DATA_DIR or on a PostgreSQL database. (test/ops/process-helpers.ts
- * has an embedded-only variant with info logs; this one takes either store and logs nothing.)
+ * The built server (`node dist/src/main.js`) as a child process, for tests over a real socket,
+ * on the embedded store in a DATA_DIR or on a PostgreSQL database.
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Builds dist/ when it is older than the sources, exactly as `npm start` would. */
 export async function ensureServerBuilt(): Promise<void> {
@@ -29,67 +28,118 @@ export interface Started {
   demo?: { slug: string; apiKey: string };
 }
 
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServerOptions {
+  /** Default 'off': tests that want deliveries say so. */
+  worker?: 'on' | 'off';
+  /** Default 'silent'; 'info' when a test waits for a log line. */
+  logLevel?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 export class ServerProcess {
-  private readonly child: ChildProcess;
-  private output = '';
-  private readonly exited: Promise<void>;
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  /** Resolves once the process has exited and its output is complete. */
+  readonly exited: Promise<Exit>;
   /** Resolves once the start-up banner is out (it is printed after listen). */
   readonly started: Promise<Started>;
+  private readonly waiters = new Set<() => void>();
 
-  constructor(store: Store) {
+  constructor(store: Store, options: ServerOptions = {}) {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
-      WORKER: 'off',
-      LOG_LEVEL: 'silent',
+      WORKER: options.worker ?? 'off',
+      LOG_LEVEL: options.logLevel ?? 'silent',
     };
     for (const name of ['DATABASE_URL', 'DATA_DIR', 'TEST_DATABASE_URL', 'PUBLIC_URL']) delete env[name];
     if ('databaseUrl' in store) env.DATABASE_URL = store.databaseUrl;
     else env.DATA_DIR = store.dataDir;
+    Object.assign(env, options.env);
     this.child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    this.child.stdout!.setEncoding('utf8');
-    this.child.stderr!.setEncoding('utf8');
-    this.exited = new Promise((resolve) => this.child.once('close', () => resolve()));
-    this.started = new Promise((resolve, reject) => {
-      let done = false;
-      this.child.stdout!.on('data', (chunk: string) => {
-        this.output += chunk;
-        // The banner (API line, then the demo workspace if any) is one small, hence atomic, write.
-        const match = /API: +(http:\/\/\S+)\/api\/public\/v2\n[\s\S]*?\n\n/.exec(this.output);
-        if (done || !match) return;
-        done = true;
-        const slug = /Workspace: +(\S+)\n/.exec(this.output)?.[1];
-        const apiKey = /API key: +(\S+)\n/.exec(this.output)?.[1];
-        resolve({ base: match[1]!, ...(slug && apiKey ? { demo: { slug, apiKey } } : {}) });
+    const notify = () => {
+      for (const waiter of this.waiters) waiter();
+    };
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stdout += chunk;
+      notify();
+    });
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code, signal) => {
+        resolve({ code, signal });
+        notify();
       });
-      this.child.stderr!.on('data', (chunk: string) => {
-        this.output += chunk;
-      });
-      this.child.once('close', (code, signal) =>
-        reject(new Error(`the server exited (${code ?? signal}) before listening:\n${this.output}`)),
-      );
+    });
+    // The banner (API line, then the demo workspace if any) is one small, hence atomic, write.
+    this.started = this.waitForOutput(/API: +(http:\/\/\S+)\/api\/public\/v2\n[\s\S]*?\n\n/).then((match) => {
+      const slug = /Workspace: +(\S+)\n/.exec(this.stdout)?.[1];
+      const apiKey = /API key: +(\S+)\n/.exec(this.stdout)?.[1];
+      return { base: match[1]!, ...(slug && apiKey ? { demo: { slug, apiKey } } : {}) };
     });
     // A test that never awaits `started` (set-up failed elsewhere) must not see an unhandled rejection.
     this.started.catch(() => {});
   }
 
-  /** Everything the process wrote so far (stdout and stderr), for failure messages. */
-  get log(): string {
-    return this.output;
+  get pid(): number {
+    return this.child.pid!;
   }
 
-  /** SIGTERM (graceful: in-flight requests finish, the pool closes); SIGKILL if that hangs. */
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGTERM');
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Everything the process wrote so far, for failure messages. */
+  get log(): string {
+    return `--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`;
+  }
+
+  /** The base URL, once the start-up banner is out. */
+  async baseUrl(): Promise<string> {
+    return (await this.started).base;
+  }
+
+  /** Resolves with the first match of pattern in stdout; fails if the process ends first. */
+  waitForOutput(pattern: RegExp, timeoutMs = 90_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${pattern}`)), timeoutMs);
+      const finish = (error?: Error, match?: RegExpMatchArray) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        if (match) resolve(match);
+        else reject(new Error(`${error?.message}\n${this.log}`));
+      };
+      const check = () => {
+        const match = pattern.exec(this.stdout);
+        if (match) finish(undefined, match);
+        else if (!this.running) finish(new Error(`the server exited before printing ${pattern}`));
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** SIGTERM by default (graceful); escalates to SIGKILL if the process hangs. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
+    if (!this.running) return this.exited;
+    this.child.kill(signal);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-    await this.exited;
+    const exit = await this.exited;
     clearTimeout(timer);
+    return exit;
   }
 }
 

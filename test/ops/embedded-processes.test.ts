@@ -2,15 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cliError,
-  ensureDist,
-  heldRequest,
-  ROOT,
-  runCliProcess,
-  ServerProcess,
-  snapshotFiles,
-} from './process-helpers.js';
+import { ensureServerBuilt, ROOT, ServerProcess } from '../helpers/server-process.js';
+import { cliError, heldRequest, runCliProcess, snapshotFiles } from './process-helpers.js';
 
 /**
  * `npm start` and the CLI as real processes (dist/) on one embedded store in a temp DATA_DIR,
@@ -50,7 +43,7 @@ function cliJson(result: { code: number | null; stdout: string; stderr: string }
 
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the embedded store, as processes', () => {
   beforeAll(async () => {
-    await ensureDist();
+    await ensureServerBuilt();
     dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-ops-'));
   }, 300_000);
 
@@ -61,7 +54,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the embedded store, as 
   });
 
   it('first start: creates the demo workspace, prints its slug and key once, and the key works', async () => {
-    const server = new ServerProcess(dataDir);
+    const server = new ServerProcess({ dataDir }, { worker: 'on', logLevel: 'info' });
     servers.push(server);
     base = await server.baseUrl();
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -207,7 +200,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the embedded store, as 
   });
 
   it('second start: no new key, the data is still there, and the CLI-deleted key fails with 403', async () => {
-    const server = new ServerProcess(dataDir);
+    const server = new ServerProcess({ dataDir }, { worker: 'on', logLevel: 'info' });
     servers.push(server);
     base = await server.baseUrl();
 

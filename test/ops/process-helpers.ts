@@ -2,111 +2,22 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ROOT } from '../helpers/server-process.js';
 
-/** Helpers for tests that run the built server and CLI as real processes (dist/). */
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Builds dist/ when it is older than the sources, exactly as `npm start` would. */
-export async function ensureDist(): Promise<void> {
-  const prepare = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'prepare.mjs')).href)) as {
-    ensureBuilt(): void;
-  };
-  prepare.ensureBuilt();
-}
-
-/** The environment of `npm start` on the embedded store in dataDir, on a free port. */
-function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
-  delete env.DATABASE_URL;
-  delete env.TEST_DATABASE_URL;
-  delete env.PUBLIC_URL;
-  return env;
-}
-
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** `node dist/src/main.js`, with its output collected and awaitable. */
-export class ServerProcess {
-  readonly child: ChildProcess;
-  stdout = '';
-  stderr = '';
-  /** Resolves once the process has exited and its output is complete. */
-  readonly exited: Promise<Exit>;
-  private readonly waiters = new Set<() => void>();
-
-  constructor(dataDir: string) {
-    this.child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
-      cwd: ROOT,
-      env: { ...embeddedEnv(dataDir), LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const notify = () => {
-      for (const waiter of this.waiters) waiter();
-    };
-    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stdout += chunk;
-      notify();
-    });
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.exited = new Promise((resolve) => {
-      this.child.on('close', (code, signal) => {
-        resolve({ code, signal });
-        notify();
-      });
-    });
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** Resolves with the first match of pattern in stdout; fails if the process ends first. */
-  waitForOutput(pattern: RegExp, timeoutMs = 90_000): Promise<RegExpMatchArray> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${pattern}`)), timeoutMs);
-      const finish = (error?: Error, match?: RegExpMatchArray) => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        if (match) resolve(match);
-        else reject(new Error(`${error?.message}\n--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`));
-      };
-      const check = () => {
-        const match = pattern.exec(this.stdout);
-        if (match) finish(undefined, match);
-        else if (!this.running) finish(new Error(`the server exited before printing ${pattern}`));
-      };
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  /** The base URL, once the start-up banner is out (it is printed after listen). */
-  async baseUrl(): Promise<string> {
-    const match = await this.waitForOutput(/Health: +(http:\/\/\S+)\/health\n/);
-    return match[1]!;
-  }
-
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
-    if (this.running) this.child.kill(signal);
-    return this.exited;
-  }
-}
+/** Helpers for tests that run the CLI as a real process (dist/) beside a server. */
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/** The environment of the CLI on the embedded store in dataDir. */
+function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  delete env.TEST_DATABASE_URL;
+  return env;
 }
 
 /** `node dist/src/cli/main.js ...args` on the embedded store in dataDir. */

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  ensureServerBuilt,
+  ServerProcess,
+  type Store,
+} from '../helpers/server-process.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Issue 5 point 6: an event committed with its change survives the server dying before delivery
+ * (DESIGN §4.4, outbox). The first server runs without a worker, so "after the commit, before the
+ * delivery" is certain rather than a race; it is killed with SIGKILL; the next start delivers.
+ */
+const API = '/api/public/v2';
+const adminUrl = process.env.TEST_DATABASE_URL;
+let store: Store;
+let cleanup: () => Promise<void>;
+let receiver: WebhookReceiver;
+const servers: ServerProcess[] = [];
+
+beforeAll(async () => {
+  await ensureServerBuilt();
+  receiver = await WebhookReceiver.start();
+  if (adminUrl) {
+    const scratch = await createScratchDatabase(adminUrl, 'kairos_durable');
+    store = { databaseUrl: scratch.url };
+    cleanup = scratch.drop;
+  } else {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-durable-'));
+    store = { dataDir };
+    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+  await receiver?.close();
+  await cleanup?.();
+});
+
+function start(worker: 'on' | 'off') {
+  const server = new ServerProcess(store, { worker, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
+  servers.push(server);
+  return server;
+}
+
+describe('outbox durability', () => {
+  it('delivers an event committed before a SIGKILL once the server is back', async () => {
+    const first = start('off');
+    const { base, demo } = await first.started;
+    expect(demo, first.log).toBeDefined();
+    const call = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${base}${API}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${demo!.apiKey}`,
+          workspace: demo!.slug,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+
+    expect((await call('POST', '/webhooks', { url: receiver.url, events: ['booking-created'] })).status).toBe(
+      201,
+    );
+    expect((await call('PATCH', '/workspace', { staffer_selection: 'automatic' })).status).toBe(200);
+    const location = (await call('GET', '/locations')).body.data[0];
+    const service = (await call('GET', `/locations/${location.uuid}/services`)).body.data[0];
+    const next = await call(
+      'GET',
+      `/locations/${location.uuid}/time-slots/next?service_uuid=${service.uuid}`,
+    );
+    const slot = next.body.dates[0].slots[0];
+    const created = await call('POST', '/bookings', {
+      reserved_on: slot.start_time,
+      location_uuid: location.uuid,
+      service_uuid: service.uuid,
+      customer_phone: '+12125550123',
+      customer_first_name: 'Kim',
+      customer_last_name: 'Lee',
+      customer_email: 'kim@example.com',
+      booking_comment: 'first visit',
+      booking_callback: true,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+
+    expect(await first.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(receiver.requests).toHaveLength(0);
+
+    start('on');
+    const [delivered] = await receiver.waitFor(1, 60_000);
+    const event = delivered!.json() as { type: string; data: { booking: { uuid: string } } };
+    expect(event.type).toBe('booking-created');
+    expect(event.data.booking.uuid).toBe(created.body.data.uuid);
+  });
+});
