@@ -75,7 +75,8 @@ export function rescheduleBooking(
     await moveSeat(tx, ctx, booking, location, services, booking.staffer_id, start, true);
     return {
       action: 'rescheduled',
-      changes: { start_time: { from: booking.start_time.toISOString(), to: new Date(start).toISOString() } },
+      // Instants as everywhere in the API (DESIGN §3 "Time"): UTC, seconds, 'Z'.
+      changes: { start_time: { from: toUtcIso(booking.start_time.getTime()), to: toUtcIso(start) } },
       events: ['booking-updated', 'booking-rescheduled'],
     };
   });
@@ -127,6 +128,7 @@ export function changeServices(
       booking.staffer_id,
       booking.start_time.getTime(),
       false,
+      true,
     );
     await tx
       .deleteFrom('booking_services')
@@ -298,13 +300,15 @@ async function moveSeat(
   stafferId: string,
   start: number,
   newTime: boolean,
+  newServices = false,
 ): Promise<void> {
   const service = combinedService(services);
   const own = booking.occupancy_id ? { id: booking.occupancy_id, seats: booking.quantity } : undefined;
   const availability = await availabilityFor(tx, ctx, location, services, service, start, stafferId, own);
   if (availability.staffers.length === 0) {
+    // Name what the request changed: on PUT /services the staffer stayed, the services are new.
     throw invalidField(
-      'staffer_uuid',
+      newServices ? 'service_uuids' : 'staffer_uuid',
       "The staffer does not provide the booking's services at this location.",
     );
   }

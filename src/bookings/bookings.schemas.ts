@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Nullable } from '../http/nullable.js';
 import { PaginationQuery } from '../http/pagination.js';
 
 export const CANCEL_REASONS = [
@@ -33,7 +34,9 @@ export const CreateBookingBody = Type.Object({
   customer_last_name: Type.Optional(Type.String({ maxLength: 200 })),
   customer_email: Type.Optional(Type.String({ maxLength: 320 })),
   booking_comment: Type.Optional(Type.String({ maxLength: 5000 })),
-  booking_callback: Type.Optional(Type.Boolean()),
+  // null stays null (not sent) rather than being coerced to false, so a form that requires the
+  // field refuses it.
+  booking_callback: Type.Optional(Nullable(Type.Boolean())),
   source: Type.Optional(Type.String({ maxLength: 100, description: "Origin of the booking; default 'api'" })),
 });
 

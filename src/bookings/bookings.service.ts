@@ -11,6 +11,7 @@ import type { OfferedService } from '../slots/slots.repository.js';
 import { loadStafferInputs } from '../slots/slots.repository.js';
 import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/types.js';
 import { parseInstant } from '../time/instant.js';
+import { toUtcIso } from '../time/zone.js';
 import { recordBookingEvents } from '../webhooks/outbox.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { combinedService, occupiedSpan, requireOfferedServices } from './booking-shape.js';
@@ -37,7 +38,7 @@ export interface CreateBookingInput {
   customer_last_name?: string | undefined;
   customer_email?: string | undefined;
   booking_comment?: string | undefined;
-  booking_callback?: boolean | undefined;
+  booking_callback?: boolean | null | undefined;
   source?: string | undefined;
 }
 
@@ -172,7 +173,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       bookingId: booking.id,
       action: 'created',
       changes: {
-        start_time: new Date(start!).toISOString(),
+        start_time: toUtcIso(start!),
         staffer_uuid: assigned.stafferId,
         service_uuids: [service.id],
       },

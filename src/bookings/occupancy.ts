@@ -73,6 +73,7 @@ export async function releaseSeat(
 
 function isSeatRefusal(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  // 23P01 exclusion_violation (overlap), 23514 check_violation (capacity).
-  return code === '23P01' || code === '23514';
+  // 23P01 exclusion_violation (overlap), 23514 check_violation (capacity). 40P01: two inserts of
+  // overlapping seats can deadlock on the exclusion index; they conflict, so the loser is refused too.
+  return code === '23P01' || code === '23514' || code === '40P01';
 }

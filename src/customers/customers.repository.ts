@@ -35,6 +35,10 @@ export async function findOrCreateCustomer(
         first_name: sql`CASE WHEN customers.first_name = '' THEN excluded.first_name ELSE customers.first_name END`,
         last_name: sql`CASE WHEN customers.last_name = '' THEN excluded.last_name ELSE customers.last_name END`,
         email: sql`CASE WHEN customers.email = '' THEN excluded.email ELSE customers.email END`,
+        // Filling an empty field is a change of the customer; a repeat that adds nothing is not.
+        updated_at: sql`CASE WHEN (customers.first_name = '' AND excluded.first_name <> '')
+          OR (customers.last_name = '' AND excluded.last_name <> '')
+          OR (customers.email = '' AND excluded.email <> '') THEN now() ELSE customers.updated_at END`,
       }),
     )
     .returningAll()

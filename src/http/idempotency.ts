@@ -98,7 +98,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       .status(stored.status_code)
       .header('idempotent-replayed', 'true')
       .header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(stored.response_body));
+      .send(
+        typeof stored.response_body === 'string'
+          ? stored.response_body
+          : JSON.stringify(stored.response_body),
+      );
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -115,7 +119,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     }
     await db
       .updateTable('idempotency_keys')
-      .set({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : 'null' })
+      // Stored as a JSON string value, not as the object: jsonb would reorder the object's keys,
+      // and a replay must be the same bytes as the first answer.
+      .set({
+        status_code: reply.statusCode,
+        response_body: JSON.stringify(typeof payload === 'string' ? payload : 'null'),
+      })
       .where('workspace_id', '=', workspaceId)
       .where('key', '=', key)
       .execute();

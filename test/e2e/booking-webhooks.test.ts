@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookingFixture, type BookingFixture } from '../helpers/booking-fixture.js';
+import { type BookingFixture, bookingFixture } from '../helpers/booking-fixture.js';
 import { drainWebhooks } from '../helpers/webhook-events.js';
 import { useWebhookKit } from '../helpers/webhook-kit.js';
 import { verifyReceived } from '../helpers/webhook-receiver.js';
@@ -45,33 +45,58 @@ describe('booking operations delivered to a webhook receiver', () => {
     const booking = await book('2026-09-10T08:00:00Z');
     const [created] = await expectDelivered(['booking-created']);
     expect(verifyReceived(hook.secret, created!, kit.clock.now())).toBeTruthy();
-    const body = created!.json() as { workspace: string; sequence: number; data: { booking: { uuid: string } } };
+    const body = created!.json() as {
+      workspace: string;
+      sequence: number;
+      data: { booking: { uuid: string } };
+    };
     expect(body.workspace).toBe(kit.t.workspace.slug);
     expect(body.data.booking.uuid).toBe(booking.uuid);
 
     const id = booking.uuid;
-    expect((await kit.t.call('PUT', `/bookings/${id}/reschedule`, { reserved_on: '2026-09-10T09:00:00Z' })).statusCode).toBe(200);
+    expect(
+      (await kit.t.call('PUT', `/bookings/${id}/reschedule`, { reserved_on: '2026-09-10T09:00:00Z' }))
+        .statusCode,
+    ).toBe(200);
     const rescheduled = await expectDelivered(['booking-updated', 'booking-rescheduled']);
-    for (const request of rescheduled) expect(verifyReceived(hook.secret, request, kit.clock.now())).toBeTruthy();
-    expect((rescheduled[1]!.json().data as { booking: { start_time: string } }).booking.start_time).toBe('2026-09-10T09:00:00Z');
+    for (const request of rescheduled)
+      expect(verifyReceived(hook.secret, request, kit.clock.now())).toBeTruthy();
+    expect((rescheduled[1]!.json().data as { booking: { start_time: string } }).booking.start_time).toBe(
+      '2026-09-10T09:00:00Z',
+    );
 
-    expect((await kit.t.call('POST', `/bookings/${id}/public_notes`, { value: 'Window seat' })).statusCode).toBe(201);
+    expect(
+      (await kit.t.call('POST', `/bookings/${id}/public_notes`, { value: 'Window seat' })).statusCode,
+    ).toBe(201);
     await expectDelivered([]);
 
-    const statuses = (await kit.t.call('GET', '/bookings/statuses')).json().data as { uuid: string; type: string }[];
+    const statuses = (await kit.t.call('GET', '/bookings/statuses')).json().data as {
+      uuid: string;
+      type: string;
+    }[];
     const confirmed = statuses.find((status) => status.type === 'confirmed')!;
-    expect((await kit.t.call('PUT', `/bookings/${id}/status`, { status_uuid: confirmed.uuid })).statusCode).toBe(200);
+    expect(
+      (await kit.t.call('PUT', `/bookings/${id}/status`, { status_uuid: confirmed.uuid })).statusCode,
+    ).toBe(200);
     await expectDelivered(['booking-updated']);
 
-    const complete = await kit.t.call('PUT', `/bookings/${id}/status/complete`, { account_uuid: f.cash.id, paid_amount: 9000 });
+    const complete = await kit.t.call('PUT', `/bookings/${id}/status/complete`, {
+      account_uuid: f.cash.id,
+      paid_amount: 9000,
+    });
     expect(complete.statusCode).toBe(200);
     await expectDelivered(['booking-succeeded']);
 
     const second = await book('2026-09-10T11:00:00Z');
     await expectDelivered(['booking-created']);
-    expect((await kit.t.call('PUT', `/bookings/${second.uuid}/status/cancel`, { cancel_reason: 'postponed' })).statusCode).toBe(200);
+    expect(
+      (await kit.t.call('PUT', `/bookings/${second.uuid}/status/cancel`, { cancel_reason: 'postponed' }))
+        .statusCode,
+    ).toBe(200);
     const [canceled] = await expectDelivered(['booking-canceled']);
-    expect((canceled!.json().data as { booking: { cancel_reason: string } }).booking.cancel_reason).toBe('postponed');
+    expect((canceled!.json().data as { booking: { cancel_reason: string } }).booking.cancel_reason).toBe(
+      'postponed',
+    );
 
     // Sequence numbers increase per booking, so a receiver can order what retries reorder.
     const sequences = receiver.requests

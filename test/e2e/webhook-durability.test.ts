@@ -63,6 +63,7 @@ describe('outbox durability', () => {
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
+      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer read field by field in this test.
       return { status: response.status, body: (await response.json()) as Record<string, any> };
     };
 
