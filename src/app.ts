@@ -11,6 +11,7 @@ import type { Database } from './db/client.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { type ApiApp, type AppDeps, type Clock, systemClock } from './http/types.js';
+import { registerValidation } from './http/validator.js';
 import { locationsRoutes } from './locations/locations.routes.js';
 import { paymentAccountsRoutes } from './payment-accounts/payment-accounts.routes.js';
 import { schedulesRoutes } from './schedules/schedules.routes.js';
@@ -47,12 +48,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     ...loggerOption,
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+  registerValidation(app);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {

@@ -262,7 +262,7 @@ describe('PUT /bookings/{uuid}/services', () => {
     await createStaffer(t.db, t.workspace.id, f.location.id, [massage.id], { firstName: 'Dora' });
     expect422(await t.call('PUT', path, { service_uuids: [massage.id] }), ['service_uuids']);
     expect422(await t.call('PUT', path, { service_uuids: [] }), ['service_uuids']);
-    expect422(await t.call('PUT', path, { service_uuids: 'haircut' }), ['service_uuids.0']);
+    expect422(await t.call('PUT', path, { service_uuids: 'haircut' }), ['service_uuids']);
     expect422(await t.call('PUT', path, {}), ['service_uuids']);
     const read = (await t.call('GET', `/bookings/${booking.uuid}`)).json().data;
     expect(read.ordered_services).toEqual(booking.ordered_services);

@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { FieldErrors } from '../errors.js';
 import { pageOf, paginated } from '../http/pagination.js';
 import type { ApiApp, AppDeps } from '../http/types.js';
-import { schemaFieldErrors, throwIfInvalid } from '../http/validation.js';
 import {
   addPublicNote,
   cancelBooking,
@@ -29,9 +27,6 @@ import {
 } from './bookings.schemas.js';
 import { type BookingContext, createBooking } from './bookings.service.js';
 import { listHistory } from './history.js';
-
-/** Requests whose paid_amount was sent as neither number nor string (see the complete route). */
-const rawPaidAmountWrong = new WeakSet<FastifyRequest>();
 
 export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const context = (request: FastifyRequest): BookingContext => ({
@@ -184,23 +179,10 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
         params: BookingParams,
         body: CompleteBody,
       },
-      attachValidation: true,
-      // Ajv's type coercion (on for form bodies, whose values are strings) would turn a JSON
-      // `null` into 0, `true` into 1 and `[5]` into 5, and complete the booking with that payment;
-      // so the amount must arrive as a number or a string.
-      preValidation: async (request) => {
-        const sent = (request.body as { paid_amount?: unknown } | null | undefined)?.paid_amount;
-        if (sent !== undefined && typeof sent !== 'number' && typeof sent !== 'string')
-          rawPaidAmountWrong.add(request);
-      },
     },
-    async (request) => {
-      const ruleErrors: FieldErrors = rawPaidAmountWrong.has(request)
-        ? { paid_amount: ['The paid_amount field must be a non-negative integer in minor units.'] }
-        : {};
-      throwIfInvalid(schemaFieldErrors(request), ruleErrors);
-      return { data: await completeBooking(context(request), request.params.bookingUuid, request.body) };
-    },
+    async (request) => ({
+      data: await completeBooking(context(request), request.params.bookingUuid, request.body),
+    }),
   );
 
   app.put(

@@ -1,0 +1,46 @@
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+// allErrors: one 422 names every bad field (bodies are small: bodyLimit and maxItems bound the work).
+const common: Options = { allErrors: true, useDefaults: true, removeAdditional: true, strict: false };
+
+/** For query strings, path params and form bodies, which carry only strings. */
+const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+/** For JSON bodies, whose values have real types: `null` must not become 0, nor `true` become 1. */
+const exact = addFormats(new Ajv({ ...common, coerceTypes: false }));
+
+/**
+ * Validation with type coercion only where the wire has no types. Fastify's default coerces
+ * every part, so a JSON `{"paid_amount": null}` would validate as 0. Form bodies are coerced by
+ * the route's body schema before the exact validation runs.
+ */
+export function registerValidation(app: FastifyInstance): void {
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? exact : coercing).compile(schema),
+  );
+  const formCoercers = new WeakMap<object, ValidateFunction>();
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema?.body as object | undefined;
+    if (!schema || !isFormBody(request)) return;
+    let coerce = formCoercers.get(schema);
+    if (!coerce) {
+      coerce = coercing.compile(schema);
+      formCoercers.set(schema, coerce);
+    }
+    // Coerces in place; what is still wrong is reported by the exact validation that follows.
+    coerce(request.body);
+  });
+}
+
+function isFormBody(request: FastifyRequest): boolean {
+  return (
+    typeof request.body === 'object' &&
+    request.body !== null &&
+    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+  );
+}
