@@ -20,15 +20,18 @@ export async function executeCommand(
       if (command.locale !== undefined && !isLocale(command.locale)) {
         throw invalidField('locale', 'The locale must be a BCP 47 language tag such as en-US.');
       }
-      const { workspace, apiKey } = await createWorkspace(db, {
-        slug: command.slug,
-        name: command.name,
-        ...(command.currency !== undefined ? { currency: command.currency } : {}),
-        ...(command.locale !== undefined ? { locale: command.locale } : {}),
-      });
-      // A second transaction: createWorkspace owns its own. Should it fail, the workspace stays
-      // (usable, just empty) and the error is reported.
-      if (command.demo) await seedDemoWorkspace(db, workspace, now);
+      const { workspace, apiKey } = await createWorkspace(
+        db,
+        {
+          slug: command.slug,
+          name: command.name,
+          ...(command.currency !== undefined ? { currency: command.currency } : {}),
+          ...(command.locale !== undefined ? { locale: command.locale } : {}),
+        },
+        'default',
+        // The demo data commits with the workspace or not at all.
+        command.demo ? (tx, created) => seedDemoWorkspace(tx, created, now) : undefined,
+      );
       return {
         workspace: { uuid: workspace.id, slug: workspace.slug, name: workspace.name },
         api_key: apiKey,

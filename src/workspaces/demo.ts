@@ -263,15 +263,16 @@ export interface DemoSummary {
 
 /**
  * Fills an existing workspace (its statuses already made by createWorkspace) with the demo
- * studio, in one transaction. `now` anchors the date overrides so they fall in the coming days.
+ * studio, in the caller's transaction (createWorkspace's `fill`). `now` anchors the date
+ * overrides so they fall in the coming days.
  */
 export async function seedDemoWorkspace(
-  db: Db,
+  tx: Db,
   workspace: { id: string },
   now: number,
 ): Promise<DemoSummary> {
   const workspace_id = workspace.id;
-  return db.transaction().execute(async (tx) => {
+  {
     await tx
       .updateTable('workspaces')
       .set({ booking_form: JSON.stringify(DEMO_BOOKING_FORM), updated_at: new Date(now) })
@@ -385,7 +386,7 @@ export async function seedDemoWorkspace(
         .execute();
     }
     return { locationIds, serviceIds, stafferIds };
-  });
+  }
 }
 
 /**
@@ -401,12 +402,16 @@ export async function seedDemoIfEmpty(
   if (any) return undefined;
   let created: { workspace: WorkspaceRow; apiKey: CreatedApiKey };
   try {
-    created = await createWorkspace(db, { slug: DEMO_SLUG, name: 'Kairos Demo Studio' }, 'demo');
+    created = await createWorkspace(
+      db,
+      { slug: DEMO_SLUG, name: 'Kairos Demo Studio' },
+      'demo',
+      (tx, workspace) => seedDemoWorkspace(tx, workspace, now),
+    );
   } catch (error) {
     if (isSlugTaken(error)) return undefined;
     throw error;
   }
-  await seedDemoWorkspace(db, created.workspace, now);
   return created;
 }
 

@@ -21,11 +21,15 @@ export interface CreateWorkspaceInput {
   locale?: string;
 }
 
-/** Creates a workspace with its default statuses and a first API key, in one transaction. */
+/**
+ * Creates a workspace with its default statuses and a first API key, in one transaction.
+ * `fill` runs inside that transaction too (the demo data): all of it commits, or none.
+ */
 export async function createWorkspace(
   db: Db,
   input: CreateWorkspaceInput,
   keyName = 'default',
+  fill?: (tx: Db, workspace: WorkspaceRow) => Promise<unknown>,
 ): Promise<{ workspace: WorkspaceRow; apiKey: CreatedApiKey }> {
   const errors = new FieldErrorBag();
   if (!SLUG_PATTERN.test(input.slug)) {
@@ -67,6 +71,7 @@ export async function createWorkspace(
       )
       .execute();
     const apiKey = await createApiKey(tx, workspace.id, keyName);
+    await fill?.(tx, workspace);
     return { workspace, apiKey };
   });
 }

@@ -48,7 +48,7 @@ const byName = (name: string) => locations.find((location) => location.name === 
 beforeAll(async () => {
   const clock = new FixedClock(NOW);
   t = await buildTestApp({ clock });
-  await seedDemoWorkspace(t.db, t.workspace, clock.now());
+  await t.db.transaction().execute((tx) => seedDemoWorkspace(tx, t.workspace, clock.now()));
   locations = (await get('/locations')).data;
   for (const location of locations) {
     servicesAt.set(location.uuid, (await get(`/locations/${location.uuid}/services?per_page=100`)).data);
