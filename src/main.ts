@@ -42,7 +42,10 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
-  worker?.start();
+  if (worker) {
+    worker.start();
+    logger.info('webhook delivery worker started');
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base =

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
   ensureServerBuilt,
+  ROOT,
   ServerProcess,
   type Store,
 } from '../helpers/server-process.js';
@@ -99,5 +101,65 @@ describe('outbox durability', () => {
     const event = delivered!.json() as { type: string; data: { booking: { uuid: string } } };
     expect(event.type).toBe('booking-created');
     expect(event.data.booking.uuid).toBe(created.body.data.uuid);
+  });
+});
+
+/**
+ * Issue 5 point 5, on PostgreSQL (the embedded store admits one process): an API process with
+ * WORKER=off runs no worker, and `npm run worker` (worker-main) alone delivers what it committed.
+ */
+describe.skipIf(!adminUrl)('process model on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  it('WORKER=off keeps deliveries out of the API process; a worker process delivers', async () => {
+    const scratch = await createScratchDatabase(adminUrl!, 'kairos_worker');
+    const api = new ServerProcess(
+      { databaseUrl: scratch.url },
+      { worker: 'off', logLevel: 'info', env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } },
+    );
+    servers.push(api);
+    let worker: ReturnType<typeof spawn> | undefined;
+    try {
+      const { base, demo } = await api.started;
+      const headers = {
+        authorization: `Bearer ${demo!.apiKey}`,
+        workspace: demo!.slug,
+        'content-type': 'application/json',
+      };
+      const hook = await fetch(`${base}${API}/webhooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: receiver.url, events: ['booking-created'] }),
+      });
+      expect(hook.status).toBe(201);
+      const test = await fetch(
+        `${base}${API}/webhooks/${((await hook.json()) as { data: { uuid: string } }).data.uuid}/test`,
+        {
+          method: 'POST',
+          headers,
+          body: '{}',
+        },
+      );
+      expect(test.status).toBe(202);
+      expect(api.stdout).not.toContain('webhook delivery worker started');
+
+      const before = receiver.requests.length;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: scratch.url,
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        LOG_LEVEL: 'info',
+      };
+      delete env.DATA_DIR;
+      delete env.TEST_DATABASE_URL;
+      worker = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'webhooks', 'worker-main.js')], {
+        env,
+        stdio: 'ignore',
+      });
+      const received = await receiver.waitFor(before + 1, 60_000);
+      expect((received[before]!.json() as { type: string }).type).toBe('test');
+    } finally {
+      worker?.kill('SIGTERM');
+      await api.stop();
+      await scratch.drop();
+    }
   });
 });
