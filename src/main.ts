@@ -1,10 +1,8 @@
 import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
-import { DataDirLockedError } from './db/data-dir-lock.js';
-import { migrate } from './db/migrate.js';
 import { systemClock } from './http/types.js';
+import { exitOnSignals, openStore } from './process.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { seedDemoIfEmpty } from './workspaces/demo.js';
 
@@ -12,22 +10,7 @@ import { seedDemoIfEmpty } from './workspaces/demo.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
-  let database: Awaited<ReturnType<typeof openDatabase>>;
-  try {
-    database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.databaseUrl ? undefined : config.dataDir,
-      lockOwner: 'server',
-    });
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const applied = await migrate(database);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  const database = await openStore(config, logger, 'server');
   const demo = await seedDemoIfEmpty(database.db, systemClock.now());
 
   const app = await buildApp({ database, config, logger });
@@ -71,25 +54,13 @@ async function main(): Promise<void> {
   }
   console.log(`${lines.join('\n')}\n`);
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    try {
-      // Stops accepting connections and waits for in-flight requests to finish.
-      await app.close();
-      // Sends in flight finish and record their results before the store closes.
-      await worker?.stop();
-      await database.close();
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  exitOnSignals(logger, async () => {
+    // Stops accepting connections and waits for in-flight requests to finish.
+    await app.close();
+    // Sends in flight finish and record their results before the store closes.
+    await worker?.stop();
+    await database.close();
+  });
 }
 
 main().catch((error) => {
