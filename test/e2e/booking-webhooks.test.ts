@@ -37,7 +37,10 @@ describe('booking operations delivered to a webhook receiver', () => {
     const expectDelivered = async (expected: string[]) => {
       const before = receiver.requests.length;
       await drainWebhooks(worker);
-      const fresh = receiver.requests.slice(before);
+      // Events of one booking may arrive in any order (sends run concurrently); `sequence` orders them.
+      const fresh = receiver.requests
+        .slice(before)
+        .sort((a, b) => (a.json().sequence as number) - (b.json().sequence as number));
       expect(fresh.map((request) => request.json().type)).toEqual(expected);
       return fresh;
     };
@@ -102,7 +105,8 @@ describe('booking operations delivered to a webhook receiver', () => {
     const sequences = receiver.requests
       .map((request) => request.json() as { sequence: number; data: { booking: { uuid: string } } })
       .filter((event) => event.data.booking.uuid === id)
-      .map((event) => event.sequence);
+      .map((event) => event.sequence)
+      .sort((a, b) => a - b);
     expect(sequences).toEqual([1, 2, 3, 4, 5]);
   });
 
