@@ -17,6 +17,7 @@ import { paymentAccountsRoutes } from './payment-accounts/payment-accounts.route
 import { schedulesRoutes } from './schedules/schedules.routes.js';
 import { servicesRoutes } from './services/services.routes.js';
 import { slotsRoutes } from './slots/slots.routes.js';
+import { bumpAvailabilityVersion } from './slots/slots-cache.js';
 import { staffersRoutes } from './staffers/staffers.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { RELEASE_VERSION } from './version.js';
@@ -24,6 +25,7 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { workspacesRoutes } from './workspaces/workspaces.routes.js';
 
 export const API_PREFIX = '/api/public/v2';
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface BuildAppOptions {
   database: Database;
@@ -92,6 +94,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
       const typed = api as unknown as ApiApp;
       registerAuth(api, deps.db);
       registerIdempotency(api, deps.db);
+      // After a write committed, cached slot answers computed before it stop serving.
+      api.addHook('onSend', async (request, reply, payload) => {
+        if (WRITES.has(request.method) && reply.statusCode < 400) await bumpAvailabilityVersion(deps.db);
+        return payload;
+      });
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );

@@ -3,6 +3,7 @@ import type { ApiApp, AppDeps } from '../http/types.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import { LocationParams } from '../locations/locations.routes.js';
 import { MAX_NEXT_DAYS, nextTimeSlots, timeSlots } from './slots.service.js';
+import { currentAvailabilityVersion, SlotsCache } from './slots-cache.js';
 
 // Dates stay plain strings here so the service can name each bad field in one 422.
 const TimeSlotsQuerySchema = Type.Object({
@@ -33,6 +34,7 @@ const NextSlotsQuerySchema = Type.Object({
 });
 
 export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
+  const cache = new SlotsCache();
   app.get(
     '/locations/:locationUuid/time-slots',
     {
@@ -43,10 +45,31 @@ export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
         querystring: TimeSlotsQuerySchema,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { workspace } = request.auth;
-      const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
-      return timeSlots(deps.db, workspace, location, request.query, deps.clock.now());
+      const { query } = request;
+      const now = deps.clock.now();
+      const key = cache.keyOf(
+        [
+          workspace.id,
+          request.params.locationUuid,
+          query.service_uuid,
+          query.staffer_uuid,
+          query.timezone,
+          query.range_start,
+          query.range_end,
+        ],
+        now,
+      );
+      // Read the version before the data: an answer stored under it is never older than it.
+      const version = key === undefined ? undefined : await currentAvailabilityVersion(deps.db);
+      let body = key === undefined ? undefined : cache.get(key, version!);
+      if (body === undefined) {
+        const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
+        body = JSON.stringify(await timeSlots(deps.db, workspace, location, query, now));
+        if (key !== undefined) cache.set(key, version!, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 
