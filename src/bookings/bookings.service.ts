@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { DateTime } from 'luxon';
 import { findOrCreateCustomer } from '../customers/customers.repository.js';
@@ -17,7 +18,7 @@ import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { combinedService, occupiedSpan, requireOfferedServices } from './booking-shape.js';
 import { type BookingJson, presentBooking } from './bookings.presenter.js';
 import { requireBookingView } from './bookings.repository.js';
-import { type Actor, appendHistory } from './history.js';
+import { type Actor, historyValues } from './history.js';
 import { takeSeat } from './occupancy.js';
 
 /** Who asks, in which workspace, at what time (the injected clock). */
@@ -125,6 +126,8 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
           capacity: service.capacity,
           seats: 1,
           ...span,
+          // Only automatic assignment tries a next staffer after a refusal.
+          retryable: candidates.length > 1,
         });
         assigned = { stafferId: candidate, occupancyId };
         break;
@@ -143,50 +146,62 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       last_name: input.customer_last_name?.trim(),
       email: input.customer_email?.trim(),
     });
-    const status = await tx
-      .selectFrom('booking_statuses')
-      .select('id')
-      .where('workspace_id', '=', workspace.id)
-      .where('is_default', '=', true)
-      .executeTakeFirstOrThrow();
-    const booking = await tx
-      .insertInto('bookings')
-      .values({
-        workspace_id: workspace.id,
-        location_id: location.id,
-        staffer_id: assigned.stafferId,
-        customer_id: customer.id,
-        status_id: status.id,
-        occupancy_id: assigned.occupancyId,
-        start_time: span.serviceStart,
-        end_time: span.end,
-        booking_comment: input.booking_comment?.trim() ?? '',
-        booking_callback: input.booking_callback ?? null,
-        source: isBlank(input.source) ? 'api' : input.source!.trim(),
-        created_by_key_id: ctx.actor.type === 'api_key' ? ctx.actor.id : null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await insertOrderLines(tx, workspace.id, booking.id, services);
-    await appendHistory(tx, {
-      workspaceId: workspace.id,
-      bookingId: booking.id,
-      action: 'created',
-      changes: {
-        start_time: toUtcIso(start!),
-        staffer_uuid: assigned.stafferId,
-        service_uuids: [service.id],
-      },
-      actor: ctx.actor,
-    });
-    const json = presentBooking(await requireBookingView(tx, workspace.id, booking.id), workspace);
+    // One statement for the booking, its order lines and its history entry: each round trip to
+    // the database costs both processes CPU, and creates are the hot write path.
+    const bookingId = randomUUID();
+    await tx
+      .with('booking', (db) =>
+        db
+          .insertInto('bookings')
+          .values({
+            id: bookingId,
+            workspace_id: workspace.id,
+            location_id: location.id,
+            staffer_id: assigned.stafferId,
+            customer_id: customer.id,
+            status_id: sql<string>`(SELECT id FROM booking_statuses WHERE workspace_id = ${workspace.id} AND is_default)`,
+            occupancy_id: assigned.occupancyId,
+            start_time: span.serviceStart,
+            end_time: span.end,
+            booking_comment: input.booking_comment?.trim() ?? '',
+            booking_callback: input.booking_callback ?? null,
+            source: isBlank(input.source) ? 'api' : input.source!.trim(),
+            created_by_key_id: ctx.actor.type === 'api_key' ? ctx.actor.id : null,
+            // The one event below takes sequence 1.
+            event_sequence: 1,
+          })
+          .returning('id'),
+      )
+      .with('lines', (db) =>
+        db
+          .insertInto('booking_services')
+          .values(orderLineValues(workspace.id, bookingId, services))
+          .returning('id'),
+      )
+      .insertInto('booking_history')
+      .values(
+        historyValues({
+          workspaceId: workspace.id,
+          bookingId,
+          action: 'created',
+          changes: {
+            start_time: toUtcIso(start!),
+            staffer_uuid: assigned.stafferId,
+            service_uuids: [service.id],
+          },
+          actor: ctx.actor,
+        }),
+      )
+      .execute();
+    const json = presentBooking(await requireBookingView(tx, workspace.id, bookingId), workspace);
     await recordBookingEvents(tx, {
       workspaceId: workspace.id,
       workspaceSlug: workspace.slug,
-      bookingId: booking.id,
+      bookingId,
       types: ['booking-created'],
       booking: json,
       at: new Date(ctx.now),
+      firstSequence: 1,
     });
     return json;
   });
@@ -237,7 +252,20 @@ export function unavailable(verdict: Extract<BookableResult, { ok: false }>): Ap
   return slotUnavailable(messages[verdict.reason]);
 }
 
-/** Rebuilds nothing: appends the order lines of these services at their current prices. */
+/** The order lines of these services at their current prices. */
+export function orderLineValues(workspaceId: string, bookingId: string, services: OfferedService[]) {
+  return services.map((service, position) => ({
+    workspace_id: workspaceId,
+    booking_id: bookingId,
+    service_id: service.id,
+    name: service.name,
+    price: service.price,
+    original_price: service.price,
+    duration_minutes: service.duration_minutes,
+    position,
+  }));
+}
+
 export async function insertOrderLines(
   tx: Db,
   workspaceId: string,
@@ -246,18 +274,7 @@ export async function insertOrderLines(
 ) {
   await tx
     .insertInto('booking_services')
-    .values(
-      services.map((service, position) => ({
-        workspace_id: workspaceId,
-        booking_id: bookingId,
-        service_id: service.id,
-        name: service.name,
-        price: service.price,
-        original_price: service.price,
-        duration_minutes: service.duration_minutes,
-        position,
-      })),
-    )
+    .values(orderLineValues(workspaceId, bookingId, services))
     .execute();
 }
 

@@ -16,28 +16,29 @@ export type HistoryAction =
   | 'completed'
   | 'canceled';
 
+interface HistoryEntry {
+  workspaceId: string;
+  bookingId: string;
+  action: HistoryAction;
+  changes: Record<string, unknown>;
+  actor: Actor;
+}
+
+/** The row of one history entry (for inserts that write it together with other rows). */
+export function historyValues(entry: HistoryEntry) {
+  return {
+    workspace_id: entry.workspaceId,
+    booking_id: entry.bookingId,
+    action: entry.action,
+    changes: JSON.stringify(entry.changes),
+    actor_type: entry.actor.type,
+    actor_id: entry.actor.id,
+  };
+}
+
 /** Appends one entry to the booking's history, in the caller's transaction. */
-export async function appendHistory(
-  tx: Db,
-  entry: {
-    workspaceId: string;
-    bookingId: string;
-    action: HistoryAction;
-    changes: Record<string, unknown>;
-    actor: Actor;
-  },
-): Promise<void> {
-  await tx
-    .insertInto('booking_history')
-    .values({
-      workspace_id: entry.workspaceId,
-      booking_id: entry.bookingId,
-      action: entry.action,
-      changes: JSON.stringify(entry.changes),
-      actor_type: entry.actor.type,
-      actor_id: entry.actor.id,
-    })
-    .execute();
+export async function appendHistory(tx: Db, entry: HistoryEntry): Promise<void> {
+  await tx.insertInto('booking_history').values(historyValues(entry)).execute();
 }
 
 export async function listHistory(db: Db, workspaceId: string, bookingId: string) {

@@ -19,12 +19,15 @@ export interface SeatRequest {
   spanEnd: Date;
   capacity: number;
   seats: number;
+  /** Keep the transaction usable after a refusal, so the caller can try another staffer. */
+  retryable?: boolean;
 }
 
 export async function takeSeat(tx: Db, request: SeatRequest): Promise<string> {
-  // A savepoint keeps the transaction usable when the constraint refuses the seat, so a caller
-  // may try another staffer.
-  await sql`SAVEPOINT take_seat`.execute(tx);
+  // A savepoint keeps the transaction usable when the constraint refuses the seat; it costs two
+  // round trips, so only a caller that will try again asks for it.
+  const savepoint = request.retryable === true;
+  if (savepoint) await sql`SAVEPOINT take_seat`.execute(tx);
   try {
     const row = await tx
       .insertInto('occupancies')
@@ -48,11 +51,11 @@ export async function takeSeat(tx: Db, request: SeatRequest): Promise<string> {
       )
       .returning('id')
       .executeTakeFirstOrThrow();
-    await sql`RELEASE SAVEPOINT take_seat`.execute(tx);
+    if (savepoint) await sql`RELEASE SAVEPOINT take_seat`.execute(tx);
     return row.id;
   } catch (error) {
     if (!isSeatRefusal(error)) throw error;
-    await sql`ROLLBACK TO SAVEPOINT take_seat`.execute(tx);
+    if (savepoint) await sql`ROLLBACK TO SAVEPOINT take_seat`.execute(tx);
     throw slotUnavailable();
   }
 }

@@ -35,17 +35,12 @@ export async function recordBookingEvents(
     types: EventType[];
     booking: unknown;
     at: Date;
+    /** Set when the caller already reserved the numbers (a create inserts the booking with them). */
+    firstSequence?: number;
   },
 ): Promise<void> {
   if (input.types.length === 0) return;
-  const { event_sequence: last } = await tx
-    .updateTable('bookings')
-    .set({ event_sequence: sql`event_sequence + ${input.types.length}` })
-    .where('workspace_id', '=', input.workspaceId)
-    .where('id', '=', input.bookingId)
-    .returning('event_sequence')
-    .executeTakeFirstOrThrow();
-  const first = last - input.types.length + 1;
+  const first = input.firstSequence ?? (await reserveSequences(tx, input));
   await tx
     .insertInto('outbox_events')
     .values(
@@ -67,4 +62,19 @@ export async function recordBookingEvents(
       }),
     )
     .execute();
+}
+
+/** Bumps the booking's event_sequence by the number of events; answers the first one's number. */
+async function reserveSequences(
+  tx: Db,
+  input: { workspaceId: string; bookingId: string; types: EventType[] },
+): Promise<number> {
+  const { event_sequence: last } = await tx
+    .updateTable('bookings')
+    .set({ event_sequence: sql`event_sequence + ${input.types.length}` })
+    .where('workspace_id', '=', input.workspaceId)
+    .where('id', '=', input.bookingId)
+    .returning('event_sequence')
+    .executeTakeFirstOrThrow();
+  return last - input.types.length + 1;
 }
