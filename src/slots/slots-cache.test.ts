@@ -88,3 +88,22 @@ describe('time-slot answers cache', () => {
     });
   });
 });
+
+describe('SlotsCache bounds', () => {
+  it('keeps at most 16 MiB of answers, dropping the oldest first', async () => {
+    const { SlotsCache } = await import('./slots-cache.js');
+    const cache = new SlotsCache();
+    const body = 'x'.repeat(1024 * 1024); // 1 MiB
+    for (let i = 0; i < 20; i++) cache.set(`k${i}`, 'v', body);
+    // 20 MiB offered, 16 MiB kept: the four oldest are gone, the newest sixteen stay.
+    expect([0, 1, 2, 3].map((i) => cache.get(`k${i}`, 'v'))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(cache.get('k4', 'v')).toBe(body);
+    expect(cache.get('k19', 'v')).toBe(body);
+    expect(cache.get('k19', 'other version')).toBeUndefined();
+  });
+});

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 
 const MINUTE_MS = 60_000;
-const MAX_ENTRIES = 500;
+/** Answers are 50-600 kB of JSON (ASCII: a byte a character); the cache holds at most this much. */
+const MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Caches serialised time-slot answers, exactly.
@@ -17,6 +18,7 @@ const MAX_ENTRIES = 500;
  */
 export class SlotsCache {
   private readonly entries = new Map<string, { version: string; body: string }>();
+  private bytes = 0;
 
   /** The key of a request at `now`, or undefined when this instant must be computed afresh. */
   keyOf(parts: (string | undefined)[], now: number): string | undefined {
@@ -30,9 +32,22 @@ export class SlotsCache {
   }
 
   set(key: string, version: string, body: string): void {
+    if (body.length > MAX_BYTES / 4) return;
+    this.delete(key);
     // Oldest first out: a Map iterates in insertion order.
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    for (const [oldest] of this.entries) {
+      if (this.bytes + body.length <= MAX_BYTES) break;
+      this.delete(oldest);
+    }
     this.entries.set(key, { version, body });
+    this.bytes += body.length;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
   }
 }
 
