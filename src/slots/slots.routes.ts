@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { ApiApp, AppDeps } from '../http/types.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import { LocationParams } from '../locations/locations.routes.js';
+import { ComputeGate } from './compute-gate.js';
 import { MAX_NEXT_DAYS, nextTimeSlots, timeSlots } from './slots.service.js';
 import { currentAvailabilityVersion, SlotsCache } from './slots-cache.js';
 
@@ -35,6 +36,7 @@ const NextSlotsQuerySchema = Type.Object({
 
 export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const cache = new SlotsCache();
+  const gate = new ComputeGate(2);
   app.get(
     '/locations/:locationUuid/time-slots',
     {
@@ -66,7 +68,9 @@ export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
       let body = key === undefined ? undefined : cache.get(key, version!);
       if (body === undefined) {
         const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
-        body = JSON.stringify(await timeSlots(deps.db, workspace, location, query, now));
+        body = await gate.run(async () =>
+          JSON.stringify(await timeSlots(deps.db, workspace, location, query, now)),
+        );
         if (key !== undefined) cache.set(key, version!, body);
       }
       return reply.type('application/json; charset=utf-8').send(body);

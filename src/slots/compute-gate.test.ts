@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ComputeGate } from './compute-gate.js';
+
+describe('ComputeGate', () => {
+  it('runs at most `limit` tasks at once and every task in turn', async () => {
+    const gate = new ComputeGate(2);
+    let inFlight = 0;
+    let peak = 0;
+    const releases: (() => void)[] = [];
+    const task = (value: number) =>
+      gate.run(async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        inFlight -= 1;
+        return value;
+      });
+    const results = Promise.all([1, 2, 3, 4, 5].map(task));
+    // Release whatever is running until all five have finished.
+    while (releases.length > 0 || inFlight > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    expect(await results).toEqual([1, 2, 3, 4, 5]);
+    expect(peak).toBe(2);
+  });
+
+  it('frees its place when a task fails', async () => {
+    const gate = new ComputeGate(1);
+    await expect(gate.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await gate.run(async () => 'next')).toBe('next');
+  });
+});
