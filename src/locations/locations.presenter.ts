@@ -1,9 +1,8 @@
-import { DateTime } from 'luxon';
+import { zoneLabelAt } from '../time/zone.js';
 import type { LocationRow } from './locations.repository.js';
 
 /** DESIGN §3 "Location". `timezone.offset` and `short` are those in force at `now`. */
 export function presentLocation(location: LocationRow, now: number) {
-  const local = DateTime.fromMillis(now, { zone: location.timezone });
   const parts = [
     location.address_1,
     location.address_2,
@@ -23,7 +22,7 @@ export function presentLocation(location: LocationRow, now: number) {
       position:
         location.lat === null || location.lng === null ? null : { lat: location.lat, lng: location.lng },
     },
-    timezone: { name: location.timezone, offset: local.toFormat('ZZ'), short: local.offsetNameShort ?? '' },
+    timezone: { name: location.timezone, ...zoneLabelAt(location.timezone, now) },
     phone: location.phone,
     opening_hours: { days: location.opening_hours },
     images: location.images,

@@ -6,7 +6,7 @@
  * answers are memoised per zone and UTC day, because the slot engine asks thousands of times per
  * request and Luxon answers each question with an Intl formatToParts call.
  */
-import { IANAZone } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 export type WeekdayName = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
@@ -227,6 +227,26 @@ export function formatLocalIso(epochMs: number, zone: string): string {
   const offset = offsetMinutesAt(zone, epochMs);
   const local = new Date(epochMs + offset * MINUTE_MS).toISOString().slice(0, 19);
   return local + formatOffset(offset);
+}
+
+const shortZoneNames = new Map<string, string>();
+
+/**
+ * A zone's offset ('+02:00') and short name ('CEST') in force at `epochMs`, as Luxon's
+ * toFormat('ZZ') and offsetNameShort give them. Why memoised per zone, offset and day: Luxon builds a
+ * new Intl.DateTimeFormat for every short name (~0.1 ms), which was most of GET /locations' time.
+ */
+export function zoneLabelAt(zone: string, epochMs: number): { offset: string; short: string } {
+  const offsetMinutes = offsetMinutesAt(zone, epochMs);
+  // Per UTC day too: some zones renamed an offset over the years (America/Chihuahua: GMT-6, CST).
+  const key = `${zone} ${offsetMinutes} ${Math.floor(epochMs / DAY_MS)}`;
+  let short = shortZoneNames.get(key);
+  if (short === undefined) {
+    if (shortZoneNames.size >= MAX_PARSED_DATES) shortZoneNames.clear();
+    short = DateTime.fromMillis(epochMs, { zone }).offsetNameShort ?? '';
+    shortZoneNames.set(key, short);
+  }
+  return { offset: formatOffset(offsetMinutes), short };
 }
 
 const utcDatePrefixes = new Map<number, string>();

@@ -1,0 +1,25 @@
+/**
+ * The bench drives the BUILT server (dist/), as `npm start` runs it, so it also loads store code
+ * from dist/ (the same bytes the server child runs, whatever the sources are doing meanwhile).
+ * Types come from the sources: dist/ has no declaration files.
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** BENCH_DIST=<a dist folder of another build> measures that build instead (before/after a fix). */
+export const DIST_SRC = path.join(
+  process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : path.join(ROOT, 'dist'),
+  'src',
+);
+
+async function fromDist<T>(relative: string): Promise<T> {
+  return (await import(pathToFileURL(path.join(DIST_SRC, relative)).href)) as T;
+}
+
+export const loadClient = () => fromDist<typeof import('../src/db/client.js')>('db/client.js');
+export const loadMigrate = () => fromDist<typeof import('../src/db/migrate.js')>('db/migrate.js');
+export const loadWorkspaces = () =>
+  fromDist<typeof import('../src/workspaces/workspaces.service.js')>('workspaces/workspaces.service.js');
+export const loadApp = () => fromDist<typeof import('../src/app.js')>('app.js');
+export const loadConfig = () => fromDist<typeof import('../src/config.js')>('config.js');
