@@ -93,7 +93,7 @@ describe('SlotsCache bounds', () => {
   it('keeps at most 16 MiB of answers, dropping the oldest first', async () => {
     const { SlotsCache } = await import('./slots-cache.js');
     const cache = new SlotsCache();
-    const body = 'x'.repeat(1024 * 1024); // 1 MiB
+    const body = Buffer.alloc(1024 * 1024, '€'); // 1 MiB of a multi-byte character
     for (let i = 0; i < 20; i++) cache.set(`k${i}`, 'v', body);
     // 20 MiB offered, 16 MiB kept: the four oldest are gone, the newest sixteen stay.
     expect([0, 1, 2, 3].map((i) => cache.get(`k${i}`, 'v'))).toEqual([

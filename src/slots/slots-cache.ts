@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 
 const MINUTE_MS = 60_000;
-/** Answers are 50-600 kB of JSON (ASCII: a byte a character); the cache holds at most this much. */
+/** Answers are 50-600 kB of JSON; the cache holds at most this many bytes of them. */
 const MAX_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -17,7 +17,7 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * exact minute is never served from or stored in the cache.
  */
 export class SlotsCache {
-  private readonly entries = new Map<string, { version: string; body: string }>();
+  private readonly entries = new Map<string, { version: string; body: Buffer }>();
   private bytes = 0;
 
   /** The key of a request at `now`, or undefined when this instant must be computed afresh. */
@@ -26,12 +26,13 @@ export class SlotsCache {
     return `${Math.ceil(now / MINUTE_MS)}|${parts.map((part) => part ?? '').join('|')}`;
   }
 
-  get(key: string, version: string): string | undefined {
+  get(key: string, version: string): Buffer | undefined {
     const entry = this.entries.get(key);
     return entry?.version === version ? entry.body : undefined;
   }
 
-  set(key: string, version: string, body: string): void {
+  /** Answers are held as UTF-8 bytes: the bound is exact whatever the characters ("€"). */
+  set(key: string, version: string, body: Buffer): void {
     if (body.length > MAX_BYTES / 4) return;
     this.delete(key);
     // Oldest first out: a Map iterates in insertion order.

@@ -69,7 +69,7 @@ export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
       if (body === undefined) {
         const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
         body = await gate.run(async () =>
-          JSON.stringify(await timeSlots(deps.db, workspace, location, query, now)),
+          Buffer.from(JSON.stringify(await timeSlots(deps.db, workspace, location, query, now))),
         );
         if (key !== undefined) cache.set(key, version!, body);
       }
