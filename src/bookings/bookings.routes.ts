@@ -194,10 +194,6 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
         params: BookingParams,
         body: CancelBody,
       },
-      // The body is optional: a bare PUT cancels without a reason.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
     },
     async (request) => ({
       data: await cancelBooking(

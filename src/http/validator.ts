@@ -26,7 +26,11 @@ export function registerValidation(app: FastifyInstance): void {
   const formCoercers = new WeakMap<object, ValidateFunction>();
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema?.body as object | undefined;
-    if (!schema || !isFormBody(request)) return;
+    if (!schema) return;
+    // No body at all reads as an empty one: a 422 then names the fields that are required, and a
+    // bare PATCH changes nothing, rather than "the body must be an object".
+    if (request.body === undefined || request.body === null) request.body = {};
+    if (!isFormBody(request)) return;
     let coerce = formCoercers.get(schema);
     if (!coerce) {
       coerce = coercing.compile(schema);

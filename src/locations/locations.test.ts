@@ -266,3 +266,29 @@ describe('GET /locations', () => {
     }
   });
 });
+
+describe('requests without a body', () => {
+  it('a bare POST names the required fields; a bare PATCH changes nothing', async () => {
+    const t2 = await buildTestApp();
+    try {
+      const created = await t2.app.inject({
+        method: 'POST',
+        url: '/api/public/v2/locations',
+        headers: t2.headers,
+      });
+      expect(created.statusCode).toBe(422);
+      expect(Object.keys(created.json().errors)).toEqual(expect.arrayContaining(['name', 'timezone']));
+      const location = await t2.call('POST', '/locations', { name: 'Mitte', timezone: 'Europe/Berlin' });
+      const uuid = location.json().data.uuid;
+      const patched = await t2.app.inject({
+        method: 'PATCH',
+        url: `/api/public/v2/locations/${uuid}`,
+        headers: t2.headers,
+      });
+      expect(patched.statusCode).toBe(200);
+      expect(patched.json().data.name).toBe('Mitte');
+    } finally {
+      await t2.close();
+    }
+  });
+});
