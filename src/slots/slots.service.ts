@@ -80,10 +80,8 @@ export async function timeSlots(
   now: number,
 ): Promise<TimeSlotsResponse> {
   const errors = new FieldErrorBag();
-  const zone = query.timezone ?? location.timezone;
-  if (!isValidZone(zone))
-    errors.add('timezone', 'The timezone must be an IANA time-zone name such as Europe/Berlin.');
-  const today = todayIn(isValidZone(zone) ? zone : location.timezone, now);
+  const zone = answerZone(errors, query.timezone, location);
+  const today = todayIn(zone, now);
   const rangeStart = query.range_start ?? today;
   const rangeEnd = query.range_end ?? addDays(rangeStart, 6);
   const startValid = isDate(rangeStart);
@@ -101,36 +99,19 @@ export async function timeSlots(
       );
     }
   }
-  const services = await loadOfferedServices(db, workspace.id, location.id, [query.service_uuid]);
-  const service = services.get(query.service_uuid);
-  if (!service) errors.add('service_uuid', 'The selected service is not offered at this location.');
-  let stafferOffered = true;
-  if (service && query.staffer_uuid) {
-    const eligible = await loadStafferInputs(db, {
-      workspaceId: workspace.id,
-      locationId: location.id,
-      serviceIds: [service.id],
-      stafferId: query.staffer_uuid,
-      from: now,
-      to: now,
-    });
-    stafferOffered = eligible.length > 0;
-  }
-  if (!stafferOffered)
-    errors.add('staffer_uuid', 'The selected staffer does not provide this service at this location.');
+  const service = await offeredServiceAndStaffer(db, workspace, location, query, now, errors);
   errors.throwIfAny();
-
-  const availability = await loadAvailability(db, {
+  const dates = await slotDays(
+    db,
     workspace,
     location,
-    service: service!,
-    stafferId: query.staffer_uuid,
-    // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
-    from: Date.parse(rangeStart) - DAY_MS,
-    to: Date.parse(rangeEnd) + 2 * DAY_MS,
+    service!,
+    query.staffer_uuid,
+    zone,
+    rangeStart,
+    rangeEnd,
     now,
-  });
-  const dates = computeSlots({ ...availability, answerZone: zone, rangeStart, rangeEnd });
+  );
   return { today, timezone: zone, currency: workspace.currency, dates };
 }
 
@@ -163,41 +144,101 @@ export async function nextTimeSlots(
   now: number,
 ): Promise<TimeSlotsResponse> {
   const errors = new FieldErrorBag();
-  const zone = query.timezone ?? location.timezone;
-  if (!isValidZone(zone))
-    errors.add('timezone', 'The timezone must be an IANA time-zone name such as Europe/Berlin.');
+  const zone = answerZone(errors, query.timezone, location);
   if (query.from !== undefined && !isDate(query.from)) {
     errors.add('from', 'The from field must be a date in the format YYYY-MM-DD.');
   }
+  // Checked once here, not again for every chunk searched below.
+  const service = await offeredServiceAndStaffer(db, workspace, location, query, now, errors);
   errors.throwIfAny();
   const wanted = query.days ?? 1;
   const today = todayIn(zone, now);
   const lastDate = todayIn(zone, now + workspace.horizon_days * DAY_MS);
   let chunkStart = query.from !== undefined && query.from > today ? query.from : today;
   const found: SlotDay[] = [];
-  let currency = workspace.currency;
   while (found.length < wanted && chunkStart <= lastDate) {
     const chunkEnd = minDate(addDays(chunkStart, NEXT_CHUNK_DAYS - 1), lastDate);
-    const answer = await timeSlots(
+    const days = await slotDays(
       db,
       workspace,
       location,
-      {
-        service_uuid: query.service_uuid,
-        staffer_uuid: query.staffer_uuid,
-        timezone: zone,
-        range_start: chunkStart,
-        range_end: chunkEnd,
-      },
+      service!,
+      query.staffer_uuid,
+      zone,
+      chunkStart,
+      chunkEnd,
       now,
     );
-    currency = answer.currency;
-    for (const day of answer.dates) {
+    for (const day of days) {
       if (day.slots.length > 0 && found.length < wanted) found.push(day);
     }
     chunkStart = addDays(chunkEnd, 1);
   }
-  return { today, timezone: zone, currency, dates: found };
+  return { today, timezone: zone, currency: workspace.currency, dates: found };
+}
+
+/** The zone answers are given in: the requested one, else the location's (422 when unknown). */
+function answerZone(errors: FieldErrorBag, requested: string | undefined, location: LocationRow): string {
+  const zone = requested ?? location.timezone;
+  if (isValidZone(zone)) return zone;
+  errors.add('timezone', 'The timezone must be an IANA time-zone name such as Europe/Berlin.');
+  return location.timezone;
+}
+
+/** The service, offered at the location, and (if named) a staffer who provides it there. */
+async function offeredServiceAndStaffer(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  query: { service_uuid: string; staffer_uuid?: string | undefined },
+  now: number,
+  errors: FieldErrorBag,
+): Promise<OfferedService | undefined> {
+  const services = await loadOfferedServices(db, workspace.id, location.id, [query.service_uuid]);
+  const service = services.get(query.service_uuid);
+  if (!service) {
+    errors.add('service_uuid', 'The selected service is not offered at this location.');
+    return undefined;
+  }
+  if (query.staffer_uuid) {
+    const eligible = await loadStafferInputs(db, {
+      workspaceId: workspace.id,
+      locationId: location.id,
+      serviceIds: [service.id],
+      stafferId: query.staffer_uuid,
+      from: now,
+      to: now,
+    });
+    if (eligible.length === 0) {
+      errors.add('staffer_uuid', 'The selected staffer does not provide this service at this location.');
+    }
+  }
+  return service;
+}
+
+/** The engine's days for answer-zone dates rangeStart..rangeEnd. */
+async function slotDays(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  service: OfferedService,
+  stafferId: string | undefined,
+  zone: string,
+  rangeStart: string,
+  rangeEnd: string,
+  now: number,
+): Promise<SlotDay[]> {
+  const availability = await loadAvailability(db, {
+    workspace,
+    location,
+    service,
+    stafferId,
+    // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
+    from: Date.parse(rangeStart) - DAY_MS,
+    to: Date.parse(rangeEnd) + 2 * DAY_MS,
+    now,
+  });
+  return computeSlots({ ...availability, answerZone: zone, rangeStart, rangeEnd });
 }
 
 function minDate(a: string, b: string): string {
