@@ -131,7 +131,7 @@ export interface PgbenchScript {
 /**
  * The recording as a pgbench script. Per transaction: kv_k counts this client's transactions,
  * kv_slot is unique across clients, kv_start is its instant. Every other value is a parameter too
- * (a -D constant): with -M extended pgbench turns any `:word` of the text into a parameter, even
+ * (a -D constant): with -M prepared pgbench turns any `:word` of the text into a parameter, even
  * inside a string literal, so no value may be inlined into the text.
  */
 export function pgbenchScript(
@@ -248,7 +248,9 @@ export async function runPgbench(options: {
   const args = [
     '-n',
     '-M',
-    'extended',
+    // The server names its parameterised statements (src/db/prepared-statements.ts), so the
+    // replay prepares them too: same protocol, same parse and plan work saved.
+    'prepared',
     '-c',
     String(options.clients),
     '-j',

@@ -240,7 +240,7 @@ export function renderResults(report: BenchReport, bars: Bar[]): string {
         )
         .join('; ');
       out.push(
-        `| database write | pgbench replaying one create's ${w.statements.length} statements, ${w.seconds} s per run, \`-M extended\`; the better run is the ceiling | ${runs} |`,
+        `| database write | pgbench replaying one create's ${w.statements.length} statements, ${w.seconds} s per run, \`-M prepared\`; the better run is the ceiling | ${runs} |`,
       );
     }
   }

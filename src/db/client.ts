@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PreparingClient } from './prepared-statements.js';
 import type { DB } from './schema.js';
 
 /** The typed query builder; a Transaction is a Db too, so services take `Db` and get a tx. */
@@ -48,6 +49,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    Client: PreparingClient,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath},public` } : {}),
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
