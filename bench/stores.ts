@@ -34,11 +34,11 @@ export interface StoreResult extends ScenarioRun {
   problems: string[];
 }
 
-const API_LINE = /API:\s+http:\/\/127\.0\.0\.1:(\d+)\/api\/public\/v2/;
+export const API_LINE = /API:\s+http:\/\/127\.0\.0\.1:(\d+)\/api\/public\/v2/;
 const CEILING_LINE = /CEILING_PORT=(\d+)/;
 
 /** Environment of a child: ours minus anything that would point it at another store. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
@@ -47,7 +47,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Migrates and seeds a store in this process, then closes it so the server can open it. */
-async function prepareStore(options: { dataDir?: string; databaseUrl?: string }) {
+export async function prepareStore(options: { dataDir?: string; databaseUrl?: string }) {
   const { openDatabase } = await loadClient();
   const { migrate } = await loadMigrate();
   const started = performance.now();
