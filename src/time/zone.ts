@@ -15,8 +15,17 @@ const DAY_MS = 86_400_000;
 const WEEKDAYS: readonly WeekdayName[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+// Zones found valid. Luxon answers by building an Intl.DateTimeFormat every time (~0.3 ms);
+// only valid names are kept, and at most MAX_VALID_ZONES of them (Intl accepts any letter case,
+// so spellings are many more than the tz database's few hundred names).
+const validZones = new Set<string>();
+const MAX_VALID_ZONES = 5000;
+
 export function isValidZone(name: string): boolean {
-  return typeof name === 'string' && name.length > 0 && IANAZone.isValidZone(name);
+  if (validZones.has(name)) return true;
+  const valid = typeof name === 'string' && name.length > 0 && IANAZone.isValidZone(name);
+  if (valid && validZones.size < MAX_VALID_ZONES) validZones.add(name);
+  return valid;
 }
 
 /**
