@@ -23,102 +23,90 @@ export async function loadStafferInputs(
     excludeOccupancy?: { id: string; seats: number } | undefined;
   },
 ): Promise<StafferInput[]> {
-  let staffersQuery = db
-    .selectFrom('staffers as st')
-    .leftJoin('schedules as sc', (join) =>
-      join
-        .onRef('sc.workspace_id', '=', 'st.workspace_id')
-        .onRef('sc.staffer_id', '=', 'st.id')
-        .on('sc.location_id', '=', args.locationId),
-    )
-    .select(['st.id', 'sc.weekly', 'sc.breaks', 'sc.overrides'])
-    .where('st.workspace_id', '=', args.workspaceId)
-    .where('st.archived_at', 'is', null)
-    .where((eb) =>
-      eb(
-        eb
-          .selectFrom('staffer_services as ss')
-          .select(sql<number>`count(distinct ss.service_id)::int`.as('n'))
-          .whereRef('ss.workspace_id', '=', 'st.workspace_id')
-          .whereRef('ss.staffer_id', '=', 'st.id')
-          .where('ss.location_id', '=', args.locationId)
-          .where('ss.service_id', 'in', args.serviceIds),
-        '=',
-        new Set(args.serviceIds).size,
-      ),
-    )
-    .orderBy('st.created_at')
-    .orderBy('st.id');
-  if (args.stafferId) staffersQuery = staffersQuery.where('st.id', '=', args.stafferId);
-  const staffers = await staffersQuery.execute();
-  if (staffers.length === 0) return [];
-
-  // One row per staffer whose fields are JSON arrays (index i of each = one occupancy), not one
-  // row per occupancy: a 31-day answer reads ~3,000 occupancies, and parsing them as rows cost
-  // the server ~7 ms of CPU per request; the arrays parse natively in ~1 ms. Instants are epoch
-  // ms (float8) via date_part (extract answers numeric, whose arithmetic costs the server more).
-  // Every aggregate of a group is fed the group's rows in the same order, so the arrays line up.
   const excluded = args.excludeOccupancy;
-  const occupancyRows = await sql<OccupancyArrays>`
-    SELECT staffer_id,
-           json_agg(span_start_ms) AS start_ms,
-           json_agg(span_end_ms) AS end_ms,
-           json_agg(service_id) AS service_id,
-           json_agg(service_start_ms) AS service_start_ms,
-           json_agg(seats) AS seats_taken,
-           json_agg(capacity) AS capacity
-    FROM (
-      SELECT staffer_id, service_id, capacity,
-             date_part('epoch', service_start) * 1000 AS service_start_ms,
-             date_part('epoch', lower(span)) * 1000 AS span_start_ms,
-             date_part('epoch', upper(span)) * 1000 AS span_end_ms,
-             -- A booking being changed does not count against itself.
-             seats_taken - ${excluded ? sql`CASE WHEN id = ${excluded.id} THEN ${excluded.seats}::int ELSE 0 END` : sql`0`} AS seats
-      FROM occupancies
-      WHERE workspace_id = ${args.workspaceId}
-        AND staffer_id IN (${sql.join(staffers.map((s) => s.id))})
-        AND seats_taken > 0
-        AND span && tstzrange(${new Date(args.from - DAY_MS)}::timestamptz, ${new Date(args.to + DAY_MS)}::timestamptz)
-    ) AS o
-    WHERE seats > 0
-    GROUP BY staffer_id
+  // One statement: the staffers, and per staffer its occupancies as JSON arrays (index i of each
+  // array = one occupancy). Rows per occupancy cost the server ~7 ms of CPU per 31-day answer to
+  // parse (~3,000 rows); the arrays parse natively in ~1 ms, and one round trip replaces two.
+  // Instants are epoch ms (float8) via date_part (extract answers numeric, which costs more).
+  // Every aggregate of one group is fed the same rows in the same order, so the arrays line up.
+  // The lateral subquery meets the exclusion constraint's GiST index (workspace, staffer, span).
+  const result = await sql<StafferRow>`
+    SELECT st.id, sc.weekly, sc.breaks, sc.overrides,
+           occ.start_ms, occ.end_ms, occ.service_id, occ.service_start_ms, occ.seats_taken, occ.capacity
+    FROM staffers st
+    LEFT JOIN schedules sc
+      ON sc.workspace_id = st.workspace_id AND sc.staffer_id = st.id AND sc.location_id = ${args.locationId}
+    CROSS JOIN LATERAL (
+      SELECT json_agg(span_start_ms) AS start_ms,
+             json_agg(span_end_ms) AS end_ms,
+             json_agg(service_id) AS service_id,
+             json_agg(service_start_ms) AS service_start_ms,
+             json_agg(seats) AS seats_taken,
+             json_agg(capacity) AS capacity
+      FROM (
+        SELECT o.service_id, o.capacity,
+               date_part('epoch', o.service_start) * 1000 AS service_start_ms,
+               date_part('epoch', lower(o.span)) * 1000 AS span_start_ms,
+               date_part('epoch', upper(o.span)) * 1000 AS span_end_ms,
+               -- A booking being changed does not count against itself.
+               o.seats_taken - ${excluded ? sql`CASE WHEN o.id = ${excluded.id} THEN ${excluded.seats}::int ELSE 0 END` : sql`0`} AS seats
+        FROM occupancies o
+        WHERE o.workspace_id = st.workspace_id
+          AND o.staffer_id = st.id
+          AND o.seats_taken > 0
+          AND o.span && tstzrange(${new Date(args.from - DAY_MS)}::timestamptz, ${new Date(args.to + DAY_MS)}::timestamptz)
+      ) AS seat_holding
+      WHERE seats > 0
+    ) AS occ
+    WHERE st.workspace_id = ${args.workspaceId}
+      AND st.archived_at IS NULL
+      ${args.stafferId ? sql`AND st.id = ${args.stafferId}` : sql``}
+      -- Provides every one of the services at this location.
+      AND (
+        SELECT count(DISTINCT ss.service_id)::int FROM staffer_services ss
+        WHERE ss.workspace_id = st.workspace_id AND ss.staffer_id = st.id
+          AND ss.location_id = ${args.locationId}
+          AND ss.service_id IN (${sql.join(args.serviceIds)})
+      ) = ${new Set(args.serviceIds).size}::int
+    ORDER BY st.created_at, st.id
   `.execute(db);
 
-  const byStaffer = new Map<string, Occupancy[]>();
-  for (const row of occupancyRows.rows) {
-    const list: Occupancy[] = [];
-    for (let i = 0; i < row.start_ms.length; i++) {
-      list.push({
-        start: row.start_ms[i]!,
-        end: row.end_ms[i]!,
-        serviceId: row.service_id[i]!,
-        serviceStart: row.service_start_ms[i]!,
-        seatsTaken: row.seats_taken[i]!,
-        capacity: row.capacity[i]!,
+  return result.rows.map((row) => {
+    const occupancies: Occupancy[] = [];
+    // json_agg over no rows is NULL: a staffer with nothing booked.
+    for (let i = 0; i < (row.start_ms?.length ?? 0); i++) {
+      occupancies.push({
+        start: row.start_ms![i]!,
+        end: row.end_ms![i]!,
+        serviceId: row.service_id![i]!,
+        serviceStart: row.service_start_ms![i]!,
+        seatsTaken: row.seats_taken![i]!,
+        capacity: row.capacity![i]!,
       });
     }
-    byStaffer.set(row.staffer_id, list);
-  }
-
-  return staffers.map((staffer) => ({
-    stafferId: staffer.id,
-    schedule: {
-      weekly: staffer.weekly ?? {},
-      breaks: staffer.breaks ?? {},
-      overrides: staffer.overrides ?? [],
-    } as Schedule,
-    occupancies: byStaffer.get(staffer.id) ?? [],
-  }));
+    return {
+      stafferId: row.id,
+      schedule: {
+        weekly: row.weekly ?? {},
+        breaks: row.breaks ?? {},
+        overrides: row.overrides ?? [],
+      } as Schedule,
+      occupancies,
+    };
+  });
 }
 
-interface OccupancyArrays {
-  staffer_id: string;
-  start_ms: number[];
-  end_ms: number[];
-  service_id: string[];
-  service_start_ms: number[];
-  seats_taken: number[];
-  capacity: number[];
+interface StafferRow {
+  id: string;
+  weekly: Schedule['weekly'] | null;
+  breaks: Schedule['breaks'] | null;
+  overrides: Schedule['overrides'] | null;
+  start_ms: number[] | null;
+  end_ms: number[] | null;
+  service_id: string[] | null;
+  service_start_ms: number[] | null;
+  seats_taken: number[] | null;
+  capacity: number[] | null;
 }
 
 export interface OfferedService {
