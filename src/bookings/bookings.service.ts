@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { DateTime } from 'luxon';
-import { findOrCreateCustomer } from '../customers/customers.repository.js';
+import { upsertCustomer } from '../customers/customers.repository.js';
 import { normalizePhone } from '../customers/phone.js';
 import type { Db } from '../db/client.js';
 import type { BookingFormField } from '../db/schema.js';
@@ -140,16 +140,18 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     }
     if (!assigned) throw slotUnavailable();
 
-    const customer = await findOrCreateCustomer(tx, workspace.id, {
-      phone: phone!,
-      first_name: input.customer_first_name?.trim(),
-      last_name: input.customer_last_name?.trim(),
-      email: input.customer_email?.trim(),
-    });
-    // One statement for the booking, its order lines and its history entry: each round trip to
-    // the database costs both processes CPU, and creates are the hot write path.
+    // One statement for the customer, the booking, its order lines and its history entry: each
+    // round trip to the database costs both processes CPU, and creates are the hot write path.
     const bookingId = randomUUID();
     await tx
+      .with('customer', (db) =>
+        upsertCustomer(db, workspace.id, {
+          phone: phone!,
+          first_name: input.customer_first_name?.trim(),
+          last_name: input.customer_last_name?.trim(),
+          email: input.customer_email?.trim(),
+        }).returning('id'),
+      )
       .with('booking', (db) =>
         db
           .insertInto('bookings')
@@ -158,7 +160,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
             workspace_id: workspace.id,
             location_id: location.id,
             staffer_id: assigned.stafferId,
-            customer_id: customer.id,
+            customer_id: sql<string>`(SELECT id FROM customer)`,
             status_id: sql<string>`(SELECT id FROM booking_statuses WHERE workspace_id = ${workspace.id} AND is_default)`,
             occupancy_id: assigned.occupancyId,
             start_time: span.serviceStart,

@@ -1,6 +1,6 @@
-import { type Selectable, sql } from 'kysely';
+import { type QueryCreator, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/client.js';
-import type { CustomersTable } from '../db/schema.js';
+import type { CustomersTable, DB } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { toUtcIso } from '../time/zone.js';
 
@@ -9,10 +9,11 @@ export type CustomerRow = Selectable<CustomersTable>;
 /**
  * Finds the customer with this E.164 phone or creates one (SPEC "Bookings" rule 2), race-free
  * through the unique (workspace_id, phone) key. Names and email fill fields that are still empty;
- * they never overwrite what the customer already has.
+ * they never overwrite what the customer already has. A statement to run or to put in a WITH
+ * (the booking create does both in one statement); add the RETURNING you need.
  */
-export async function findOrCreateCustomer(
-  tx: Db,
+export function upsertCustomer(
+  db: QueryCreator<DB>,
   workspaceId: string,
   values: {
     phone: string;
@@ -20,8 +21,8 @@ export async function findOrCreateCustomer(
     last_name?: string | undefined;
     email?: string | undefined;
   },
-): Promise<CustomerRow> {
-  return tx
+) {
+  return db
     .insertInto('customers')
     .values({
       workspace_id: workspaceId,
@@ -40,9 +41,7 @@ export async function findOrCreateCustomer(
           OR (customers.last_name = '' AND excluded.last_name <> '')
           OR (customers.email = '' AND excluded.email <> '') THEN now() ELSE customers.updated_at END`,
       }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    );
 }
 
 export async function requireCustomer(db: Db, workspaceId: string, customerId: string): Promise<CustomerRow> {
