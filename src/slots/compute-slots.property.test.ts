@@ -14,7 +14,7 @@ import {
   resolveWallTime,
   weekdayOf,
 } from '../time/zone.js';
-import { checkBookable, computeSlots } from './compute-slots.js';
+import { checkBookable, computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
 import type { Occupancy, Schedule, SlotQuery, StafferInput, TimeRange, Weekday } from './types.js';
 
 const MINUTE = 60_000;
@@ -273,5 +273,35 @@ describe('computeSlots properties', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('a slice of a wider evaluation answers exactly as the query evaluated alone', () => {
+    fc.assert(
+      fc.property(
+        queryArb,
+        fc.integer({ min: 0, max: 3 * 96 }),
+        fc.integer({ min: 0, max: 3 * 96 }),
+        (q, before, after) => {
+          const { lower, upper } = queryWindow(q);
+          fc.pre(lower <= upper);
+          // Widened by 0-3 days on either side, in quarter hours, as a shared evaluation would be.
+          const wide = evaluateAvailability(q, lower - before * 15 * MINUTE, upper + after * 15 * MINUTE);
+          expect(computeSlots(q, wide)).toEqual(computeSlots(q));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses an evaluation that does not cover the query', () => {
+    const q = fc.sample(
+      queryArb.filter((query) => {
+        const w = queryWindow(query);
+        return w.lower < w.upper;
+      }),
+      { numRuns: 1, seed: 7 },
+    )[0]!;
+    const { lower, upper } = queryWindow(q);
+    expect(() => computeSlots(q, evaluateAvailability(q, lower + 1, upper))).toThrow(RangeError);
   });
 });

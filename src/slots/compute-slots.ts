@@ -24,8 +24,9 @@ import {
   prepareStaffer,
   stafferWindow,
 } from './availability.js';
-import { freeIntervalsByDay } from './free-intervals.js';
+import { freeIntervalsByDay, mergeFreeSpans } from './free-intervals.js';
 import type { AvailabilityInput, BookableResult, Slot, SlotDay, SlotQuery } from './types.js';
+import type { Span } from './working-spans.js';
 
 export type * from './types.js';
 
@@ -37,7 +38,54 @@ function prepareAll(input: AvailabilityInput, ctx: EngineContext, lower: number,
   return input.staffers.map((s) => prepareStaffer(s, ctx, days));
 }
 
-export function computeSlots(q: SlotQuery): SlotDay[] {
+/**
+ * What a service's availability is over the instants [lower, upper], before any answer zone or
+ * date range is applied: the bookable grid instants with their quantities, and the free time of
+ * all staffers merged. An answer for any range inside [lower, upper] is a slice of it
+ * (`computeSlots(q, evaluation)`), so one evaluation can serve many queries.
+ */
+export interface Evaluation {
+  lower: number;
+  upper: number;
+  /** Sorted grid instants with at least one free seat, and those seats (same index). */
+  starts: number[];
+  quantities: number[];
+  /** Union of every staffer's free spans (sorted, merged). */
+  free: Span[];
+}
+
+export function evaluateAvailability(input: AvailabilityInput, lower: number, upper: number): Evaluation {
+  const ctx = makeContext(input);
+  const evaluation: Evaluation = { lower, upper, starts: [], quantities: [], free: [] };
+  if (lower > upper || input.staffers.length === 0) return evaluation;
+  const staffers = prepareAll(input, ctx, lower, upper);
+  const cursors = staffers.map(() => newCursor());
+  for (const t of gridInstants(ctx, lower, upper)) {
+    let quantity = 0;
+    for (let i = 0; i < staffers.length; i++) quantity += freeSeatsAt(staffers[i]!, t, ctx, cursors[i]!);
+    if (quantity < 1) continue;
+    evaluation.starts.push(t);
+    evaluation.quantities.push(quantity);
+  }
+  evaluation.free = mergeFreeSpans(staffers, ctx);
+  return evaluation;
+}
+
+/** The instants a query's answer covers: its answer-zone dates, within notice and horizon. */
+export function queryWindow(q: SlotQuery): { lower: number; upper: number } {
+  const ctx = makeContext(q);
+  const dayCount = Math.max(0, daysBetween(q.rangeStart, q.rangeEnd) + 1);
+  const first = resolveWallBoundary(q.answerZone, q.rangeStart, 0, 'start');
+  const afterLast = resolveWallBoundary(q.answerZone, addDays(q.rangeStart, dayCount), 0, 'start');
+  return { lower: Math.max(ctx.earliest, first), upper: Math.min(ctx.latest, afterLast - 1) };
+}
+
+/**
+ * The answer to a query: slots and free intervals per answer-zone date. `evaluation`, when
+ * given, must cover the query's window (queryWindow) and have been made from the same store
+ * state; without it the query's own window is evaluated.
+ */
+export function computeSlots(q: SlotQuery, evaluation?: Evaluation): SlotDay[] {
   const ctx = makeContext(q);
   const dayCount = daysBetween(q.rangeStart, q.rangeEnd) + 1;
   if (dayCount <= 0) return [];
@@ -56,18 +104,17 @@ export function computeSlots(q: SlotQuery): SlotDay[] {
   const days: SlotDay[] = dates.map((date) => ({ date, slots: [], intervals: [] }));
   const lower = Math.max(ctx.earliest, dayBounds[0]!);
   const upper = Math.min(ctx.latest, dayBounds[dayCount]! - 1);
-  if (lower > upper || q.staffers.length === 0) return days;
+  if (lower > upper) return days;
+  const ev = evaluation ?? evaluateAvailability(q, lower, upper);
+  if (ev.lower > lower || ev.upper < upper)
+    throw new RangeError('computeSlots: the evaluation does not cover the query');
 
-  const staffers = prepareAll(q, ctx, lower, upper);
-  const cursors = staffers.map(() => newCursor());
   const price = q.service.priceMinor;
   const priceFormatted = formatMoney(price, q.currency, q.locale);
   const dayIndex = new Map(dates.map((d, i) => [Date.parse(d), i]));
-
-  for (const t of gridInstants(ctx, lower, upper)) {
-    let quantity = 0;
-    for (let i = 0; i < staffers.length; i++) quantity += freeSeatsAt(staffers[i]!, t, ctx, cursors[i]!);
-    if (quantity < 1) continue;
+  for (let k = firstIndexAtOrAfter(ev.starts, lower); k < ev.starts.length; k++) {
+    const t = ev.starts[k]!;
+    if (t > upper) break;
     // Grouped by the answer-zone local date of the instant; wall times are measured from that
     // date's midnight, so an end past midnight reads e.g. '00:30' but 88200 seconds.
     const localStart = localMsOf(t, q.answerZone);
@@ -81,7 +128,7 @@ export function computeSlots(q: SlotQuery): SlotDay[] {
       start_formatted: startMinutes * 60,
       end: formatMinutes(((endMinutes % 1440) + 1440) % 1440),
       end_formatted: endMinutes * 60,
-      quantity,
+      quantity: ev.quantities[k]!,
       price,
       price_formatted: priceFormatted,
       start_time: toUtcIso(t),
@@ -89,9 +136,21 @@ export function computeSlots(q: SlotQuery): SlotDay[] {
     days[index]!.slots.push(slot);
   }
 
-  const intervals = freeIntervalsByDay(staffers, ctx, q.answerZone, dayBounds, dayLocalMs);
+  const intervals = freeIntervalsByDay(ev.free, ctx, q.answerZone, dayBounds, dayLocalMs);
   for (let i = 0; i < days.length; i++) days[i]!.intervals = intervals[i]!;
   return days;
+}
+
+/** The first index of sorted `values` holding a value >= `bound` (values.length if none). */
+function firstIndexAtOrAfter(values: number[], bound: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

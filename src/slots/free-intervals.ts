@@ -30,18 +30,22 @@ function wallOf(t: number, zone: string, dayLocalMs: number): { text: string; se
   return { text: formatMinutes(inDay), seconds: minutes * 60 };
 }
 
+/** The free time of all staffers together (sorted, merged). */
+export function mergeFreeSpans(staffers: PreparedStaffer[], ctx: EngineContext): Span[] {
+  return mergeSpans(staffers.flatMap((p) => freeSpansOf(p, ctx)));
+}
+
 /**
  * Per answer-zone day i (instants [dayBounds[i], dayBounds[i+1]), local midnight
- * dayLocalMs[i]), the free intervals of at least one duration.
+ * dayLocalMs[i]), the free intervals of at least one duration within `free` (mergeFreeSpans).
  */
 export function freeIntervalsByDay(
-  staffers: PreparedStaffer[],
+  free: Span[],
   ctx: EngineContext,
   answerZone: string,
   dayBounds: number[],
   dayLocalMs: number[],
 ): FreeInterval[][] {
-  const free = mergeSpans(staffers.flatMap((p) => freeSpansOf(p, ctx)));
   const result: FreeInterval[][] = [];
   let k = 0;
   for (let i = 0; i < dayLocalMs.length; i++) {
