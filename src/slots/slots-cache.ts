@@ -22,8 +22,9 @@ export class SlotsCache {
 
   /** The key of a request at `now`, or undefined when this instant must be computed afresh. */
   keyOf(parts: (string | undefined)[], now: number): string | undefined {
-    if (now % MINUTE_MS === 0) return undefined;
-    return `${Math.ceil(now / MINUTE_MS)}|${parts.map((part) => part ?? '').join('|')}`;
+    const minute = minuteBucket(now);
+    if (minute === undefined) return undefined;
+    return `${minute}|${parts.map((part) => part ?? '').join('|')}`;
   }
 
   get(key: string, version: string): Buffer | undefined {
@@ -50,6 +51,11 @@ export class SlotsCache {
     this.entries.delete(key);
     this.bytes -= entry.body.length;
   }
+}
+
+/** The minute whose answers `now` shares (see SlotsCache), or undefined on an exact minute. */
+export function minuteBucket(now: number): number | undefined {
+  return now % MINUTE_MS === 0 ? undefined : Math.ceil(now / MINUTE_MS);
 }
 
 export async function currentAvailabilityVersion(db: Db): Promise<string> {

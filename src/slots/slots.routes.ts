@@ -3,8 +3,9 @@ import type { ApiApp, AppDeps } from '../http/types.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import { LocationParams } from '../locations/locations.routes.js';
 import { ComputeGate } from './compute-gate.js';
+import { EvaluationCache } from './evaluation-cache.js';
 import { MAX_NEXT_DAYS, nextTimeSlots, timeSlots } from './slots.service.js';
-import { currentAvailabilityVersion, SlotsCache } from './slots-cache.js';
+import { currentAvailabilityVersion, minuteBucket, SlotsCache } from './slots-cache.js';
 
 // Dates stay plain strings here so the service can name each bad field in one 422.
 const TimeSlotsQuerySchema = Type.Object({
@@ -36,6 +37,8 @@ const NextSlotsQuerySchema = Type.Object({
 
 export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const cache = new SlotsCache();
+  // Answers that miss `cache` (other range, other answer zone) still share the engine's work.
+  const evaluations = new EvaluationCache();
   const gate = new ComputeGate(2);
   app.get(
     '/locations/:locationUuid/time-slots',
@@ -68,8 +71,10 @@ export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
       let body = key === undefined ? undefined : cache.get(key, version!);
       if (body === undefined) {
         const location = await requireLocation(deps.db, workspace.id, request.params.locationUuid);
+        const reuse =
+          key === undefined ? undefined : { cache: evaluations, stamp: `${minuteBucket(now)}|${version}` };
         body = await gate.run(async () =>
-          Buffer.from(JSON.stringify(await timeSlots(deps.db, workspace, location, query, now))),
+          Buffer.from(JSON.stringify(await timeSlots(deps.db, workspace, location, query, now, reuse))),
         );
         if (key !== undefined) cache.set(key, version!, body);
       }

@@ -3,13 +3,25 @@ import { FieldErrorBag } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { addDays, daysBetween, isValidZone, todayIn } from '../time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { computeSlots } from './compute-slots.js';
+import { computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
+import type { EvaluationCache } from './evaluation-cache.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from './slots.repository.js';
 import type { AvailabilityInput, SlotDay } from './types.js';
 
 export const MAX_RANGE_DAYS = 90;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+const WEEK_MS = 7 * DAY_MS;
+
+/**
+ * Lets answers share engine evaluations: `stamp` names the store state and the minute of `now`
+ * (SlotsCache's key prefix with the availability version); answers made under one stamp agree.
+ */
+export interface EvaluationReuse {
+  cache: EvaluationCache;
+  stamp: string;
+}
 
 export interface TimeSlotsQuery {
   service_uuid: string;
@@ -49,6 +61,17 @@ export async function loadAvailability(
     to: args.to,
     excludeOccupancy: args.excludeOccupancy,
   });
+  return { ...availabilityRules(args.workspace, args.location, args.service, args.now), staffers };
+}
+
+/** The engine's input but the staffers: service, booking rules, clock, money format. */
+function availabilityRules(
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  service: OfferedService,
+  now: number,
+): Omit<AvailabilityInput, 'staffers'> {
+  const args = { workspace, location, service, now };
   return {
     locationZone: args.location.timezone,
     service: {
@@ -64,7 +87,6 @@ export async function loadAvailability(
       minNoticeMinutes: args.workspace.min_notice_minutes,
       horizonDays: args.workspace.horizon_days,
     },
-    staffers,
     now: args.now,
     currency: args.workspace.currency,
     locale: args.workspace.locale,
@@ -78,6 +100,7 @@ export async function timeSlots(
   location: LocationRow,
   query: TimeSlotsQuery,
   now: number,
+  reuse?: EvaluationReuse,
 ): Promise<TimeSlotsResponse> {
   const errors = new FieldErrorBag();
   const zone = answerZone(errors, query.timezone, location);
@@ -111,6 +134,7 @@ export async function timeSlots(
     rangeStart,
     rangeEnd,
     now,
+    reuse,
   );
   return { today, timezone: zone, currency: workspace.currency, dates };
 }
@@ -227,18 +251,53 @@ async function slotDays(
   rangeStart: string,
   rangeEnd: string,
   now: number,
+  reuse?: EvaluationReuse,
 ): Promise<SlotDay[]> {
-  const availability = await loadAvailability(db, {
-    workspace,
-    location,
-    service,
-    stafferId,
-    // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
-    from: Date.parse(rangeStart) - DAY_MS,
-    to: Date.parse(rangeEnd) + 2 * DAY_MS,
-    now,
-  });
-  return computeSlots({ ...availability, answerZone: zone, rangeStart, rangeEnd });
+  const range = { answerZone: zone, rangeStart, rangeEnd };
+  if (reuse === undefined) {
+    const availability = await loadAvailability(db, {
+      workspace,
+      location,
+      service,
+      stafferId,
+      // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
+      from: Date.parse(rangeStart) - DAY_MS,
+      to: Date.parse(rangeEnd) + 2 * DAY_MS,
+      now,
+    });
+    return computeSlots({ ...availability, ...range });
+  }
+  const rules = availabilityRules(workspace, location, service, now);
+  const query = { ...rules, staffers: [], ...range };
+  const window = queryWindow(query);
+  if (window.lower > window.upper) return computeSlots(query);
+  // The evaluated window: the query's, widened to whole UTC weeks so that shifted ranges and
+  // other answer zones meet the same one, and cut at the minute of the notice and of the
+  // horizon (not their exact instants), so every request of this minute finds the same window.
+  const earliest = now + workspace.min_notice_minutes * MINUTE_MS;
+  const latest = now + workspace.horizon_days * DAY_MS;
+  const lower = Math.max(floorTo(earliest, MINUTE_MS), floorTo(window.lower, WEEK_MS));
+  const upper = Math.min(floorTo(latest, MINUTE_MS) + MINUTE_MS, floorTo(window.upper, WEEK_MS) + WEEK_MS);
+  const key = [reuse.stamp, workspace.id, location.id, service.id, stafferId ?? '', lower, upper].join('|');
+  let evaluation = reuse.cache.get(key);
+  if (evaluation === undefined) {
+    const availability = await loadAvailability(db, {
+      workspace,
+      location,
+      service,
+      stafferId,
+      from: lower - DAY_MS,
+      to: upper + DAY_MS,
+      now,
+    });
+    evaluation = evaluateAvailability(availability, lower, upper);
+    reuse.cache.set(key, evaluation);
+  }
+  return computeSlots(query, evaluation);
+}
+
+function floorTo(value: number, unit: number): number {
+  return Math.floor(value / unit) * unit;
 }
 
 function minDate(a: string, b: string): string {
