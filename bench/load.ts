@@ -129,11 +129,14 @@ export async function sequentialMedian(
   path: string | (() => string),
   headers: Record<string, string>,
   count: number,
+  /** Runs before each request, untimed (e.g. a write, so nothing cached can serve it). */
+  before?: () => Promise<void>,
 ): Promise<{ median: number; p95: number; statuses: Record<string, number> }> {
   assertLoopback(origin);
   const times: number[] = [];
   const statuses: Record<string, number> = {};
   for (let i = 0; i < count; i++) {
+    if (before) await before();
     const started = performance.now();
     const response = await fetch(`${origin}${typeof path === 'string' ? path : path()}`, { headers });
     await response.arrayBuffer();
