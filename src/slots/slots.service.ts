@@ -3,6 +3,7 @@ import { FieldErrorBag } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { addDays, daysBetween, isValidZone, todayIn } from '../time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { makeContext } from './availability.js';
 import { computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
 import type { EvaluationCache } from './evaluation-cache.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from './slots.repository.js';
@@ -71,25 +72,24 @@ function availabilityRules(
   service: OfferedService,
   now: number,
 ): Omit<AvailabilityInput, 'staffers'> {
-  const args = { workspace, location, service, now };
   return {
-    locationZone: args.location.timezone,
+    locationZone: location.timezone,
     service: {
-      id: args.service.id,
-      durationMinutes: args.service.duration_minutes,
-      capacity: args.service.capacity,
-      bufferBeforeMinutes: args.service.buffer_before_minutes,
-      bufferAfterMinutes: args.service.buffer_after_minutes,
-      priceMinor: args.service.price,
+      id: service.id,
+      durationMinutes: service.duration_minutes,
+      capacity: service.capacity,
+      bufferBeforeMinutes: service.buffer_before_minutes,
+      bufferAfterMinutes: service.buffer_after_minutes,
+      priceMinor: service.price,
     },
     rules: {
-      slotStepMinutes: args.workspace.slot_step_minutes,
-      minNoticeMinutes: args.workspace.min_notice_minutes,
-      horizonDays: args.workspace.horizon_days,
+      slotStepMinutes: workspace.slot_step_minutes,
+      minNoticeMinutes: workspace.min_notice_minutes,
+      horizonDays: workspace.horizon_days,
     },
-    now: args.now,
-    currency: args.workspace.currency,
-    locale: args.workspace.locale,
+    now,
+    currency: workspace.currency,
+    locale: workspace.locale,
   };
 }
 
@@ -274,8 +274,7 @@ async function slotDays(
   // The evaluated window: the query's, widened to whole UTC weeks so that shifted ranges and
   // other answer zones meet the same one, and cut at the minute of the notice and of the
   // horizon (not their exact instants), so every request of this minute finds the same window.
-  const earliest = now + workspace.min_notice_minutes * MINUTE_MS;
-  const latest = now + workspace.horizon_days * DAY_MS;
+  const { earliest, latest } = makeContext(query);
   const lower = Math.max(floorTo(earliest, MINUTE_MS), floorTo(window.lower, WEEK_MS));
   const upper = Math.min(floorTo(latest, MINUTE_MS) + MINUTE_MS, floorTo(window.upper, WEEK_MS) + WEEK_MS);
   const key = [reuse.stamp, workspace.id, location.id, service.id, stafferId ?? '', lower, upper].join('|');
