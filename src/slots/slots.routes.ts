@@ -6,6 +6,7 @@ import { ComputeGate } from './compute-gate.js';
 import { EvaluationCache } from './evaluation-cache.js';
 import { MAX_NEXT_DAYS, nextTimeSlots, timeSlots } from './slots.service.js';
 import { currentAvailabilityVersion, minuteBucket, SlotsCache } from './slots-cache.js';
+import { timeSlotsJson } from './slots-json.js';
 
 // Dates stay plain strings here so the service can name each bad field in one 422.
 const TimeSlotsQuerySchema = Type.Object({
@@ -74,7 +75,7 @@ export async function slotsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
         const reuse =
           key === undefined ? undefined : { cache: evaluations, stamp: `${minuteBucket(now)}|${version}` };
         body = await gate.run(async () =>
-          Buffer.from(JSON.stringify(await timeSlots(deps.db, workspace, location, query, now, reuse))),
+          timeSlotsJson(await timeSlots(deps.db, workspace, location, query, now, reuse)),
         );
         if (key !== undefined) cache.set(key, version!, body);
       }
