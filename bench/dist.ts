@@ -3,6 +3,7 @@
  * from dist/ (the same bytes the server child runs, whatever the sources are doing meanwhile).
  * Types come from the sources: dist/ has no declaration files.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -23,3 +24,16 @@ export const loadWorkspaces = () =>
   fromDist<typeof import('../src/workspaces/workspaces.service.js')>('workspaces/workspaces.service.js');
 export const loadApp = () => fromDist<typeof import('../src/app.js')>('app.js');
 export const loadConfig = () => fromDist<typeof import('../src/config.js')>('config.js');
+
+/**
+ * The V8 flags `npm start` gives the server (package.json "start": `node <flags> scripts/start.mjs`),
+ * so the bench's server child runs with the same heap settings as a real one.
+ */
+export function serverNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`unexpected start script: ${manifest.scripts.start}`);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}

@@ -13,7 +13,7 @@ import { DateTime } from 'luxon';
 import pg from 'pg';
 import { registerCleanup, startChild } from './children.js';
 import { ZONE_A } from './dataset.js';
-import { DIST_SRC } from './dist.js';
+import { DIST_SRC, serverNodeFlags } from './dist.js';
 import { runLoad } from './load.js';
 import { createBody } from './pgbench.js';
 import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore } from './stores.js';
@@ -60,7 +60,7 @@ async function main() {
   try {
     const { dataset } = await prepareStore({ databaseUrl: url.toString() });
     const server = await startChild(
-      ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, path.join(DIST_SRC, 'main.js')],
+      [...serverNodeFlags(), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, path.join(DIST_SRC, 'main.js')],
       childEnv({ DATABASE_URL: url.toString() }),
       API_LINE,
     );

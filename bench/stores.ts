@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { Database } from '../src/db/client.js';
 import { registerCleanup, sampleMemory, startChild } from './children.js';
 import { type BenchDataset, seedDataset } from './dataset.js';
-import { DIST_SRC, loadClient, loadMigrate, ROOT } from './dist.js';
+import { DIST_SRC, loadClient, loadMigrate, ROOT, serverNodeFlags } from './dist.js';
 import { checkIntegrity, type IntegrityResult } from './integrity.js';
 import { type LoadResult, runLoad } from './load.js';
 import {
@@ -81,8 +81,12 @@ async function benchServer(
   timing: Timing,
   log: (line: string) => void,
 ) {
-  const server = await startChild([path.join(DIST_SRC, 'main.js')], childEnv(env), API_LINE);
-  log(`  server pid ${server.pid} on 127.0.0.1:${server.port}`);
+  const server = await startChild(
+    [...serverNodeFlags(), path.join(DIST_SRC, 'main.js')],
+    childEnv(env),
+    API_LINE,
+  );
+  log(`  server pid ${server.pid} on 127.0.0.1:${server.port}, node ${serverNodeFlags().join(' ')}`);
   const memory = sampleMemory(server.pid);
   try {
     const run = await runScenarios(`http://127.0.0.1:${server.port}`, server.pid, dataset, timing, log);
