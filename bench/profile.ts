@@ -4,7 +4,7 @@
  * used the most CPU (self time). The .cpuprofile is kept for Chrome DevTools / speedscope.
  *
  * Scenarios: slots31, slots90 (distinct queries, never cached), create (POST /bookings on
- * distinct free slots at 64 connections). Needs BENCH_DATABASE_URL, as `npm run bench`.
+ * distinct free slots at 64 connections), locations (GET /locations at 16 connections). Needs BENCH_DATABASE_URL, as `npm run bench`.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -95,15 +95,24 @@ async function main() {
               ),
             serverPid: server.pid,
           })
-        : await runLoad({
-            origin,
-            path: slots(scenario === 'slots90' ? 90 : 31)(),
-            paths: slots(scenario === 'slots90' ? 90 : 31),
-            headers,
-            connections: 16,
-            duration: 8,
-            serverPid: server.pid,
-          });
+        : scenario === 'locations'
+          ? await runLoad({
+              origin,
+              path: `${prefix}/locations`,
+              headers,
+              connections: 16,
+              duration: 8,
+              serverPid: server.pid,
+            })
+          : await runLoad({
+              origin,
+              path: slots(scenario === 'slots90' ? 90 : 31)(),
+              paths: slots(scenario === 'slots90' ? 90 : 31),
+              headers,
+              connections: 16,
+              duration: 8,
+              serverPid: server.pid,
+            });
     await server.stop();
     console.log(
       `${scenario}: ${result.rps} req/s, p95 ${result.p95} ms, ${result.cpuMsPerRequest} ms CPU/req, ` +
