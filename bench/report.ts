@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { serverNodeFlags } from './dist.js';
 import type { LoadResult } from './load.js';
 import type { MachineInfo } from './machine.js';
 import type { ScenarioKey } from './scenarios.js';
@@ -183,6 +184,7 @@ export function renderResults(report: BenchReport, bars: Bar[]): string {
     `- machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGb} GB memory, ${m.kernel}, Node ${m.node}`,
     `- load average at start ${m.loadAtStart.join(' / ')}, at end ${report.loadAtEnd.join(' / ')} (1/5/15 min)`,
     `- whole run ${Math.round(report.totalSeconds)} s; stores: ${report.stores.map((s) => (s.postgresVersion ? `PostgreSQL ${s.postgresVersion}` : 'PGlite')).join(', ') || 'none'}`,
+    `- server: \`node ${[...serverNodeFlags(), 'dist/src/main.js'].join(' ')}\` (the flags of \`npm start\`)`,
     '- data set: 2 locations, 20 staffers, 10 services, 5,000 future bookings over 60 days, all 20',
     '  staffers at location A (time-slots see 20 staffers and every busy span); GETs at 16 connections',
     '  with a warm-up run first; creates at 64 connections, each on a distinct free slot. Time-slots',
@@ -302,7 +304,7 @@ export function runLogLine(report: BenchReport, bars: Bar[]): string {
 }
 
 const HISTORY_HEADING = '## History';
-const RUN_LOG_HEADING = '### Run log';
+const RUN_LOG_HEADING = '## Run log';
 
 export function writePerformanceDoc(file: string, results: string, logLine: string): void {
   let history = `${HISTORY_HEADING}\n\nFixes made because a bar was missed, with before/after figures (newest last).\n\n${RUN_LOG_HEADING}\n\nOne line per \`npm run bench\` (appended by the bench).\n`;
