@@ -1,7 +1,7 @@
-import { IANAZone } from 'luxon';
 import type { Db } from '../db/client.js';
 import type { WeeklyJson } from '../db/schema.js';
 import { FieldErrorBag } from '../errors.js';
+import { canonicalZone } from '../time/zone.js';
 import {
   archiveLocation as archiveLocationRow,
   insertLocation,
@@ -67,17 +67,6 @@ function toValues(body: LocationUpdateBody): LocationValues {
   }
   errors.throwIfAny();
   return values;
-}
-
-/**
- * The zone name to store, or undefined when Luxon does not know it. Intl matches zone names
- * case-insensitively, so "europe/berlin" is stored as "Europe/Berlin"; only names that start
- * with a letter count, which keeps out the bare offsets ("+02:00") newer engines also accept.
- */
-function canonicalZone(name: string): string | undefined {
-  if (!/^[A-Za-z]/.test(name) || !IANAZone.isValidZone(name)) return undefined;
-  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
 
 function checkOpeningHours(hours: WeeklyJson, errors: FieldErrorBag): void {

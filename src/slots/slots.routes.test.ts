@@ -77,6 +77,17 @@ describe('GET /locations/{uuid}/time-slots', () => {
     expect(body.dates[0].slots[0].start_time).toBe('2026-09-10T07:00:00Z');
   });
 
+  it('answers with the tz database spelling of a zone given in another letter case', async () => {
+    const body = (
+      await t.call(
+        'GET',
+        slotsUrl({ range_start: '2026-09-10', range_end: '2026-09-10', timezone: 'america/NEW_YORK' }),
+      )
+    ).json();
+    expect(body.timezone).toBe('America/New_York');
+    expect(body.dates[0].slots[0].start_time).toBe('2026-09-10T07:00:00Z');
+  });
+
   it('leaves out slots before now + minimum notice on today', async () => {
     const body = (
       await t.call('GET', slotsUrl({ range_start: '2026-09-01', range_end: '2026-09-01' }))
@@ -119,6 +130,11 @@ describe('GET /locations/{uuid}/time-slots', () => {
     [
       'an unknown time zone',
       { range_start: '2026-09-10', range_end: '2026-09-10', timezone: 'Mars/Olympus' },
+      'timezone',
+    ],
+    [
+      'a bare UTC offset as the zone',
+      { range_start: '2026-09-10', range_end: '2026-09-10', timezone: '+02:00' },
       'timezone',
     ],
     ['a malformed service uuid', { service_uuid: 'nope' }, 'service_uuid'],

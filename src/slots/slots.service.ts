@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import { FieldErrorBag } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
-import { addDays, daysBetween, isValidZone, todayIn } from '../time/zone.js';
+import { addDays, canonicalZone, daysBetween, todayIn } from '../time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { makeContext } from './availability.js';
 import { computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
@@ -201,10 +201,14 @@ export async function nextTimeSlots(
   return { today, timezone: zone, currency: workspace.currency, dates: found };
 }
 
-/** The zone answers are given in: the requested one, else the location's (422 when unknown). */
+/**
+ * The zone answers are given in: the requested one in its tz-database spelling, else the
+ * location's (422 when unknown).
+ */
 function answerZone(errors: FieldErrorBag, requested: string | undefined, location: LocationRow): string {
-  const zone = requested ?? location.timezone;
-  if (isValidZone(zone)) return zone;
+  if (requested === undefined) return location.timezone;
+  const zone = canonicalZone(requested);
+  if (zone !== undefined) return zone;
   errors.add('timezone', 'The timezone must be an IANA time-zone name such as Europe/Berlin.');
   return location.timezone;
 }

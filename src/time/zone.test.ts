@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  canonicalZone,
   daysBetween,
   formatLocalIso,
-  isValidZone,
   localDateOf,
   resolveWallBoundary,
   resolveWallTime,
@@ -158,10 +158,15 @@ describe('local dates', () => {
     expect(weekdayOf('2026-03-29')).toBe('sun');
   });
 
-  it('isValidZone accepts IANA names only', () => {
-    expect(isValidZone('Europe/Berlin')).toBe(true);
-    expect(isValidZone('Asia/Kathmandu')).toBe(true);
-    expect(isValidZone('Mars/Olympus')).toBe(false);
-    expect(isValidZone('')).toBe(false);
+  it('canonicalZone accepts IANA names only, in the tz database spelling', () => {
+    expect(canonicalZone('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(canonicalZone('europe/BERLIN')).toBe('Europe/Berlin');
+    // Asked twice: the remembered answer is the same spelling.
+    expect(canonicalZone('europe/BERLIN')).toBe('Europe/Berlin');
+    // ICU calls this zone by its old alias, Asia/Katmandu: the name given is kept.
+    expect(canonicalZone('Asia/Kathmandu')).toBe('Asia/Kathmandu');
+    expect(canonicalZone('Mars/Olympus')).toBeUndefined();
+    expect(canonicalZone('+02:00')).toBeUndefined();
+    expect(canonicalZone('')).toBeUndefined();
   });
 });

@@ -15,17 +15,29 @@ const DAY_MS = 86_400_000;
 const WEEKDAYS: readonly WeekdayName[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-// Zones found valid. Luxon answers by building an Intl.DateTimeFormat every time (~0.3 ms);
-// only valid names are kept, and at most MAX_VALID_ZONES of them (Intl accepts any letter case,
-// so spellings are many more than the tz database's few hundred names).
-const validZones = new Set<string>();
-const MAX_VALID_ZONES = 5000;
+// Spellings already resolved. Luxon and Intl build an Intl.DateTimeFormat for every check
+// (~0.3 ms), and time-slot requests name a zone each. Only valid names are kept, and at most
+// MAX_KNOWN_ZONES of them (Intl accepts any letter case, so spellings outnumber the tz database).
+const knownZones = new Map<string, string>();
+const MAX_KNOWN_ZONES = 5000;
 
-export function isValidZone(name: string): boolean {
-  if (validZones.has(name)) return true;
-  const valid = typeof name === 'string' && name.length > 0 && IANAZone.isValidZone(name);
-  if (valid && validZones.size < MAX_VALID_ZONES) validZones.add(name);
-  return valid;
+/**
+ * The name to store and answer with for a requested zone, or undefined when it is not an IANA
+ * zone. Intl matches names in any letter case and resolves them to ICU's spelling, so
+ * "europe/berlin" becomes "Europe/Berlin". Where ICU's name is another alias of the zone (it says
+ * "Asia/Katmandu" for "Asia/Kathmandu") the name is kept as given: answering with an outdated
+ * alias would surprise more than an odd letter case. Only names that start with a letter count:
+ * newer engines also accept bare offsets ("+02:00").
+ */
+export function canonicalZone(name: string): string | undefined {
+  const known = knownZones.get(name);
+  if (known !== undefined) return known;
+  if (typeof name !== 'string' || !/^[A-Za-z]/.test(name) || !IANAZone.isValidZone(name)) return undefined;
+  const lower = name.toLowerCase();
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  const canonical = resolved.toLowerCase() === lower ? resolved : name;
+  if (knownZones.size < MAX_KNOWN_ZONES) knownZones.set(name, canonical);
+  return canonical;
 }
 
 /**
