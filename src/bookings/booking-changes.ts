@@ -21,14 +21,19 @@ interface ChangeOutcome {
   events: EventType[];
 }
 
+/** A request for what the booking already has: answered with the booking, nothing written. */
+const UNCHANGED = 'unchanged';
+
 /**
  * The frame of every change: lock the booking (changes of one booking take turns), refuse a
  * final one, apply, stamp, record history, present, and write the events — one transaction.
+ * A change to what the booking already has stamps, records and sends nothing: no history entry
+ * nor webhook says "changed" when nothing did.
  */
 async function changeBooking(
   ctx: BookingContext,
   bookingId: string,
-  apply: (tx: Db, booking: BookingRow) => Promise<ChangeOutcome>,
+  apply: (tx: Db, booking: BookingRow) => Promise<ChangeOutcome | typeof UNCHANGED>,
 ): Promise<BookingJson> {
   const { workspace } = ctx;
   return ctx.db.transaction().execute(async (tx) => {
@@ -36,6 +41,9 @@ async function changeBooking(
     const status = await statusOf(tx, workspace.id, booking.status_id);
     if (status.type === 'completed' || status.type === 'canceled') throw bookingFinal();
     const outcome = await apply(tx, booking);
+    if (outcome === UNCHANGED) {
+      return presentBooking(await requireBookingView(tx, workspace.id, bookingId), workspace);
+    }
     await tx
       .updateTable('bookings')
       .set({ updated_at: sql`now()` })
@@ -70,6 +78,7 @@ export function rescheduleBooking(
     );
   }
   return changeBooking(ctx, bookingId, async (tx, booking) => {
+    if (start === booking.start_time.getTime()) return UNCHANGED;
     const location = await bookingLocation(tx, booking);
     const services = await bookingServices(tx, booking.workspace_id, booking.id);
     await moveSeat(tx, ctx, booking, location, services, booking.staffer_id, start, true);
@@ -89,7 +98,7 @@ export function changeStaffer(
   stafferId: string,
 ): Promise<BookingJson> {
   return changeBooking(ctx, bookingId, async (tx, booking) => {
-    if (stafferId === booking.staffer_id) return { action: 'staffer_changed', changes: {}, events: [] };
+    if (stafferId === booking.staffer_id) return UNCHANGED;
     const location = await bookingLocation(tx, booking);
     const services = await bookingServices(tx, booking.workspace_id, booking.id);
     await moveSeat(tx, ctx, booking, location, services, stafferId, booking.start_time.getTime(), false);
@@ -161,6 +170,7 @@ export function setStatus(ctx: BookingContext, bookingId: string, statusId: stri
         'A final status is set only by PUT /bookings/{uuid}/status/complete or /status/cancel.',
       );
     }
+    if (status.id === booking.status_id) return UNCHANGED;
     await tx
       .updateTable('bookings')
       .set({ status_id: status.id })

@@ -129,6 +129,26 @@ describe('GET /bookings/{uuid}/history', () => {
     expect((await history(booking.uuid)).map((entry) => entry.action)).toEqual(['created']);
   });
 
+  it('adds nothing, and sends no event, for a change to what the booking already has', async () => {
+    const { t, f } = s;
+    const booking = await book(t, bookingBody(f, at(s.nextDay(), '10:00')));
+    const unchanged: [string, Json][] = [
+      ['reschedule', { reserved_on: booking.start_time }],
+      ['staffer', { staffer_uuid: f.anna.id }],
+      ['status', { status_uuid: booking.status.uuid }],
+    ];
+    for (const [what, body] of unchanged) {
+      expect(await change(t, 'PUT', `/bookings/${booking.uuid}/${what}`, body), what).toEqual(booking);
+    }
+    expect((await history(booking.uuid)).map((entry) => entry.action)).toEqual(['created']);
+    const events = await t.db
+      .selectFrom('outbox_events')
+      .select('type')
+      .where('booking_id', '=', booking.uuid)
+      .execute();
+    expect(events.map((event) => event.type)).toEqual(['booking-created']);
+  });
+
   it("is 404 for an unknown booking, another workspace's, or a malformed uuid", async () => {
     expectError(await s.t.call('GET', `/bookings/${randomUUID()}/history`), 404, 'not_found');
     expectError(await s.t.call('GET', '/bookings/xyz/history'), 404, 'not_found');
