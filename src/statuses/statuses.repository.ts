@@ -37,6 +37,23 @@ export async function requireLiveStatus(db: Db, workspaceId: string, statusId: s
   return row;
 }
 
+/** Whether another live status of the workspace has this name, in any letter case. */
+export async function liveStatusNamed(
+  db: Db,
+  workspaceId: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('booking_statuses')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('archived_at', 'is', null)
+    .where(sql`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 /**
  * Serialises status management within one workspace (inside a transaction). Two requests making
  * different statuses the default would otherwise both clear the old default from their own

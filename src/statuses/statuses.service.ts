@@ -7,6 +7,7 @@ import {
   insertCustomStatus,
   isFinal,
   listLiveStatuses,
+  liveStatusNamed,
   lockStatusesOf,
   nextPosition,
   requireLiveStatus,
@@ -65,6 +66,7 @@ export async function listStatuses(db: Db, workspaceId: string) {
 export async function createStatus(db: Db, workspaceId: string, input: StatusChanges & { name: string }) {
   return db.transaction().execute(async (tx) => {
     await lockStatusesOf(tx, workspaceId);
+    await requireFreeName(tx, workspaceId, input.name);
     const position = await nextPosition(tx, workspaceId);
     let row = await insertCustomStatus(tx, workspaceId, {
       name: input.name,
@@ -88,6 +90,7 @@ export async function changeStatus(db: Db, workspaceId: string, statusId: string
   return db.transaction().execute(async (tx) => {
     await lockStatusesOf(tx, workspaceId);
     const status = await requireLiveStatus(tx, workspaceId, statusId);
+    if (changes.name !== undefined) await requireFreeName(tx, workspaceId, changes.name, statusId);
     if (changes.is_default === true && isFinal(status.type)) {
       throw invalidField('is_default', 'A completed or canceled status cannot be the default.');
     }
@@ -101,6 +104,17 @@ export async function changeStatus(db: Db, workspaceId: string, statusId: string
     const row = await updateStatus(tx, workspaceId, statusId, changes);
     return presentStatus(row);
   });
+}
+
+/**
+ * Live statuses have distinct names, in any letter case: a list offering two "Confirmed" would
+ * leave the person choosing to guess. Callers hold the workspace's status lock, so two requests
+ * cannot both find a name free. An archived status's name may be used again.
+ */
+async function requireFreeName(tx: Db, workspaceId: string, name: string, exceptId?: string) {
+  if (await liveStatusNamed(tx, workspaceId, name, exceptId)) {
+    throw invalidField('name', `A status named "${name}" already exists.`);
+  }
 }
 
 /** Archives a custom status; bookings that carry it keep it, it is just no longer offered. */

@@ -205,6 +205,51 @@ describe('PATCH /bookings/statuses/{uuid}', () => {
   });
 });
 
+describe('status names', () => {
+  it('refuses a name another live status has, in any letter case (422 name), changing nothing', async () => {
+    const first = await create({ name: 'Waiting room' });
+    const before = await list();
+    const again = await t.call('POST', '/bookings/statuses', { name: ' waiting ROOM ' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors).toEqual({ name: ['A status named "waiting ROOM" already exists.'] });
+    const confirmed = await byType('confirmed');
+    const renamed = await t.call('PATCH', `/bookings/statuses/${confirmed.uuid}`, { name: 'WAITING room' });
+    expect(renamed.statusCode).toBe(422);
+    expect(Object.keys(renamed.json().errors)).toEqual(['name']);
+    expect(await list()).toEqual(before);
+    // A status may keep (or re-case) its own name.
+    const recased = await t.call('PATCH', `/bookings/statuses/${first.uuid}`, { name: 'Waiting Room' });
+    expect(recased.statusCode).toBe(200);
+    expect(recased.json().data.name).toBe('Waiting Room');
+  });
+
+  it('creates one status when several requests send the same name at once', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => t.call('POST', '/bookings/statuses', { name: 'Same time' })),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 422, 422, 422, 422, 422]);
+    expect((await list()).filter((status) => status.name === 'Same time')).toHaveLength(1);
+  });
+
+  it('lets an archived status’s name be used again', async () => {
+    const old = await create({ name: 'Walk-in' });
+    expect((await t.call('DELETE', `/bookings/statuses/${old.uuid}`)).statusCode).toBe(204);
+    const reborn = await create({ name: 'Walk-in' });
+    expect(reborn.uuid).not.toBe(old.uuid);
+  });
+
+  it("does not compare names with another workspace's statuses", async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `${API}/bookings/statuses`,
+      headers: other.headers,
+      payload: { name: 'Only here' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect((await create({ name: 'Only here' })).name).toBe('Only here');
+  });
+});
+
 describe('DELETE /bookings/statuses/{uuid}', () => {
   it('archives a custom status: it vanishes from the list and answers 404 after', async () => {
     const custom = await create({ name: 'No show' });
