@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
+import { precompiled } from '../db/precompiled.js';
 import { badRequest, invalidToken } from '../errors.js';
 import { hashSecret, SECRET_PATTERN } from './api-keys.js';
 
@@ -18,23 +19,27 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     if (typeof slug !== 'string' || slug.trim() === '') {
       throw badRequest('The Workspace header is required.', 'workspace_header_missing');
     }
-    const row = await db
-      .selectFrom('workspaces as w')
-      .innerJoin('api_keys as k', (join) =>
-        join
-          .onRef('k.workspace_id', '=', 'w.id')
-          .on('k.secret_hash', '=', hashSecret(secret))
-          .on('k.deleted_at', 'is', null),
-      )
-      .selectAll('w')
-      .select('k.id as api_key_id')
-      .where('w.slug', '=', slug.trim())
-      .executeTakeFirst();
+    const [row] = (await keyOwner(db, hashSecret(secret), slug.trim())).rows;
     if (!row) throw invalidToken();
     const { api_key_id, ...workspace } = row;
     request.auth = { workspace, apiKeyId: api_key_id };
   });
 }
+
+/** The workspace a live key (by its secret's hash) opens, if its slug is the one sent. */
+const keyOwner = precompiled(2, (db, secretHash: string, slug: string) =>
+  db
+    .selectFrom('workspaces as w')
+    .innerJoin('api_keys as k', (join) =>
+      join
+        .onRef('k.workspace_id', '=', 'w.id')
+        .on('k.secret_hash', '=', secretHash)
+        .on('k.deleted_at', 'is', null),
+    )
+    .selectAll('w')
+    .select('k.id as api_key_id')
+    .where('w.slug', '=', slug),
+);
 
 function bearerSecret(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
