@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/client.js';
+import { precompiled } from '../db/precompiled.js';
 import type { LocationsTable } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { Page } from '../http/pagination.js';
@@ -8,7 +9,13 @@ export type LocationRow = Selectable<LocationsTable>;
 
 /** One page of live locations and the total, in one round trip. */
 export async function listLocations(db: Db, workspaceId: string, page: Page) {
-  const rows = await db
+  const { rows } = await locationsPage(db, workspaceId, page.perPage, page.offset);
+  const total = rows[0]?.total ?? (page.offset > 0 ? await countLocations(db, workspaceId) : 0);
+  return { rows: rows as LocationRow[], total: Number(total) };
+}
+
+const locationsPage = precompiled(3, (db, workspaceId: string, limit: number, offset: number) =>
+  db
     .selectFrom('locations')
     .selectAll()
     .select(sql<number>`count(*) over ()`.as('total'))
@@ -16,12 +23,9 @@ export async function listLocations(db: Db, workspaceId: string, page: Page) {
     .where('archived_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
-  const total = rows[0]?.total ?? (page.offset > 0 ? await countLocations(db, workspaceId) : 0);
-  return { rows: rows as LocationRow[], total: Number(total) };
-}
+    .limit(limit)
+    .offset(offset),
+);
 
 async function countLocations(db: Db, workspaceId: string): Promise<number> {
   const row = await db
@@ -35,16 +39,19 @@ async function countLocations(db: Db, workspaceId: string): Promise<number> {
 
 /** A live location of this workspace, or 404 — the same for another workspace's and an unknown uuid. */
 export async function requireLocation(db: Db, workspaceId: string, locationId: string): Promise<LocationRow> {
-  const row = await db
+  const [row] = (await liveLocation(db, workspaceId, locationId)).rows;
+  if (!row) throw notFound('Location');
+  return row;
+}
+
+const liveLocation = precompiled(2, (db, workspaceId: string, locationId: string) =>
+  db
     .selectFrom('locations')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', locationId)
-    .where('archived_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('Location');
-  return row;
-}
+    .where('archived_at', 'is', null),
+);
 
 /** Column values of a location write; absent keys are left as they are on update. */
 export type LocationValues = Partial<Omit<Insertable<LocationsTable>, 'workspace_id' | 'id'>>;
