@@ -6,7 +6,7 @@ import { normalizePhone } from '../customers/phone.js';
 import type { Db } from '../db/client.js';
 import type { BookingFormField } from '../db/schema.js';
 import { AppError, FieldErrorBag, invalidField, slotUnavailable } from '../errors.js';
-import type { LocationRow } from '../locations/locations.repository.js';
+import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
 import { checkBookable } from '../slots/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { loadStafferInputs } from '../slots/slots.repository.js';
@@ -278,20 +278,6 @@ export async function insertOrderLines(
     .insertInto('booking_services')
     .values(orderLineValues(workspaceId, bookingId, services))
     .execute();
-}
-
-export async function findLiveLocation(
-  tx: Db,
-  workspaceId: string,
-  locationId: string,
-): Promise<LocationRow | undefined> {
-  return tx
-    .selectFrom('locations')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', locationId)
-    .where('archived_at', 'is', null)
-    .executeTakeFirst();
 }
 
 /**

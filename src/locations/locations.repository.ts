@@ -39,9 +39,17 @@ async function countLocations(db: Db, workspaceId: string): Promise<number> {
 
 /** A live location of this workspace, or 404 — the same for another workspace's and an unknown uuid. */
 export async function requireLocation(db: Db, workspaceId: string, locationId: string): Promise<LocationRow> {
-  const [row] = (await liveLocation(db, workspaceId, locationId)).rows;
+  const row = await findLiveLocation(db, workspaceId, locationId);
   if (!row) throw notFound('Location');
   return row;
+}
+
+export async function findLiveLocation(
+  db: Db,
+  workspaceId: string,
+  locationId: string,
+): Promise<LocationRow | undefined> {
+  return (await liveLocation(db, workspaceId, locationId)).rows[0];
 }
 
 const liveLocation = precompiled(2, (db, workspaceId: string, locationId: string) =>
