@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/client.js';
+import { precompiled } from '../db/precompiled.js';
 import type { BookingsTable, CancelReason, StatusType } from '../db/schema.js';
 import { notFound } from '../errors.js';
 
@@ -120,10 +121,14 @@ export async function findBookingView(
   workspaceId: string,
   bookingId: string,
 ): Promise<BookingView | undefined> {
-  return (await viewQuery(db, workspaceId).where('b.id', '=', bookingId).executeTakeFirst()) as
-    | BookingView
-    | undefined;
+  return (await bookingView(db, workspaceId, bookingId)).rows[0] as BookingView | undefined;
 }
+
+// Every create and change reads its booking back through this: compiled once (the view's builder
+// is the largest on the write path).
+const bookingView = precompiled(2, (db, workspaceId: string, bookingId: string) =>
+  viewQuery(db, workspaceId).where('b.id', '=', bookingId),
+);
 
 export async function requireBookingView(
   db: Db,
