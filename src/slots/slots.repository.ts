@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
+import { precompiled } from '../db/precompiled.js';
 import type { Occupancy, Schedule, StafferInput } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -127,7 +128,14 @@ export async function loadOfferedServices(
   serviceIds: string[],
 ): Promise<Map<string, OfferedService>> {
   if (serviceIds.length === 0) return new Map();
-  const rows = await db
+  const { rows } = await offeredServices(db, workspaceId, locationId, serviceIds);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+// Asked by every time-slot answer and every create: compiled once. The ids travel as one array
+// parameter (`= any`), not an IN list, so there is one statement text whatever their number.
+const offeredServices = precompiled(3, (db, workspaceId: string, locationId: string, serviceIds: string[]) =>
+  db
     .selectFrom('services as s')
     .innerJoin('service_locations as sl', (join) =>
       join
@@ -145,8 +153,6 @@ export async function loadOfferedServices(
       's.buffer_after_minutes',
     ])
     .where('s.workspace_id', '=', workspaceId)
-    .where('s.id', 'in', serviceIds)
-    .where('s.archived_at', 'is', null)
-    .execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
+    .where(sql<boolean>`s.id = any(${serviceIds}::uuid[])`)
+    .where('s.archived_at', 'is', null),
+);
