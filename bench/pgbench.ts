@@ -196,6 +196,11 @@ export function pgbenchScript(
     }
     if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
       return constant(String(value));
+    // pg sends a JS array as a PostgreSQL array literal, and any other object as JSON.
+    if (Array.isArray(value)) {
+      const items = value.map((item) => `"${String(item).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`);
+      return constant(`{${items.join(',')}}`);
+    }
     return constant(JSON.stringify(value));
   };
 
