@@ -5,11 +5,11 @@ import type { Db } from './client.js';
  * A Kysely query built and compiled once, then run with new values. Building and compiling a
  * query costs ~10 µs of CPU each time (an immutable operation tree, then SQL text), which is a
  * tenth of a small read's server CPU; queries on every request's path (the API key lookup, the
- * store version) are worth compiling once.
+ * location, the offered services) are worth compiling once.
  *
- * `build` receives stand-ins for its arguments and must use each as a plain value (`where(col,
- * '=', arg)`): a stand-in used in an expression or spread as an `in` list would compile wrongly,
- * so compiling refuses a query whose parameters do not each name one argument or a constant.
+ * `build` receives stand-ins for its arguments and must pass each on as a value (`where(col, '=',
+ * arg)`, `sql\`... ${arg}\``). One worked on in JavaScript first (hashed, lower-cased, spread as an
+ * `in` list) is not a parameter of the compiled query, and compiling refuses it.
  */
 export function precompiled<Args extends unknown[], Row>(
   arity: Args['length'],
