@@ -9,13 +9,12 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DateTime } from 'luxon';
 import pg from 'pg';
 import { registerCleanup, startChild } from './children.js';
-import { ZONE_A } from './dataset.js';
 import { DIST_SRC, serverNodeFlags } from './dist.js';
 import { runLoad } from './load.js';
 import { createBody } from './pgbench.js';
+import { slotPaths } from './scenarios.js';
 import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore } from './stores.js';
 
 interface ProfileNode {
@@ -67,18 +66,8 @@ async function main() {
     const origin = `http://127.0.0.1:${server.port}`;
     const prefix = '/api/public/v2';
     const headers = { authorization: `Bearer ${dataset.apiKey}`, workspace: dataset.slug };
-    const first = DateTime.fromISO(dataset.firstDate, { zone: ZONE_A });
-    const zones = Intl.supportedValuesOf('timeZone');
-    let i = 0;
-    const slots = (days: number) => () => {
-      const n = i++;
-      const start = first.plus({ days: n % 5 });
-      return (
-        `${prefix}/locations/${dataset.locationA}/time-slots?service_uuid=${dataset.probeServiceId}` +
-        `&range_start=${start.toISODate()}&range_end=${start.plus({ days: days - 1 }).toISODate()}` +
-        `&timezone=${encodeURIComponent(zones[Math.floor(n / 5) % zones.length]!)}`
-      );
-    };
+    // The bench's own distinct time-slot queries (never an answer-cache hit).
+    const slots = slotPaths(dataset).distinctSlotsPath;
     let slot = 0;
     const result =
       scenario === 'create'

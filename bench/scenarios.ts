@@ -82,6 +82,31 @@ function withExpectations(
 }
 
 /** Drives the running server through issue 6's scenarios, in an order that keeps them independent. */
+/**
+ * Time-slot paths for the bench's scenarios. An answer cache keyed by the query would serve every
+ * repeat of one query from memory. The "distinct" paths are a different query each time — start
+ * shifted 0-4 days, answered in one of every IANA zone (same service, all staffers) — rotating
+ * through over 2,000, so the answer cache never serves them: each answer is sliced from the
+ * engine evaluation the queries of one minute and store version share (docs/decisions/0005), and
+ * written out afresh. The "cold" one-at-a-time figures follow an API write each, so nothing at
+ * all is reused.
+ */
+export function slotPaths(dataset: BenchDataset) {
+  const firstDate = DateTime.fromISO(dataset.firstDate, { zone: ZONE_A });
+  const slotsPath = (days: number, shift = 0, zone?: string) =>
+    `/api/public/v2/locations/${dataset.locationA}/time-slots?service_uuid=${dataset.probeServiceId}` +
+    `&range_start=${firstDate.plus({ days: shift }).toISODate()}` +
+    `&range_end=${firstDate.plus({ days: shift + days - 1 }).toISODate()}` +
+    (zone ? `&timezone=${encodeURIComponent(zone)}` : '');
+  const zones = Intl.supportedValuesOf('timeZone');
+  let distinctIndex = 0;
+  const distinctSlotsPath = (days: number) => () => {
+    const i = distinctIndex++;
+    return slotsPath(days, i % 5, zones[Math.floor(i / 5) % zones.length]);
+  };
+  return { slotsPath, distinctSlotsPath };
+}
+
 export async function runScenarios(
   origin: string,
   serverPid: number,
@@ -92,23 +117,7 @@ export async function runScenarios(
   const prefix = '/api/public/v2';
   const headers = { authorization: `Bearer ${dataset.apiKey}`, workspace: dataset.slug };
   const firstDate = DateTime.fromISO(dataset.firstDate, { zone: ZONE_A });
-  const slotsPath = (days: number, shift = 0, zone?: string) =>
-    `${prefix}/locations/${dataset.locationA}/time-slots?service_uuid=${dataset.probeServiceId}` +
-    `&range_start=${firstDate.plus({ days: shift }).toISODate()}` +
-    `&range_end=${firstDate.plus({ days: shift + days - 1 }).toISODate()}` +
-    (zone ? `&timezone=${encodeURIComponent(zone)}` : '');
-  // An answer cache keyed by the query would serve every repeat of one query from memory. The
-  // "distinct" runs send a different query each time — start shifted 0-4 days, answered in one of
-  // every IANA zone (same service, all staffers) — rotating through over 2,000, so the answer
-  // cache never serves them: each answer is sliced from the engine evaluation the queries of one
-  // minute and store version share (docs/decisions/0005), and written out afresh. The "cold"
-  // one-at-a-time figures follow an API write each, so nothing at all is reused.
-  const zones = Intl.supportedValuesOf('timeZone');
-  let distinctIndex = 0;
-  const distinctSlotsPath = (days: number) => () => {
-    const i = distinctIndex++;
-    return slotsPath(days, i % 5, zones[Math.floor(i / 5) % zones.length]);
-  };
+  const { slotsPath, distinctSlotsPath } = slotPaths(dataset);
   const bookingsPath =
     `${prefix}/bookings?location_uuid=${dataset.locationA}&staffer_uuid=${dataset.stafferIds[3]}` +
     `&status_type=new&reserved_on_from=${encodeURIComponent(firstDate.toUTC().toISO()!)}` +
