@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database } from '../src/db/client.js';
 import { loadWorkspaces } from './dist.js';
+import { prng, shuffle } from './random.js';
 
 /**
  * The bench's data set (issue 6): 2 locations, 20 staffers, 10 services, 5,000 future bookings,
@@ -61,26 +62,6 @@ export interface BenchDataset {
   /** Distinct free (staffer, start) pairs, shuffled; each may be booked exactly once. */
   freeSlots: FreeSlot[];
   bookings: number;
-}
-
-/** mulberry32: seeded, so every run loads the same shape. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffle<T>(items: T[], random: () => number): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
-  return items;
 }
 
 const WEEKLY = Object.fromEntries(

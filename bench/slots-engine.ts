@@ -6,6 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { computeSlots } from '../src/slots/compute-slots.js';
 import type { Occupancy, SlotQuery, StafferInput, Weekday } from '../src/slots/types.js';
+import { prng } from './random.js';
 
 export interface SlotsEngineBenchResult {
   case: string;
@@ -17,18 +18,6 @@ export interface SlotsEngineBenchResult {
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-/** mulberry32: a tiny seeded PRNG, so every run measures the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The benchmark input: Europe/Berlin, 2026-03-01..2026-05-29 (crosses the March DST change). */
 export function buildSlotsEngineQuery(
