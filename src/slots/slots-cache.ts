@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
+import { BoundedCache } from './bounded-cache.js';
 
 const MINUTE_MS = 60_000;
 /** Answers are 50-600 kB of JSON; the cache holds at most this many bytes of them. */
@@ -17,8 +18,11 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * exact minute is never served from or stored in the cache.
  */
 export class SlotsCache {
-  private readonly entries = new Map<string, { version: string; body: Buffer }>();
-  private bytes = 0;
+  // Answers are held as UTF-8 bytes: the bound is exact whatever the characters ("€").
+  private readonly entries = new BoundedCache<{ version: string; body: Buffer }>(
+    MAX_BYTES,
+    (entry) => entry.body.length,
+  );
 
   /** The key of a request at `now`, or undefined when this instant must be computed afresh. */
   keyOf(parts: (string | undefined)[], now: number): string | undefined {
@@ -32,24 +36,8 @@ export class SlotsCache {
     return entry?.version === version ? entry.body : undefined;
   }
 
-  /** Answers are held as UTF-8 bytes: the bound is exact whatever the characters ("€"). */
   set(key: string, version: string, body: Buffer): void {
-    if (body.length > MAX_BYTES / 4) return;
-    this.delete(key);
-    // Oldest first out: a Map iterates in insertion order.
-    for (const [oldest] of this.entries) {
-      if (this.bytes + body.length <= MAX_BYTES) break;
-      this.delete(oldest);
-    }
     this.entries.set(key, { version, body });
-    this.bytes += body.length;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.body.length;
   }
 }
 
