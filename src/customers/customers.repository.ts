@@ -9,8 +9,8 @@ export type CustomerRow = Selectable<CustomersTable>;
 /**
  * Finds the customer with this E.164 phone or creates one (SPEC "Bookings" rule 2), race-free
  * through the unique (workspace_id, phone) key. Names and email fill fields that are still empty;
- * they never overwrite what the customer already has. A statement to run or to put in a WITH
- * (the booking create does both in one statement); add the RETURNING you need.
+ * they never overwrite what the customer already has. Returned unrun, for a WITH clause (the
+ * booking create writes the customer and the booking in one statement); add the RETURNING you need.
  */
 export function upsertCustomer(
   db: QueryCreator<DB>,
