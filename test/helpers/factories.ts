@@ -3,6 +3,16 @@ import type { OverrideJson, PaymentAccountType, WeeklyJson } from '../../src/db/
 
 /** Test data straight into the store (no HTTP), with sensible defaults each test may override. */
 
+// Lists are in creation order (created_at, then id). PGlite's clock has millisecond resolution,
+// and rows inserted here, without a request in between, can share a millisecond: their order
+// would then be their random ids'. So each row made here gets its own millisecond, the clock's
+// own unless an earlier row took it.
+let lastCreatedAt = 0;
+const createdAt = () => {
+  lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
+  return new Date(lastCreatedAt);
+};
+
 export async function createLocation(
   db: Db,
   workspaceId: string,
@@ -11,6 +21,7 @@ export async function createLocation(
   return db
     .insertInto('locations')
     .values({
+      created_at: createdAt(),
       workspace_id: workspaceId,
       name: values.name ?? 'Main branch',
       timezone: values.timezone ?? 'Europe/Berlin',
@@ -38,6 +49,7 @@ export async function createService(
   const service = await db
     .insertInto('services')
     .values({
+      created_at: createdAt(),
       workspace_id: workspaceId,
       category_id: null,
       name: values.name ?? 'Haircut',
@@ -95,6 +107,7 @@ export async function createStaffer(
   const staffer = await db
     .insertInto('staffers')
     .values({
+      created_at: createdAt(),
       workspace_id: workspaceId,
       first_name: values.firstName ?? 'Alex',
       last_name: values.lastName ?? 'Stylist',
@@ -138,6 +151,7 @@ export async function createPaymentAccount(
   return db
     .insertInto('payment_accounts')
     .values({
+      created_at: createdAt(),
       workspace_id: workspaceId,
       location_id: locationId,
       name: values.name ?? 'Cash desk',
