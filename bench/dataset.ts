@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Database } from '../src/db/client.js';
-import { loadWorkspaces } from './dist.js';
+import type { Database } from '../src/platform/db/client.js';
+import { loadWorkspaces, loadWritePath } from './dist.js';
 import { prng, shuffle } from './random.js';
 
 /**
@@ -78,7 +78,8 @@ async function inBatches<T>(rows: T[], size: number, write: (batch: T[]) => Prom
 /** Creates the bench workspace and its data in an empty, migrated store. `now` anchors the dates. */
 export async function seedDataset(database: Database, now: number): Promise<BenchDataset> {
   const { createWorkspace } = await loadWorkspaces();
-  const { workspace, apiKey } = await createWorkspace(database.db, {
+  const { openWritePath } = await loadWritePath();
+  const { workspace, apiKey } = await createWorkspace(openWritePath(database.db).uow, {
     slug: BENCH_SLUG,
     name: 'Bench Studio',
   });

@@ -18,8 +18,10 @@ async function fromDist<T>(relative: string): Promise<T> {
   return (await import(pathToFileURL(path.join(DIST_SRC, relative)).href)) as T;
 }
 
-export const loadClient = () => fromDist<typeof import('../src/db/client.js')>('db/client.js');
-export const loadMigrate = () => fromDist<typeof import('../src/db/migrate.js')>('db/migrate.js');
+export const loadClient = () =>
+  fromDist<typeof import('../src/platform/db/client.js')>('platform/db/client.js');
+export const loadMigrate = () =>
+  fromDist<typeof import('../src/platform/db/migrate.js')>('platform/db/migrate.js');
 export const loadWorkspaces = () =>
   fromDist<typeof import('../src/workspaces/workspaces.service.js')>('workspaces/workspaces.service.js');
 export const loadApp = () => fromDist<typeof import('../src/app.js')>('app.js');
@@ -37,3 +39,4 @@ export function serverNodeFlags(): string[] {
   if (words[0] !== 'node') throw new Error(`unexpected start script: ${manifest.scripts.start}`);
   return words.slice(1).filter((word) => word.startsWith('--'));
 }
+export const loadWritePath = () => fromDist<typeof import('../src/write-path.js')>('write-path.js');

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../src/db/client.js';
+import type { Db } from '../src/platform/db/client.js';
 
 /**
  * After the runs (issue 6 "a SQL check"): no two seat-holding occupancies of one staffer overlap,

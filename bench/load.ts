@@ -46,7 +46,7 @@ export function assertLoopback(origin: string): void {
   if (url.hostname !== '127.0.0.1') throw new Error(`the bench only targets 127.0.0.1, not ${origin}`);
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index]!;

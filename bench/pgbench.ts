@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from '../src/db/client.js';
-import type { DB } from '../src/db/schema.js';
+import type { Database } from '../src/platform/db/client.js';
+import type { DB } from '../src/platform/db/schema.js';
 import type { BenchDataset, FreeSlot } from './dataset.js';
 import { loadApp, loadConfig } from './dist.js';
 

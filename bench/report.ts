@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { serverNodeFlags } from './dist.js';
+import { LIST_P95_BAR_MS, LIST_ROWS, type ListResult } from './lists.js';
 import type { LoadResult } from './load.js';
 import type { MachineInfo } from './machine.js';
 import type { ScenarioKey } from './scenarios.js';
 import type { SlotsEngineBenchResult } from './slots-engine.js';
+import { SOAK_BAR_RATIO, type SoakMinute, soakRatio } from './soak.js';
 import type { StoreResult } from './stores.js';
 
 /**
@@ -21,6 +23,10 @@ export interface BenchReport {
   engine: SlotsEngineBenchResult;
   framework: LoadResult;
   stores: StoreResult[];
+  /** Lists at 1,000 staffers and services (issue 18 point 4); absent when not run. */
+  lists?: ListResult[];
+  /** The PGlite soak's p95 per minute (issue 18 point 7); absent when not run. */
+  soak?: SoakMinute[];
   crashes: string[];
 }
 
@@ -60,6 +66,25 @@ export function evaluateBars(report: BenchReport): Bar[] {
   const bars: Bar[] = [];
   const add = (store: string, name: string, target: string, actual: string, pass: boolean) =>
     bars.push({ store, name, target, actual, pass });
+  for (const list of report.lists ?? []) {
+    add(
+      'pglite',
+      `${list.name} at ${LIST_ROWS} rows, one at a time (issue 18)`,
+      `p95 ≤ ${LIST_P95_BAR_MS} ms`,
+      `${fmt(list.p95)} ms`,
+      list.p95 <= LIST_P95_BAR_MS && list.non200 === 0,
+    );
+  }
+  if (report.soak) {
+    const ratio = soakRatio(report.soak);
+    add(
+      'pglite',
+      `soak ${report.soak.length} min: p95 of the last minute over the second (issue 18)`,
+      `≤ ${SOAK_BAR_RATIO}x`,
+      ratio === undefined ? '–' : `${ratio}x`,
+      ratio !== undefined && ratio <= SOAK_BAR_RATIO,
+    );
+  }
   add(
     'engine',
     'slot engine, 90 d x 20 staffers x 5,000 spans (issue 3)',
@@ -277,6 +302,16 @@ export function renderResults(report: BenchReport, bars: Bar[]): string {
           `p50/p95 ${fmt(s90.p50)}/${fmt(s90.p95)} ms at 16 connections.`,
       );
     }
+  }
+  if (report.lists) {
+    out.push('', `### Lists at ${LIST_ROWS} rows (PGlite, one request at a time, a new page each)`, '');
+    out.push('| list | median ms | p95 ms |', '|---|---|---|');
+    for (const list of report.lists) out.push(`| ${list.name} | ${fmt(list.median)} | ${fmt(list.p95)} |`);
+  }
+  if (report.soak) {
+    out.push('', '### PGlite soak (book + cancel, 8 clients, worker on)', '');
+    out.push('| minute | requests | p95 ms | errors |', '|---|---|---|---|');
+    for (const m of report.soak) out.push(`| ${m.minute} | ${m.requests} | ${fmt(m.p95)} | ${m.errors} |`);
   }
   out.push('');
   return out.join('\n');

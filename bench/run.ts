@@ -10,16 +10,25 @@
  *   BENCH_QUICK=1       short runs, for working on the harness
  *   BENCH_WRITE=0       print only; leave docs/performance.md alone
  *   BENCH_DIST=<dir>    measure another build's dist/ (e.g. a copy built before a fix)
+ *   BENCH_ONLY=many-processes  only issue 17.5's scenario (3 API processes + 2 workers vs 1)
+ *   BENCH_ONLY=booking-page    only the booking page's service and slot steps (issue 14)
+ *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
+ *                       prints the figures and leaves docs/performance.md alone
+ *   BENCH_SOAK_MINUTES  length of the PGlite soak (default 10; 0 skips it; quick: 2)
  *
  * Exits non-zero only when something crashed; bars that are missed are reported, not fatal.
  */
 import path from 'node:path';
+import { runBookingPageBench } from './booking-page.js';
 import { abort, isAborting } from './children.js';
 import { ROOT } from './dist.js';
+import { type ListResult, runListsBench } from './lists.js';
 import { loadAverage, machineInfo } from './machine.js';
+import { runManyProcesses } from './many-processes.js';
 import { type BenchReport, evaluateBars, renderResults, runLogLine, writePerformanceDoc } from './report.js';
 import { FULL_TIMING, QUICK_TIMING } from './scenarios.js';
 import { runSlotsEngineBench } from './slots-engine.js';
+import { runSoak, type SoakMinute, soakRatio } from './soak.js';
 import {
   benchPglite,
   benchPostgres,
@@ -28,8 +37,8 @@ import {
   type StoreResult,
 } from './stores.js';
 
-/** A hung run must still end: issue 6 wants < 8 minutes with PostgreSQL; this is the hard stop. */
-const WATCHDOG_MS = 20 * 60_000;
+/** A hung run must still end (the 10-minute soak included); this is the hard stop. */
+const WATCHDOG_MS = 35 * 60_000;
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -51,11 +60,34 @@ async function main(): Promise<number> {
   if (stores.includes('postgres') && !databaseUrl)
     throw new Error('BENCH_STORES has postgres but BENCH_DATABASE_URL is not set');
   const log = (line: string) => console.log(line);
+  const soakMinutes = Number(process.env.BENCH_SOAK_MINUTES ?? (quick ? 2 : 10));
+  const only = process.env.BENCH_ONLY;
+  if (only === 'booking-page') {
+    clearTimeout(watchdog);
+    await runBookingPageBench(log);
+    return 0;
+  }
+  if (only === 'lists' || only === 'soak') {
+    clearTimeout(watchdog);
+    if (only === 'lists') await runListsBench(log);
+    else {
+      const curve = await runSoak(log, soakMinutes);
+      for (const m of curve)
+        log(`  minute ${m.minute}: ${m.requests} requests, p95 ${m.p95} ms, errors ${m.errors}`);
+      log(`  last/second p95: ${soakRatio(curve) ?? '–'}x (bar ≤ 1.3x)`);
+    }
+    return 0;
+  }
 
   const machine = machineInfo();
   log(
     `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
   );
+
+  if (process.env.BENCH_ONLY === 'many-processes') {
+    if (!databaseUrl) throw new Error('BENCH_ONLY=many-processes needs BENCH_DATABASE_URL');
+    return (await runManyProcesses(databaseUrl, timing, log)) ? 1 : 0;
+  }
 
   log('slot engine micro-bench (issue 3)');
   const engine = runSlotsEngineBench();
@@ -80,6 +112,28 @@ async function main(): Promise<number> {
     }
   }
 
+  if (databaseUrl && stores.includes('postgres')) {
+    const crash = await runManyProcesses(databaseUrl, timing, log);
+    if (crash) crashes.push(crash);
+  }
+  try {
+    await runBookingPageBench(log);
+  } catch (error) {
+    const message = `booking page: ${(error as Error).stack ?? error}`;
+    console.error(`bench: ${message}`);
+    crashes.push(message);
+  }
+  let lists: ListResult[] | undefined;
+  let soak: SoakMinute[] | undefined;
+  try {
+    lists = await runListsBench(log);
+    if (soakMinutes > 0) soak = await runSoak(log, soakMinutes);
+  } catch (error) {
+    const message = `lists/soak: ${(error as Error).stack ?? error}`;
+    console.error(`bench: ${message}`);
+    crashes.push(message);
+  }
+
   // Interrupted: abort() is cleaning up and will exit; half a run is not written anywhere.
   if (isAborting()) return new Promise<number>(() => {});
 
@@ -92,6 +146,8 @@ async function main(): Promise<number> {
     engine,
     framework,
     stores: results,
+    ...(lists ? { lists } : {}),
+    ...(soak ? { soak } : {}),
     crashes,
   };
   const bars = evaluateBars(report);

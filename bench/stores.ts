@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Database } from '../src/db/client.js';
+import type { Database } from '../src/platform/db/client.js';
 import { registerCleanup, sampleMemory, startChild } from './children.js';
 import { type BenchDataset, seedDataset } from './dataset.js';
 import { DIST_SRC, loadClient, loadMigrate, ROOT, serverNodeFlags } from './dist.js';
@@ -43,7 +43,16 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   delete env.NODE_OPTIONS;
-  return { ...env, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'warn', ...extra };
+  // The bench drives one API key far past the production rate limit (API_RATE_LIMIT_PER_MINUTE).
+  return {
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WORKER: 'off',
+    LOG_LEVEL: 'warn',
+    API_RATE_LIMIT_PER_MINUTE: '0',
+    ...extra,
+  };
 }
 
 /** Migrates and seeds a store in this process, then closes it so the server can open it. */

@@ -1,31 +1,28 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
-import { registerAuth } from './auth/auth.hook.js';
-import { bookingsRoutes } from './bookings/bookings.routes.js';
 import type { Config } from './config.js';
-import { customersRoutes } from './customers/customers.routes.js';
-import type { Database } from './db/client.js';
-import { registerErrorHandling } from './http/errors.js';
-import { registerIdempotency } from './http/idempotency.js';
-import { type ApiApp, type AppDeps, type Clock, systemClock } from './http/types.js';
-import { registerValidation } from './http/validator.js';
-import { locationsRoutes } from './locations/locations.routes.js';
-import { paymentAccountsRoutes } from './payment-accounts/payment-accounts.routes.js';
-import { schedulesRoutes } from './schedules/schedules.routes.js';
-import { servicesRoutes } from './services/services.routes.js';
-import { slotsRoutes } from './slots/slots.routes.js';
-import { bumpAvailabilityVersion } from './slots/slots-cache.js';
-import { staffersRoutes } from './staffers/staffers.routes.js';
-import { statusesRoutes } from './statuses/statuses.routes.js';
+import type { Database } from './platform/db/client.js';
+import { projectRoot } from './platform/db/project-root.js';
+import { registerDrain } from './platform/http/drain.js';
+import { clientErrorHandler, frameworkErrors, registerJsonErrors } from './platform/http/errors.js';
+import { registerRequestIdHeader, requestIdOf } from './platform/http/request-id.js';
+import { registerHtmlSecurityHeaders } from './platform/http/security-headers.js';
+import { type ApiApp, type AppDeps, type Clock, systemClock } from './platform/http/types.js';
+import { registerValidation } from './platform/http/validator.js';
+import { registerHttpMetrics, registerMetricsRoute } from './platform/metrics/endpoint.js';
+import { API_PREFIX, apiSurface } from './surfaces/api/api.plugin.js';
+import { PANEL_PREFIX, panelSurface } from './surfaces/panel/panel.plugin.js';
+import { widgetSurface } from './surfaces/widget/widget.plugin.js';
 import { RELEASE_VERSION } from './version.js';
-import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { workspacesRoutes } from './workspaces/workspaces.routes.js';
+import { openWritePath } from './write-path.js';
 
-export const API_PREFIX = '/api/public/v2';
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export { API_PREFIX };
 
 export interface BuildAppOptions {
   database: Database;
@@ -34,11 +31,16 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
 }
 
-/** Builds the whole HTTP app (API, docs, health); main.ts listens, tests inject. */
+/**
+ * Builds the whole HTTP app: the shared parts (validation, body parsing, OpenAPI, health) and the
+ * surfaces, each an encapsulated plugin with its own auth and error rendering (docs/architecture.md).
+ * main.ts listens; tests inject.
+ */
 export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   const deps: AppDeps = {
     database: options.database,
     db: options.database.db,
+    ...openWritePath(options.database.db),
     clock: options.clock ?? systemClock,
     config: options.config,
   };
@@ -50,9 +52,23 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     ...loggerOption,
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    genReqId: requestIdOf,
+    // Shutdown (issue 18 §6, src/platform/http/drain.ts): idle keep-alive connections close at
+    // once; a request arriving on a busy one while draining is answered, not refused with
+    // Fastify's own 503 body.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    // Errors raised before routing, or by Node's HTTP parser, in our JSON shape (errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerRequestIdHeader(app);
+  registerHttpMetrics(app);
+  const drain = registerDrain(app);
 
-  registerErrorHandling(app);
+  app.decorate('publicUrl', options.config.publicUrl?.replace(/\/+$/, ''));
+  // Outside every surface (unknown paths, /health, framework errors before routing): JSON.
+  registerJsonErrors(app);
   registerValidation(app);
   await app.register(formbody);
   await app.register(swagger, {
@@ -73,52 +89,46 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
       },
       security: [{ bearer: [], workspace: [] }],
     },
+    // Only the public API is documented; the panel and the booking page are HTML surfaces.
     transform: ({ schema, url }) => ({
-      schema,
+      schema: url.startsWith(API_PREFIX) ? schema : { ...schema, hide: true },
       url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url,
     }),
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    staticCSP: true,
-    uiConfig: { url: `${API_PREFIX}/openapi.json` },
+  // The docs page is HTML: its own scope carries the strict CSP every page gets. Swagger UI
+  // injects one fixed <style> element; its hash is allowed (test/pages/docs.page.test.ts fails if
+  // an upgrade changes it).
+  await app.register(async (docs) => {
+    await registerHtmlSecurityHeaders(docs, {
+      styleHashes: ["'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"],
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { url: `${API_PREFIX}/openapi.json`, validatorUrl: null },
+    });
   });
+  registerMetricsRoute(app, options.config);
 
   app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
-    const ok = await deps.database.ping();
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable' });
+    const ok = !drain.draining && (await deps.database.ping());
+    if (ok) return reply.send({ status: 'ok' });
+    const [status, message] = drain.draining
+      ? ['draining', 'The server is shutting down.']
+      : ['unavailable', 'The store is unreachable.'];
+    return reply
+      .status(503)
+      .header('retry-after', '5')
+      .send({ status, message, code: 'service_unavailable' });
   });
 
-  await app.register(
-    async (api) => {
-      const typed = api as unknown as ApiApp;
-      registerAuth(api, deps.db);
-      registerIdempotency(api, deps.db);
-      // After a write committed, cached slot answers computed before it stop serving.
-      api.addHook('onSend', async (request, reply, payload) => {
-        if (WRITES.has(request.method) && reply.statusCode < 400) await bumpAvailabilityVersion(deps.db);
-        return payload;
-      });
-      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
-        app.swagger(),
-      );
-      for (const routes of [
-        workspacesRoutes,
-        locationsRoutes,
-        servicesRoutes,
-        staffersRoutes,
-        schedulesRoutes,
-        paymentAccountsRoutes,
-        statusesRoutes,
-        slotsRoutes,
-        bookingsRoutes,
-        customersRoutes,
-        webhooksRoutes,
-      ]) {
-        await routes(typed, deps);
-      }
-    },
-    { prefix: API_PREFIX },
-  );
+  // Island bundles of the HTML surfaces, built by `npm run build` (scripts/build-islands.mjs).
+  const assets = path.join(projectRoot(), 'dist', 'public');
+  if (existsSync(assets)) {
+    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', maxAge: '1h', index: false });
+  }
+
+  await app.register((api) => apiSurface(api, deps), { prefix: API_PREFIX });
+  await app.register((panel) => panelSurface(panel, deps), { prefix: PANEL_PREFIX });
+  await app.register((widget) => widgetSurface(widget, deps));
   return app as unknown as ApiApp;
 }

@@ -10,6 +10,20 @@ export interface Config {
   worker: 'on' | 'off';
   webhooksAllowPrivate: boolean;
   publicUrl: string | undefined;
+  /** How long SIGTERM may take: in-flight requests and sends finish within it, then the process exits. */
+  shutdownDrainMs: number;
+  /** Requests per minute per API key on the API; 0 turns the limit off. */
+  apiRateLimitPerMinute: number;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** When set, /metrics is served on this port (on `metricsHost`) instead of the API port. */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** Live API keys and webhooks one workspace may have (one tenant must not fill the tables). */
+  maxApiKeysPerWorkspace: number;
+  maxWebhooksPerWorkspace: number;
+  /** Requests per minute one IP may make to the booking page (/book, /embed.js). */
+  widgetRequestsPerMinute: number;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -30,5 +44,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker,
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     publicUrl: env.PUBLIC_URL || undefined,
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 10_000, 0, 600_000),
+    apiRateLimitPerMinute: integer(env, 'API_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsHost: env.METRICS_HOST ?? '127.0.0.1',
+    maxApiKeysPerWorkspace: integer(env, 'MAX_API_KEYS_PER_WORKSPACE', 50, 1, 100_000),
+    maxWebhooksPerWorkspace: integer(env, 'MAX_WEBHOOKS_PER_WORKSPACE', 25, 1, 100_000),
+    widgetRequestsPerMinute: integer(env, 'WIDGET_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
   };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
 }

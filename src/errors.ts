@@ -36,6 +36,10 @@ export const bookingFinal = () =>
     status: ['The booking is completed or canceled and cannot be changed.'],
   });
 
+/** A per-workspace cap (MAX_*_PER_WORKSPACE) is reached: a 422 naming the capped collection. */
+export const limitReached = (field: string, message: string) =>
+  new AppError(422, 'limit_reached', message, { [field]: [message] });
+
 export const conflict = (code: string, message: string, errors?: FieldErrors) =>
   new AppError(409, code, message, errors);
 
@@ -49,6 +53,9 @@ export class FieldErrorBag {
   }
   get isEmpty(): boolean {
     return Object.keys(this.errors).length === 0;
+  }
+  toJSON(): FieldErrors {
+    return { ...this.errors };
   }
   throwIfAny(): void {
     if (!this.isEmpty) throw validationFailed(this.errors);

@@ -1,9 +1,12 @@
 import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { systemClock } from './http/types.js';
-import { exitOnSignals, openStore } from './process.js';
+import { settleAccepts } from './platform/http/drain.js';
+import { systemClock } from './platform/http/types.js';
+import { startMetricsServer } from './platform/metrics/endpoint.js';
+import { closeGracefully, openStore } from './process.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { watchOutbox } from './webhooks/outbox-metrics.js';
 import { seedDemoIfEmpty } from './workspaces/demo.js';
 
 /** config -> db -> migrate -> (first run: demo) -> app -> listen. */
@@ -15,6 +18,8 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ database, config, logger });
   await app.listen({ port: config.port, host: config.host });
+  const metricsServer = await startMetricsServer(config);
+  watchOutbox(database);
   // WORKER=off keeps deliveries out of this process (run `npm run worker` elsewhere).
   const worker =
     config.worker === 'on'
@@ -40,13 +45,22 @@ async function main(): Promise<void> {
     `  API:       ${base}${API_PREFIX}`,
     `  API docs:  ${base}/docs`,
     `  Health:    ${base}/health`,
+    `  Panel:     ${base}/panel`,
+    `  Booking:   ${base}/book/<workspace slug>`,
   ];
+  if (metricsServer) lines.push(`  Metrics:   http://${config.metricsHost}:${metricsServer.port}/metrics`);
+  else if (config.metricsToken) lines.push(`  Metrics:   ${base}/metrics (Bearer METRICS_TOKEN)`);
   if (demo) {
     lines.push(
       '',
       'A demo workspace was created (shown once; keep the key):',
       `  Workspace: ${demo.workspace.slug}`,
       `  API key:   ${demo.apiKey.secret}`,
+      `  Booking page: ${base}/book/${demo.workspace.slug}`,
+      '',
+      'Sign in to the account panel (the password works once; you choose your own then):',
+      `  Email:     ${demo.owner.email}`,
+      `  Password:  ${demo.owner.oneTimePassword}`,
       '',
       'Try it:',
       `  curl -s ${base}${API_PREFIX}/locations -H 'Authorization: Bearer ${demo.apiKey.secret}' -H 'Workspace: ${demo.workspace.slug}'`,
@@ -54,11 +68,14 @@ async function main(): Promise<void> {
   }
   console.log(`${lines.join('\n')}\n`);
 
-  exitOnSignals(logger, async () => {
-    // Stops accepting connections and waits for in-flight requests to finish.
+  closeGracefully(logger, config.shutdownDrainMs, async () => {
+    // Connections the kernel accepted before the signal are taken in and their requests read,
+    // then the listener closes, idle keep-alive connections close, and in-flight requests finish.
+    await settleAccepts(app.server);
     await app.close();
     // Sends in flight finish and record their results before the store closes.
     await worker?.stop();
+    await metricsServer?.close();
     await database.close();
   });
 }

@@ -1,8 +1,9 @@
+import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { type Database, openDatabase } from './db/client.js';
-import { DataDirLockedError } from './db/data-dir-lock.js';
-import { migrate } from './db/migrate.js';
+import { type Database, openDatabase } from './platform/db/client.js';
+import { DataDirLockedError } from './platform/db/data-dir-lock.js';
+import { migrate } from './platform/db/migrate.js';
 
 /**
  * What every long-running Kairos process (server, worker) does first: open the configured store
@@ -28,21 +29,24 @@ export async function openStore(config: Config, logger: Logger, owner: string): 
   return database;
 }
 
-/** On SIGTERM or SIGINT, runs `stop` once (in-flight work finishes inside it) and exits. */
-export function exitOnSignals(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    try {
+/**
+ * On SIGTERM or SIGINT, runs `stop` once (in-flight work finishes inside it), then exits 0. If
+ * `stop` has not finished within `drainMs`, the process exits 1 anyway: an orchestrator's grace
+ * period (often 30 s) must never be the thing that ends it. A second signal exits at once. An
+ * uncaught exception or unhandled rejection also drains, then exits 1. (close-with-grace.)
+ */
+export function closeGracefully(logger: Logger, drainMs: number, stop: () => Promise<void>): void {
+  closeWithGrace(
+    {
+      delay: drainMs,
+      logger: { error: (message: unknown) => logger.error({ err: message }, 'shutdown') },
+      onTimeout: (delay: number) => logger.error({ drainMs: delay }, 'drain deadline passed; exiting'),
+    },
+    async ({ signal, err }) => {
+      if (err) logger.error({ err }, 'uncaught error; shutting down');
+      else logger.info({ signal, drainMs }, 'shutting down');
       await stop();
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+      logger.info('stopped');
+    },
+  );
 }

@@ -31,7 +31,7 @@ async function autoBook(day: string, hhmm: string, phone = '+4915112345678'): Pr
   return (await book(s.t, body)).staffer.uuid;
 }
 
-describe("staffer_selection 'required' (the default)", () => {
+describe("staffer_selection 'required' (the studio's setting)", () => {
   it('requires staffer_uuid, also when sent as null', async () => {
     const body: Record<string, unknown> = bookingBody(s.f, at(s.nextDay(), '10:00'));
     delete body.staffer_uuid;

@@ -42,6 +42,15 @@ describe('PUT /bookings/{uuid}/reschedule', () => {
       start_time_local: berlinLocal(target),
       end_time: plusMinutes(target, 60),
       end_time_local: berlinLocal(plusMinutes(target, 60)),
+      // The line's own times and the cut-offs move with the booking.
+      ordered_services: [
+        { ...booking.ordered_services[0], reserved_on: target, reserved_until: plusMinutes(target, 60) },
+      ],
+      policy: {
+        ...booking.policy,
+        cancel_until: plusMinutes(target, -1440),
+        reschedule_until: plusMinutes(target, -1440),
+      },
       updated_at: expect.any(String),
     });
     expect((await t.call('GET', `/bookings/${booking.uuid}`)).json().data).toEqual(moved);

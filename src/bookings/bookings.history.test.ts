@@ -16,7 +16,8 @@ import {
 } from '../../test/bookings/bookings-kit.js';
 import { createOtherWorkspace } from '../../test/helpers/build-test-app.js';
 import { insertBookingRow } from '../../test/helpers/webhook-events.js';
-import { createApiKey } from '../auth/api-keys.js';
+import { createApiKey } from '../api-keys/api-keys.service.js';
+import { openWritePath } from '../write-path.js';
 
 let s: Studio;
 beforeAll(async () => {
@@ -89,7 +90,9 @@ describe('GET /bookings/{uuid}/history', () => {
   it('records a cancel with its reason, and names the key that made each change', async () => {
     const { t, f } = s;
     const booking = await book(t, bookingBody(f, at(s.nextDay(), '10:00')));
-    const second = await createApiKey(t.db, t.workspace.id, 'Front desk');
+    const second = await openWritePath(t.db).uow.run(t.workspace.id, (tx) =>
+      createApiKey(tx, t.workspace.id, 'Front desk'),
+    );
     const headers = { authorization: `Bearer ${second.secret}`, workspace: t.workspace.slug };
     const response = await callAs(t, headers, 'PUT', `/bookings/${booking.uuid}/status/cancel`, {
       cancel_reason: 'spam',

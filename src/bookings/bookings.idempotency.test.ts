@@ -79,15 +79,38 @@ describe('Idempotency-Key on POST /bookings', () => {
     );
   });
 
-  it('stores a 4xx answer too, and refuses a key longer than 255 characters', async () => {
+  // A refusal rolls its transaction back, and the key is written in that transaction: a request
+  // that committed nothing leaves no key, so its retry runs afresh (issue 11).
+  it('keeps no key for a refused request: the retry runs again, and succeeds once the slot is free', async () => {
     const day = s.nextDay();
-    await withKey('POST', '/bookings', bookingBody(s.f, at(day, '10:00')), 'taker');
+    const taker = await withKey('POST', '/bookings', bookingBody(s.f, at(day, '10:00')), 'taker');
     const body = bookingBody(s.f, at(day, '10:00'), { customer_phone: '+4915100000102' });
     const refused = await withKey('POST', '/bookings', body, 'refused-once');
     expectError(refused, 409, 'slot_unavailable');
-    expectReplayOf(await withKey('POST', '/bookings', body, 'refused-once'), refused);
+    const again = await withKey('POST', '/bookings', body, 'refused-once');
+    expectError(again, 409, 'slot_unavailable');
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    const cancel = await s.t.call('PUT', `/bookings/${taker.json().data.uuid}/status/cancel`, {});
+    expect(cancel.statusCode).toBe(200);
+    const booked = await withKey('POST', '/bookings', body, 'refused-once');
+    expect(booked.statusCode, booked.body).toBe(201);
+    expectReplayOf(await withKey('POST', '/bookings', body, 'refused-once'), booked);
     const long = await withKey('POST', '/bookings', body, 'k'.repeat(256));
     expectError(long, 422, 'validation_failed', ['Idempotency-Key']);
+  });
+
+  it('answers concurrent repeats of one key with one write and the same answer', async () => {
+    const body = bookingBody(s.f, at(s.nextDay(), '11:00'), { customer_phone: '+4915100000103' });
+    const before = await bookingCount();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => withKey('POST', '/bookings', body, 'together')),
+    );
+    const first = answers.find((answer) => answer.headers['idempotent-replayed'] === undefined)!;
+    expect(first.statusCode, first.body).toBe(201);
+    for (const answer of answers) {
+      if (answer !== first) expectReplayOf(answer, first);
+    }
+    expect(await bookingCount()).toBe(before + 1);
   });
 
   it('keeps keys per workspace', async () => {

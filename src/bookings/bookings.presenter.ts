@@ -1,18 +1,20 @@
-import { formatMoney } from '../money.js';
-import { presentDuration } from '../time/duration.js';
-import { formatLocalIso, toUtcIso } from '../time/zone.js';
+import { formatMoney } from '../platform/money.js';
+import { presentDuration } from '../platform/time/duration.js';
+import { formatLocalIso, toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import type { BookingView } from './bookings.repository.js';
+import type { HistoryRow } from './booking-history.repository.js';
+import { bookingLinks, bookingPolicy, manageLinkOf } from './booking-links.js';
+import type { BookingView, PublicNoteRow } from './bookings.repository.js';
 
 /** DESIGN §3 "Booking". `*_local` fields are in the location's zone. */
 export function presentBooking(view: BookingView, workspace: WorkspaceRow) {
   const start = new Date(view.start_time).getTime();
   const end = new Date(view.end_time).getTime();
   const { currency, locale } = workspace;
-  const subtotal = view.lines.reduce((sum, line) => sum + line.original_price * line.quantity, 0);
-  const total = view.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
-  const amountPaid = view.payments.reduce((sum, payment) => sum + payment.amount, 0);
   const publicNotes = [view.booking_comment, ...view.notes].filter((note) => note !== '').join('\n');
+  const money = moneyFormatter(currency, locale);
+  // Each line starts where the one before it ends (order lines follow each other).
+  let lineStart = start;
   return {
     uuid: view.id,
     location_uuid: view.location_id,
@@ -42,40 +44,104 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow) {
       last_name: view.customer_last_name,
       email: view.customer_email,
     },
-    ordered_services: view.lines.map((line) => ({
-      uuid: line.id,
-      service_uuid: line.service_id,
-      name: line.name,
-      quantity: line.quantity,
-      price: line.price,
-      original_price: line.original_price,
-      discount: line.discount,
-      currency,
-      duration: presentDuration(line.duration_minutes),
-    })),
-    order: {
-      uuid: view.order_id,
-      currency,
-      subtotal,
-      subtotal_formatted: formatMoney(subtotal, currency, locale),
-      total,
-      total_formatted: formatMoney(total, currency, locale),
-      amount_paid: amountPaid,
-      amount_paid_formatted: formatMoney(amountPaid, currency, locale),
-      payments: view.payments.map((payment) => ({
-        uuid: payment.id,
-        account_uuid: payment.payment_account_id,
-        amount: payment.amount,
-        created_at: toUtcIso(new Date(payment.created_at).getTime()),
-      })),
-    },
+    ordered_services: view.lines.map((line) => {
+      const lineEnd = lineStart + line.duration_minutes * 60_000;
+      const json = {
+        uuid: line.id,
+        service_uuid: line.service_id,
+        name: line.name,
+        description: line.description ?? '',
+        quantity: line.quantity,
+        price: line.price,
+        price_formatted: money(line.price),
+        original_price: line.original_price,
+        original_price_formatted: money(line.original_price),
+        discount: line.discount,
+        discount_formatted: money(line.discount),
+        currency,
+        duration: presentDuration(line.duration_minutes),
+        // The line's length when it was booked; lines have no length of their own yet.
+        original_duration: presentDuration(line.duration_minutes),
+        reserved_on: toUtcIso(lineStart),
+        reserved_until: toUtcIso(lineEnd),
+        timezone: view.timezone,
+      };
+      lineStart = lineEnd;
+      return json;
+    }),
+    order: presentOrder(view, workspace, money),
     booking_comment: view.booking_comment,
     public_notes: publicNotes,
     booking_callback: view.booking_callback,
     source: view.source,
+    links: bookingLinks(manageLinkOf(workspace, view.id)),
+    policy: bookingPolicy(workspace, start),
     created_at: toUtcIso(new Date(view.created_at).getTime()),
     updated_at: toUtcIso(new Date(view.updated_at).getTime()),
   };
 }
 
+/** The money side of a booking (DESIGN §3 "Booking" `order`); `tax` stays 0 until taxes exist. */
+export function presentOrder(
+  view: BookingView,
+  workspace: WorkspaceRow,
+  money = moneyFormatter(workspace.currency, workspace.locale),
+) {
+  const { currency } = workspace;
+  const subtotal = view.lines.reduce((sum, line) => sum + line.original_price * line.quantity, 0);
+  const total = view.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+  const amountPaid = view.payments.reduce((sum, payment) => sum + payment.amount, 0);
+  const tax = 0;
+  return {
+    uuid: view.order_id,
+    currency,
+    subtotal,
+    subtotal_formatted: money(subtotal),
+    tax,
+    tax_formatted: money(tax),
+    total,
+    total_formatted: money(total),
+    amount_paid: amountPaid,
+    amount_paid_formatted: money(amountPaid),
+    payments: view.payments.map((payment) => ({
+      uuid: payment.id,
+      account_uuid: payment.payment_account_id,
+      amount: payment.amount,
+      created_at: toUtcIso(new Date(payment.created_at).getTime()),
+    })),
+  };
+}
+
+/**
+ * formatMoney with a memo for one booking: its amounts repeat (price = original price = total,
+ * discount = tax = 0), and each Intl format call costs microseconds on the create path.
+ */
+function moneyFormatter(currency: string, locale: string): (minor: number) => string {
+  const done = new Map<number, string>();
+  return (minor) => {
+    let text = done.get(minor);
+    if (text === undefined) {
+      text = formatMoney(minor, currency, locale);
+      done.set(minor, text);
+    }
+    return text;
+  };
+}
+
 export type BookingJson = ReturnType<typeof presentBooking>;
+
+/** One entry of GET /bookings/{uuid}/history. */
+export function presentHistoryEntry(row: HistoryRow) {
+  return {
+    uuid: row.id,
+    action: row.action,
+    changes: row.changes,
+    actor: { type: row.actor_type, uuid: row.actor_id },
+    created_at: toUtcIso(row.created_at.getTime()),
+  };
+}
+
+/** One public note (GET and POST /bookings/{uuid}/public_notes). */
+export function presentPublicNote(note: PublicNoteRow) {
+  return { uuid: note.id, value: note.value, created_at: toUtcIso(note.created_at.getTime()) };
+}

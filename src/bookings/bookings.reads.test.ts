@@ -148,7 +148,7 @@ describe('GET /bookings pagination', () => {
     expect(first.meta).toEqual({ current_page: 1, last_page: 2, per_page: 2, total: 4 });
     const link = (url: string | null) => {
       if (url === null) return null;
-      const parsed = new URL(url);
+      const parsed = new URL(url, 'http://localhost');
       expect(parsed.pathname).toBe('/api/public/v2/bookings');
       expect(parsed.searchParams.get('location_uuid')).toBe(s.f.location.id);
       return [parsed.searchParams.get('page'), parsed.searchParams.get('per_page')];
@@ -160,7 +160,8 @@ describe('GET /bookings pagination', () => {
     const second = (
       await s.t.call(
         'GET',
-        new URL(first.links.next).pathname.slice('/api/public/v2'.length) + new URL(first.links.next).search,
+        new URL(first.links.next, 'http://localhost').pathname.slice('/api/public/v2'.length) +
+          new URL(first.links.next, 'http://localhost').search,
       )
     ).json();
     expect(second.data.map((x: Json) => x.uuid)).toEqual(ids(3, 5));

@@ -1,10 +1,13 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import { precompiled } from '../db/precompiled.js';
-import type { BookingsTable, CancelReason, StatusType } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import { precompiled } from '../platform/db/precompiled.js';
+import type { BookingsTable, CancelReason, PublicNotesTable, StatusType } from '../platform/db/schema.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+import type { OfferedService } from '../slots/slots.repository.js';
 
 export type BookingRow = Selectable<BookingsTable>;
+export type PublicNoteRow = Pick<Selectable<PublicNotesTable>, 'id' | 'value' | 'created_at'>;
 
 /** Everything a booking's JSON needs, read in one statement (lines, payments, notes as JSON). */
 export interface BookingView {
@@ -41,6 +44,8 @@ export interface BookingView {
     original_price: number;
     discount: number;
     duration_minutes: number;
+    /** The service's description (null if the service row were gone). */
+    description: string | null;
   }[];
   payments: { id: string; payment_account_id: string; amount: number; created_at: string }[];
   notes: string[];
@@ -56,7 +61,8 @@ export interface BookingFilters {
   updated_since?: Date | undefined;
 }
 
-function viewQuery(db: Db, workspaceId: string) {
+/** The booking view of every booking of the workspace; callers add their filters. */
+export function viewQuery(db: Db, workspaceId: string) {
   return db
     .selectFrom('bookings as b')
     .innerJoin('booking_statuses as s', (j) =>
@@ -99,11 +105,12 @@ function viewQuery(db: Db, workspaceId: string) {
       sql<BookingView['lines']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', bs.id, 'service_id', bs.service_id, 'name', bs.name, 'quantity', bs.quantity, 'price', bs.price,
-          'original_price', bs.original_price, 'discount', bs.discount, 'duration_minutes', bs.duration_minutes
+          'original_price', bs.original_price, 'discount', bs.discount, 'duration_minutes', bs.duration_minutes,
+          'description', sv.description
         ) ORDER BY bs.position, bs.id), '[]'::json)
-        FROM booking_services bs WHERE bs.workspace_id = b.workspace_id AND bs.booking_id = b.id)`.as(
-        'lines',
-      ),
+        FROM booking_services bs
+        LEFT JOIN services sv ON sv.workspace_id = bs.workspace_id AND sv.id = bs.service_id
+        WHERE bs.workspace_id = b.workspace_id AND bs.booking_id = b.id)`.as('lines'),
       sql<BookingView['payments']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', p.id, 'payment_account_id', p.payment_account_id, 'amount', p.amount, 'created_at', p.created_at
@@ -175,7 +182,7 @@ async function countBookings(db: Db, workspaceId: string, filters: BookingFilter
 }
 
 /** The booking row, locked for the rest of the transaction: changes of one booking take turns. */
-export async function lockBooking(tx: Db, workspaceId: string, bookingId: string): Promise<BookingRow> {
+export async function lockBooking(tx: Tx, workspaceId: string, bookingId: string): Promise<BookingRow> {
   const row = await tx
     .selectFrom('bookings')
     .selectAll()
@@ -185,4 +192,210 @@ export async function lockBooking(tx: Db, workspaceId: string, bookingId: string
     .executeTakeFirst();
   if (!row) throw notFound('Booking');
   return row;
+}
+
+/** A new booking row; its status is the workspace's default one. */
+export async function insertBooking(
+  tx: Tx,
+  values: {
+    id: string;
+    workspaceId: string;
+    locationId: string;
+    stafferId: string;
+    customerId: string;
+    occupancyId: string;
+    start: Date;
+    end: Date;
+    bookingComment: string;
+    bookingCallback: boolean | null;
+    source: string;
+    createdByKeyId: string | null;
+    eventSequence: number;
+  },
+): Promise<void> {
+  await tx
+    .insertInto('bookings')
+    .values({
+      id: values.id,
+      workspace_id: values.workspaceId,
+      location_id: values.locationId,
+      staffer_id: values.stafferId,
+      customer_id: values.customerId,
+      status_id: sql<string>`(SELECT id FROM booking_statuses WHERE workspace_id = ${values.workspaceId} AND is_default)`,
+      occupancy_id: values.occupancyId,
+      start_time: values.start,
+      end_time: values.end,
+      booking_comment: values.bookingComment,
+      booking_callback: values.bookingCallback,
+      source: values.source,
+      created_by_key_id: values.createdByKeyId,
+      event_sequence: values.eventSequence,
+    })
+    .execute();
+}
+
+/** Column changes of one booking; `updated_at` is stamped with them. */
+export async function updateBooking(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  values: Partial<{
+    staffer_id: string;
+    start_time: Date;
+    end_time: Date;
+    occupancy_id: string;
+    status_id: string;
+    cancel_reason: CancelReason | null;
+    completed: true;
+    canceled: true;
+  }>,
+): Promise<void> {
+  const { completed, canceled, ...columns } = values;
+  await tx
+    .updateTable('bookings')
+    .set({
+      ...columns,
+      ...(completed ? { completed_at: sql`now()` } : {}),
+      ...(canceled ? { canceled_at: sql`now()` } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', bookingId)
+    .execute();
+}
+
+/** The order lines of these services at their current prices. */
+export async function insertOrderLines(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  services: OfferedService[],
+): Promise<void> {
+  await tx
+    .insertInto('booking_services')
+    .values(
+      services.map((service, position) => ({
+        workspace_id: workspaceId,
+        booking_id: bookingId,
+        service_id: service.id,
+        name: service.name,
+        price: service.price,
+        original_price: service.price,
+        duration_minutes: service.duration_minutes,
+        position,
+      })),
+    )
+    .execute();
+}
+
+export async function deleteOrderLines(tx: Tx, workspaceId: string, bookingId: string): Promise<void> {
+  await tx
+    .deleteFrom('booking_services')
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', '=', bookingId)
+    .execute();
+}
+
+/** The booking's current services (its order lines), for re-checking a changed booking. */
+export async function findBookingServices(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<OfferedService[]> {
+  return db
+    .selectFrom('booking_services as bs')
+    .innerJoin('services as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'bs.workspace_id').onRef('s.id', '=', 'bs.service_id'),
+    )
+    .select([
+      's.id',
+      's.name',
+      'bs.price',
+      'bs.duration_minutes',
+      's.capacity',
+      's.buffer_before_minutes',
+      's.buffer_after_minutes',
+    ])
+    .where('bs.workspace_id', '=', workspaceId)
+    .where('bs.booking_id', '=', bookingId)
+    .orderBy('bs.position')
+    .orderBy('bs.id')
+    .execute();
+}
+
+export async function insertPayment(
+  tx: Tx,
+  values: { workspaceId: string; bookingId: string; paymentAccountId: string; amount: number },
+): Promise<string> {
+  const row = await tx
+    .insertInto('payments')
+    .values({
+      workspace_id: values.workspaceId,
+      booking_id: values.bookingId,
+      payment_account_id: values.paymentAccountId,
+      amount: values.amount,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertPublicNote(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  value: string,
+): Promise<PublicNoteRow> {
+  return tx
+    .insertInto('public_notes')
+    .values({ workspace_id: workspaceId, booking_id: bookingId, value })
+    .returning(['id', 'value', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The booking's public notes in order, or undefined when there is no such booking here. */
+export async function listPublicNotes(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<PublicNoteRow[] | undefined> {
+  const exists = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', bookingId)
+    .executeTakeFirst();
+  if (!exists) return undefined;
+  return db
+    .selectFrom('public_notes')
+    .select(['id', 'value', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', '=', bookingId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** How many live (not canceled) bookings each staffer has starting in [from, to). */
+export async function liveBookingCounts(
+  db: Db,
+  workspaceId: string,
+  stafferIds: string[],
+  from: Date,
+  to: Date,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('bookings as b')
+    .innerJoin('booking_statuses as s', (j) =>
+      j.onRef('s.workspace_id', '=', 'b.workspace_id').onRef('s.id', '=', 'b.status_id'),
+    )
+    .select(['b.staffer_id', sql<number>`count(*)::int`.as('n')])
+    .where('b.workspace_id', '=', workspaceId)
+    .where('b.staffer_id', 'in', stafferIds)
+    .where('s.type', '!=', 'canceled')
+    .where('b.start_time', '>=', from)
+    .where('b.start_time', '<', to)
+    .groupBy('b.staffer_id')
+    .execute();
+  return new Map(rows.map((row) => [row.staffer_id, row.n]));
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseUserArgs } from '../users/users.cli.js';
 import { UsageError } from './errors.js';
 
 /** What the command line asks for, checked before the store is opened. */
@@ -16,7 +17,9 @@ export type Command =
   | { kind: 'key-list'; workspace: string }
   | { kind: 'key-delete'; workspace: string; uuid: string }
   /** Handled by src/webhooks/webhooks.cli.ts, which parses its own arguments. */
-  | { kind: 'webhook'; args: string[] };
+  | { kind: 'webhook'; args: string[] }
+  /** Handled by src/users/users.cli.ts (panel users). */
+  | { kind: 'user'; args: string[] };
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; required?: boolean }>;
 
@@ -38,6 +41,10 @@ export function parseCommand(argv: string[]): Command {
   if (group === undefined) throw new UsageError('No command given. Run with --help to see the commands.');
   // The webhook commands belong to another module, with their own flags (and their own --help).
   if (group === 'webhook') return { kind: 'webhook', args: argv.slice(1) };
+  if (group === 'user') {
+    parseUserArgs(argv.slice(1));
+    return { kind: 'user', args: argv.slice(1) };
+  }
   if (group === 'help' || argv.includes('--help') || argv.includes('-h')) return { kind: 'help' };
 
   const name = `${group} ${action ?? ''}`.trim();

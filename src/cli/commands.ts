@@ -1,9 +1,11 @@
-import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.js';
-import type { Database, Db } from '../db/client.js';
+import { createApiKey, deleteApiKey, listApiKeys } from '../api-keys/api-keys.service.js';
+import { loadConfig } from '../config.js';
 import { invalidField, notFound } from '../errors.js';
+import type { Database, Db } from '../platform/db/client.js';
 import { seedDemoWorkspace } from '../workspaces/demo.js';
 import { findWorkspaceBySlug, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { createWorkspace } from '../workspaces/workspaces.service.js';
+import { openWritePath } from '../write-path.js';
 import type { Command } from './args.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -11,17 +13,16 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** Runs one parsed command on an open, migrated store; the result is printed as JSON. */
 export async function executeCommand(
   database: Database,
-  command: Exclude<Command, { kind: 'help' } | { kind: 'webhook' }>,
+  command: Exclude<Command, { kind: 'help' } | { kind: 'webhook' } | { kind: 'user' }>,
   now: number,
 ): Promise<unknown> {
   const db = database.db;
+  const { uow } = openWritePath(db);
   switch (command.kind) {
     case 'workspace-create': {
-      if (command.locale !== undefined && !isLocale(command.locale)) {
-        throw invalidField('locale', 'The locale must be a BCP 47 language tag such as en-US.');
-      }
+      // createWorkspace checks slug, name, currency and locale with the API's own rules.
       const { workspace, apiKey } = await createWorkspace(
-        db,
+        uow,
         {
           slug: command.slug,
           name: command.name,
@@ -40,7 +41,9 @@ export async function executeCommand(
     case 'key-create': {
       if (command.name.trim() === '') throw invalidField('name', 'The name field is required.');
       const workspace = await requireWorkspace(db, command.workspace);
-      const apiKey = await createApiKey(db, workspace.id, command.name.trim());
+      const apiKey = await uow.run(workspace.id, (tx) =>
+        createApiKey(tx, workspace.id, command.name.trim(), { limit: loadConfig().maxApiKeysPerWorkspace }),
+      );
       return { api_key: apiKey };
     }
     case 'key-list': {
@@ -51,7 +54,7 @@ export async function executeCommand(
       const workspace = await requireWorkspace(db, command.workspace);
       // Not a uuid names no key of this workspace: the same not_found as an unknown one.
       if (!UUID_PATTERN.test(command.uuid)) throw notFound('API key');
-      await deleteApiKey(db, workspace.id, command.uuid);
+      await uow.run(workspace.id, (tx) => deleteApiKey(tx, workspace.id, command.uuid));
       return { deleted: true, uuid: command.uuid };
     }
   }
@@ -61,12 +64,4 @@ async function requireWorkspace(db: Db, slug: string): Promise<WorkspaceRow> {
   const workspace = await findWorkspaceBySlug(db, slug);
   if (!workspace) throw notFound(`Workspace "${slug}"`);
   return workspace;
-}
-
-function isLocale(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
 }

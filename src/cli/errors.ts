@@ -1,5 +1,5 @@
-import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { AppError } from '../errors.js';
+import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
 
 /** Bad command line (unknown command, missing or unknown flag): exit code 2, like most CLIs. */
 export class UsageError extends Error {

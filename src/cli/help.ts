@@ -16,6 +16,17 @@ Commands:
       -> {"deleted":true,"uuid":U}   (the key fails with 403 from the next request on)
   webhook <subcommand> ...
       Webhook subscriptions and deliveries; see "webhook --help".
+  user create --email E [--name N]
+      A panel user with a one-time password (chosen anew at the first sign-in).
+      -> {"user":{"uuid","email","name"},"one_time_password":"..."}
+  user add --email E --workspace S --role owner|admin|staff
+      Gives an existing user a role in a workspace (or changes it).
+      -> {"user":{"uuid","email"},"workspace":S,"role":R}
+  user reset-password --email E
+      A one-time link to set a new password (an hour); every session of the user ends when used.
+      -> {"reset_url":"<PUBLIC_URL>/panel/reset-password/...","expires_at":"..."}
+  user delete --email E
+      Deletes the user; their sessions end at once.  -> {"deleted":true,"email":E}
   help, --help
       This text.
 

@@ -1,28 +1,26 @@
-import { type QueryCreator, type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { CustomersTable, DB } from '../db/schema.js';
+import { type Selectable, sql } from 'kysely';
 import { notFound } from '../errors.js';
-import { toUtcIso } from '../time/zone.js';
+import type { Db } from '../platform/db/client.js';
+import type { CustomersTable } from '../platform/db/schema.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+import { toUtcIso } from '../platform/time/zone.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
+
+interface CustomerValues {
+  phone: string;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  email?: string | undefined;
+}
 
 /**
  * Finds the customer with this E.164 phone or creates one (SPEC "Bookings" rule 2), race-free
  * through the unique (workspace_id, phone) key. Names and email fill fields that are still empty;
- * they never overwrite what the customer already has. Returned unrun, for a WITH clause (the
- * booking create writes the customer and the booking in one statement); add the RETURNING you need.
+ * they never overwrite what the customer already has.
  */
-export function upsertCustomer(
-  db: QueryCreator<DB>,
-  workspaceId: string,
-  values: {
-    phone: string;
-    first_name?: string | undefined;
-    last_name?: string | undefined;
-    email?: string | undefined;
-  },
-) {
-  return db
+function upsertStatement(tx: Tx, workspaceId: string, values: CustomerValues) {
+  return tx
     .insertInto('customers')
     .values({
       workspace_id: workspaceId,
@@ -42,6 +40,26 @@ export function upsertCustomer(
           OR (customers.email = '' AND excluded.email <> '') THEN now() ELSE customers.updated_at END`,
       }),
     );
+}
+
+/** upsertStatement, answering the customer's id (the booking create path). */
+export async function upsertCustomer(tx: Tx, workspaceId: string, values: CustomerValues): Promise<string> {
+  const row = await upsertStatement(tx, workspaceId, values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** upsertStatement, answering the whole row and whether this statement inserted it (POST /customers). */
+export async function upsertCustomerRow(
+  tx: Tx,
+  workspaceId: string,
+  values: CustomerValues,
+): Promise<{ customer: CustomerRow; created: boolean }> {
+  const { inserted, ...customer } = await upsertStatement(tx, workspaceId, values)
+    .returningAll()
+    // xmax is 0 on a row this statement inserted, and set on one it updated.
+    .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
+    .executeTakeFirstOrThrow();
+  return { customer, created: inserted };
 }
 
 export async function requireCustomer(db: Db, workspaceId: string, customerId: string): Promise<CustomerRow> {

@@ -1,4 +1,4 @@
-import { zoneLabelAt } from '../time/zone.js';
+import { zoneLabelAt } from '../platform/time/zone.js';
 import type { LocationRow } from './locations.repository.js';
 
 /** DESIGN §3 "Location". `timezone.offset` and `short` are those in force at `now`. */

@@ -1,9 +1,9 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import { precompiled } from '../db/precompiled.js';
-import type { LocationsTable } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import type { Page } from '../http/pagination.js';
+import type { Db } from '../platform/db/client.js';
+import { precompiled } from '../platform/db/precompiled.js';
+import type { LocationsTable } from '../platform/db/schema.js';
+import type { Page } from '../platform/http/pagination.js';
 
 export type LocationRow = Selectable<LocationsTable>;
 

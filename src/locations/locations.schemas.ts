@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../http/nullable.js';
+import { Nullable } from '../platform/http/nullable.js';
 
 export const LocationParams = Type.Object({ locationUuid: Type.String({ format: 'uuid' }) });
 
@@ -55,9 +55,37 @@ export const LocationCreateBody = Type.Object({
   address: Type.Optional(Address),
   phone: Type.Optional(Type.String({ maxLength: 32 })),
   opening_hours: Type.Optional(OpeningHours),
-  images: Type.Optional(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 20 })),
+  images: Type.Optional(
+    Type.Array(Type.String({ format: 'http-url', maxLength: 2048, description: 'http(s) image URL' }), {
+      maxItems: 20,
+    }),
+  ),
 });
 export type LocationCreateBody = Static<typeof LocationCreateBody>;
 
 export const LocationUpdateBody = Type.Partial(LocationCreateBody);
 export type LocationUpdateBody = Static<typeof LocationUpdateBody>;
+
+/** DESIGN §3 "Location", as answered. */
+export const LocationJson = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  description: Type.String(),
+  address: Type.Object({
+    address_1: Type.String(),
+    address_2: Type.String(),
+    city: Type.String(),
+    postal_code: Type.String(),
+    country_iso: Type.String(),
+    formatted: Type.String(),
+    position: Nullable(Position),
+  }),
+  timezone: Type.Object({
+    name: Type.String({ examples: ['Europe/Berlin'] }),
+    offset: Type.String({ examples: ['+02:00'] }),
+    short: Type.String({ examples: ['CEST'] }),
+  }),
+  phone: Type.String(),
+  opening_hours: Type.Object({ days: OpeningHours }),
+  images: Type.Array(Type.String()),
+});

@@ -1,7 +1,7 @@
-import type { Db } from '../db/client.js';
-import type { WeeklyJson } from '../db/schema.js';
 import { FieldErrorBag } from '../errors.js';
-import { canonicalZone } from '../time/zone.js';
+import type { WeeklyJson } from '../platform/db/schema.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { canonicalZone } from '../platform/time/zone.js';
 import {
   archiveLocation as archiveLocationRow,
   insertLocation,
@@ -12,25 +12,32 @@ import {
 import { type LocationCreateBody, type LocationUpdateBody, WEEKDAYS } from './locations.schemas.js';
 
 export async function createLocation(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   body: LocationCreateBody,
 ): Promise<LocationRow> {
   const values = toValues(body);
-  return insertLocation(db, workspaceId, { ...values, name: body.name.trim(), timezone: values.timezone! });
+  return uow.run(workspaceId, (tx) =>
+    insertLocation(tx, workspaceId, { ...values, name: body.name.trim(), timezone: values.timezone! }),
+  );
 }
 
 export async function updateLocation(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   locationId: string,
   body: LocationUpdateBody,
 ): Promise<LocationRow> {
-  return updateLocationRow(db, workspaceId, locationId, toValues(body));
+  const values = toValues(body);
+  return uow.run(workspaceId, (tx) => updateLocationRow(tx, workspaceId, locationId, values));
 }
 
-export async function archiveLocation(db: Db, workspaceId: string, locationId: string): Promise<void> {
-  await archiveLocationRow(db, workspaceId, locationId);
+export async function archiveLocation(
+  uow: UnitOfWork,
+  workspaceId: string,
+  locationId: string,
+): Promise<void> {
+  await uow.run(workspaceId, (tx) => archiveLocationRow(tx, workspaceId, locationId));
 }
 
 /** Checks what the schema cannot express and maps the body onto columns (only the keys given). */
@@ -69,6 +76,7 @@ function toValues(body: LocationUpdateBody): LocationValues {
   return values;
 }
 
+/** Each interval ends after it starts, and the intervals of one day do not overlap (as schedules). */
 function checkOpeningHours(hours: WeeklyJson, errors: FieldErrorBag): void {
   for (const day of WEEKDAYS) {
     const ranges = hours[day] ?? [];
@@ -77,5 +85,18 @@ function checkOpeningHours(hours: WeeklyJson, errors: FieldErrorBag): void {
         errors.add(`opening_hours.${day}.${index}.to`, 'The to time must be after the from time.');
       }
     });
+    // 'HH:MM' strings order as times do; touching intervals (09-12, 12-15) do not overlap.
+    const sorted = ranges
+      .map((range, index) => ({ ...range, index }))
+      .filter((range) => range.from < range.to)
+      .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i]!.from < sorted[i - 1]!.to) {
+        errors.add(
+          `opening_hours.${day}.${sorted[i]!.index}`,
+          `The interval overlaps another interval of ${day} (${sorted[i - 1]!.from}-${sorted[i - 1]!.to}).`,
+        );
+      }
+    }
   }
 }

@@ -253,7 +253,8 @@ describe('GET /locations', () => {
       const body = page2.json();
       expect(body.data.map((l: { name: string }) => l.name)).toEqual(['L3', 'L4']);
       expect(body.meta).toEqual({ current_page: 2, last_page: 3, per_page: 2, total: 5 });
-      const query = (link: string | null) => (link === null ? null : new URL(link).search);
+      const query = (link: string | null) =>
+        link === null ? null : new URL(link, 'http://localhost').search;
       expect(query(body.links.first)).toBe('?page=1&per_page=2');
       expect(query(body.links.last)).toBe('?page=3&per_page=2');
       expect(query(body.links.prev)).toBe('?page=1&per_page=2');

@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { PaymentAccountsTable } from '../db/schema.js';
+import type { Db } from '../platform/db/client.js';
+import type { PaymentAccountsTable } from '../platform/db/schema.js';
 
 export type PaymentAccountRow = Selectable<PaymentAccountsTable>;
 export type PaymentAccountValues = Partial<

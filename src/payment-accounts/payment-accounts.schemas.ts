@@ -15,3 +15,10 @@ export type PaymentAccountCreateBody = Static<typeof PaymentAccountCreateBody>;
 
 export const PaymentAccountUpdateBody = Type.Partial(PaymentAccountCreateBody);
 export type PaymentAccountUpdateBody = Static<typeof PaymentAccountUpdateBody>;
+
+/** DESIGN §3 "Payment account". */
+export const PaymentAccountJson = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  type: Type.Enum([...PAYMENT_ACCOUNT_TYPES]),
+});

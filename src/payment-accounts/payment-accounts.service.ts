@@ -1,6 +1,7 @@
-import type { Db } from '../db/client.js';
 import { FieldErrorBag, notFound } from '../errors.js';
 import { requireLocation } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import {
   archivePaymentAccountRow,
   findPaymentAccount,
@@ -37,39 +38,45 @@ export async function getPaymentAccount(
 }
 
 export async function createPaymentAccount(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   locationId: string,
   body: PaymentAccountCreateBody,
 ): Promise<PaymentAccountRow> {
-  await requireLocation(db, workspaceId, locationId);
-  const values = toValues(body);
-  return insertPaymentAccount(db, workspaceId, locationId, { ...values, name: values.name! });
+  return uow.run(workspaceId, async (tx) => {
+    await requireLocation(tx, workspaceId, locationId);
+    const values = toValues(body);
+    return insertPaymentAccount(tx, workspaceId, locationId, { ...values, name: values.name! });
+  });
 }
 
 export async function updatePaymentAccount(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   locationId: string,
   accountId: string,
   body: PaymentAccountUpdateBody,
 ): Promise<PaymentAccountRow> {
-  await getPaymentAccount(db, workspaceId, locationId, accountId);
-  const account = await updatePaymentAccountRow(db, workspaceId, locationId, accountId, toValues(body));
-  if (!account) throw notFound('Payment account');
-  return account;
+  return uow.run(workspaceId, async (tx) => {
+    await getPaymentAccount(tx, workspaceId, locationId, accountId);
+    const account = await updatePaymentAccountRow(tx, workspaceId, locationId, accountId, toValues(body));
+    if (!account) throw notFound('Payment account');
+    return account;
+  });
 }
 
 export async function archivePaymentAccount(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   locationId: string,
   accountId: string,
 ): Promise<void> {
-  await requireLocation(db, workspaceId, locationId);
-  if (!(await archivePaymentAccountRow(db, workspaceId, locationId, accountId))) {
-    throw notFound('Payment account');
-  }
+  await uow.run(workspaceId, async (tx) => {
+    await requireLocation(tx, workspaceId, locationId);
+    if (!(await archivePaymentAccountRow(tx, workspaceId, locationId, accountId))) {
+      throw notFound('Payment account');
+    }
+  });
 }
 
 function toValues(body: PaymentAccountUpdateBody): PaymentAccountValues {

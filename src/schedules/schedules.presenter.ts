@@ -1,4 +1,4 @@
-import type { OverrideJson, TimeRangeJson, WeeklyJson } from '../db/schema.js';
+import type { OverrideJson, TimeRangeJson, WeeklyJson } from '../platform/db/schema.js';
 import { WEEKDAYS } from './schedule-validation.js';
 import type { ScheduleRow } from './schedules.repository.js';
 

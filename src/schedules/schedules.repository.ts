@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { OverrideJson, WeeklyJson } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import type { OverrideJson, WeeklyJson } from '../platform/db/schema.js';
 import type { ScheduleInput } from './schedule-validation.js';
 
 /** A stored schedule as the slot engine reads it (JSON columns already parsed). */

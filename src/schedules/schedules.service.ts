@@ -1,5 +1,6 @@
-import type { Db } from '../db/client.js';
 import { requireLocation } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { ScheduleInput } from './schedule-validation.js';
 import { presentSchedule } from './schedules.presenter.js';
 import {
@@ -23,13 +24,13 @@ export async function getSchedule(db: Db, workspaceId: string, stafferId: string
 
 /** Replaces the staffer's schedule at the location; the liveness checks and the write commit together. */
 export async function replaceSchedule(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   stafferId: string,
   locationId: string,
   schedule: ScheduleInput,
 ) {
-  return db.transaction().execute(async (tx) => {
+  return uow.run(workspaceId, async (tx) => {
     await requireLiveStaffer(tx, workspaceId, stafferId);
     await requireLocation(tx, workspaceId, locationId);
     const row = await upsertSchedule(tx, workspaceId, stafferId, locationId, schedule);

@@ -1,5 +1,5 @@
-import { formatMoney } from '../money.js';
-import { presentDuration } from '../time/duration.js';
+import { formatMoney } from '../platform/money.js';
+import { presentDuration } from '../platform/time/duration.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import type { ServiceRecord } from './services.repository.js';
 

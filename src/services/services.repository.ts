@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { ServicesTable } from '../db/schema.js';
-import type { Page } from '../http/pagination.js';
+import type { Db } from '../platform/db/client.js';
+import type { ServicesTable } from '../platform/db/schema.js';
+import type { Page } from '../platform/http/pagination.js';
 
 export type ServiceRow = Selectable<ServicesTable>;
 
@@ -26,16 +26,22 @@ function servicesWithCategory(db: Db, workspaceId: string) {
     .where('s.archived_at', 'is', null);
 }
 
-/** One page of the live services offered at a location, and their total. */
+/**
+ * One page of the live services offered at a location, and their total: walked in list order on
+ * services_list (migration 0006), each probed by primary key in service_locations.
+ */
 export async function listServicesAtLocation(db: Db, workspaceId: string, locationId: string, page: Page) {
-  const offeredAt = () =>
-    db
-      .selectFrom('service_locations as sl')
-      .select('sl.service_id')
-      .where('sl.workspace_id', '=', workspaceId)
-      .where('sl.location_id', '=', locationId);
-  const rows = await servicesWithCategory(db, workspaceId)
-    .where('s.id', 'in', offeredAt())
+  const offeredThere = () =>
+    servicesWithCategory(db, workspaceId).where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('service_locations as sl')
+          .select(sql`1`.as('one'))
+          .whereRef('sl.workspace_id', '=', 's.workspace_id')
+          .whereRef('sl.service_id', '=', 's.id')
+          .where('sl.location_id', '=', locationId),
+      ),
+    );
+  const rows = await offeredThere()
     .select(sql<number>`count(*) over ()`.as('total'))
     .orderBy('s.created_at')
     .orderBy('s.id')
@@ -50,7 +56,15 @@ export async function listServicesAtLocation(db: Db, workspaceId: string, locati
       .select(sql<number>`count(*)::int`.as('n'))
       .where('s.workspace_id', '=', workspaceId)
       .where('s.archived_at', 'is', null)
-      .where('s.id', 'in', offeredAt())
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('service_locations as sl')
+            .select(sql`1`.as('one'))
+            .whereRef('sl.workspace_id', '=', 's.workspace_id')
+            .whereRef('sl.service_id', '=', 's.id')
+            .where('sl.location_id', '=', locationId),
+        ),
+      )
       .executeTakeFirstOrThrow();
     total = Number(row.n);
   }

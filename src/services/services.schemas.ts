@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../http/nullable.js';
+import { Nullable } from '../platform/http/nullable.js';
+import { DurationJson } from '../platform/http/responses.js';
 
 export const ServiceParams = Type.Object({ serviceUuid: Type.String({ format: 'uuid' }) });
 
@@ -38,3 +39,21 @@ export type ServiceCreateBody = Static<typeof ServiceCreateBody>;
 
 export const ServiceUpdateBody = Type.Partial(ServiceCreateBody);
 export type ServiceUpdateBody = Static<typeof ServiceUpdateBody>;
+
+/** DESIGN §3 "Service", as answered (plus buffers and the live locations that offer it). */
+export const ServiceJson = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  description: Type.String(),
+  category: Nullable(
+    Type.Object({ uuid: Type.String({ format: 'uuid' }), name: Type.String(), order: Type.Integer() }),
+  ),
+  currency: Type.String({ examples: ['EUR'] }),
+  price: Type.Integer({ description: 'Minor units' }),
+  price_formatted: Type.String({ examples: ['€90.00'] }),
+  duration: DurationJson,
+  capacity: Type.Integer(),
+  buffer_before: Type.Integer({ description: 'Minutes' }),
+  buffer_after: Type.Integer({ description: 'Minutes' }),
+  location_uuids: Type.Array(Type.String({ format: 'uuid' })),
+});

@@ -1,6 +1,7 @@
-import type { Db } from '../db/client.js';
 import { FieldErrorBag, notFound } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import {
   archiveServiceRow,
   findService,
@@ -20,13 +21,13 @@ export async function getService(db: Db, workspaceId: string, serviceId: string)
 }
 
 export async function createService(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   body: ServiceCreateBody,
 ): Promise<ServiceRecord> {
   const errors = new FieldErrorBag();
   const values = scalarValues(body, errors);
-  return db.transaction().execute(async (tx) => {
+  return uow.run(workspaceId, async (tx) => {
     const locationIds = await checkLocations(tx, workspaceId, body.location_uuids ?? [], errors);
     errors.throwIfAny();
     const categoryId = await categoryIdOf(tx, workspaceId, body.category);
@@ -42,14 +43,14 @@ export async function createService(
 }
 
 export async function updateService(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   serviceId: string,
   body: ServiceUpdateBody,
 ): Promise<ServiceRecord> {
   const errors = new FieldErrorBag();
   const values = scalarValues(body, errors);
-  return db.transaction().execute(async (tx) => {
+  return uow.run(workspaceId, async (tx) => {
     // 404 before 422: a request about a service that is not there has nothing to validate.
     await getService(tx, workspaceId, serviceId);
     const locationIds =
@@ -65,8 +66,9 @@ export async function updateService(
   });
 }
 
-export async function archiveService(db: Db, workspaceId: string, serviceId: string): Promise<void> {
-  if (!(await archiveServiceRow(db, workspaceId, serviceId))) throw notFound('Service');
+export async function archiveService(uow: UnitOfWork, workspaceId: string, serviceId: string): Promise<void> {
+  const archived = await uow.run(workspaceId, (tx) => archiveServiceRow(tx, workspaceId, serviceId));
+  if (!archived) throw notFound('Service');
 }
 
 /** The plain columns of the body (only the keys given), with the checks a schema cannot make. */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../test/helpers/build-test-app.js';
 import { createLocation, createService, createStaffer } from '../../test/helpers/factories.js';
-import { formatMoney } from '../money.js';
-import { presentDuration } from '../time/duration.js';
+import { formatMoney } from '../platform/money.js';
+import { presentDuration } from '../platform/time/duration.js';
 
 let t: TestApp;
 let locationA: string;
@@ -338,7 +338,7 @@ describe('GET /locations/{uuid}/services', () => {
       expect(body.data.map((s: ServiceJson) => s.name)).toEqual(['S1', 'S2']);
       expect(body.data[0]).toMatchObject({ price: 9000, price_formatted: '€90.00', location_uuids: [here] });
       expect(body.meta).toEqual({ current_page: 1, last_page: 2, per_page: 2, total: 3 });
-      expect(new URL(body.links.next).search).toBe('?per_page=2&page=2');
+      expect(new URL(body.links.next, 'http://localhost').search).toBe('?per_page=2&page=2');
       expect(body.links.prev).toBeNull();
       const page2 = (await fresh.call('GET', `/locations/${here}/services?per_page=2&page=2`)).json();
       expect(page2.data.map((s: ServiceJson) => s.name)).toEqual(['S3']);

@@ -15,14 +15,36 @@ describe('ComputeGate', () => {
         inFlight -= 1;
         return value;
       });
-    const results = Promise.all([1, 2, 3, 4, 5].map(task));
-    // Release whatever is running until all five have finished.
-    while (releases.length > 0 || inFlight > 0) {
+    let finished = false;
+    const results = Promise.all([1, 2, 3, 4, 5].map(task)).finally(() => {
+      finished = true;
+    });
+    // Release one running task at a time until all five have finished (tasks start a tick later).
+    while (!finished) {
       await new Promise((resolve) => setImmediate(resolve));
       releases.shift()?.();
     }
     expect(await results).toEqual([1, 2, 3, 4, 5]);
     expect(peak).toBe(2);
+  });
+
+  it('starts waiting tasks in the order they came', async () => {
+    const gate = new ComputeGate(1);
+    const started: number[] = [];
+    let release!: () => void;
+    const first = gate.run(async () => {
+      started.push(0);
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    const rest = [1, 2, 3, 4].map((n) => gate.run(async () => started.push(n)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([0]);
+    expect(gate.waiting).toBe(4);
+    release();
+    await Promise.all([first, ...rest]);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('frees its place when a task fails', async () => {

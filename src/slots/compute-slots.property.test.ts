@@ -13,7 +13,7 @@ import {
   resolveWallBoundary,
   resolveWallTime,
   weekdayOf,
-} from '../time/zone.js';
+} from '../platform/time/zone.js';
 import { checkBookable, computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
 import type { Occupancy, Schedule, SlotQuery, StafferInput, TimeRange, Weekday } from './types.js';
 
@@ -248,30 +248,51 @@ describe('computeSlots properties', () => {
     );
   });
 
-  it('free intervals hold every slot and are at least one duration long', () => {
+  it('free intervals of a day hold every slot of that day, in every zone (issue 16 §6)', () => {
     fc.assert(
       fc.property(queryArb, (q) => {
-        // Wall-clock seconds shrink or repeat across DST changes; compare them in fixed-offset zones only.
-        fc.pre(q.answerZone === 'UTC' || q.answerZone.startsWith('Asia/'));
-        const latest = q.now + q.rules.horizonDays * 86_400_000;
         const duration = q.service.durationMinutes * MINUTE;
-        const sessionStarts = new Set(q.staffers.flatMap((s) => s.occupancies.map((o) => o.serviceStart)));
         for (const day of computeSlots(q)) {
-          for (const i of day.intervals)
-            expect(i.end_formatted - i.start_formatted).toBeGreaterThanOrEqual(duration / 1000);
+          for (const i of day.intervals) {
+            expect(Date.parse(i.end_time) - Date.parse(i.start_time)).toBeGreaterThanOrEqual(duration);
+            if (i.start_offset === i.end_offset)
+              expect(i.end_formatted - i.start_formatted).toBeGreaterThanOrEqual(duration / 1000);
+          }
           for (const slot of day.slots) {
-            const t = Date.parse(slot.start_time);
-            // A joined session is not free time; intervals are clipped to the day and stop at the
-            // horizon, so a booking running past either may have no interval of a full duration.
-            if (sessionStarts.has(t) || t + duration > latest || slot.end_formatted > 86400) continue;
+            const start = Date.parse(slot.start_time);
+            const end = Date.parse(slot.end_time);
+            expect(end - start).toBe(duration);
+            // Wall-clock seconds: the length shows in them unless the clocks changed in between.
+            if (slot.start_offset === slot.end_offset)
+              expect(slot.end_formatted - slot.start_formatted).toBe(duration / 1000);
             const held = day.intervals.some(
-              (i) => i.start_formatted <= slot.start_formatted && slot.end_formatted <= i.end_formatted,
+              (i) => Date.parse(i.start_time) <= start && end <= Date.parse(i.end_time),
             );
-            expect(held).toBe(true);
+            expect(held, `${day.date} ${slot.start_time} in ${JSON.stringify(day.intervals)}`).toBe(true);
           }
         }
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('wall clock and offset name the instant: date + start + start_offset = start_time', () => {
+    fc.assert(
+      fc.property(queryArb, (q) => {
+        for (const day of computeSlots(q)) {
+          for (const item of [...day.slots, ...day.intervals]) {
+            expect(Date.parse(`${day.date}T${item.start}:00${item.start_offset}`)).toBe(
+              Date.parse(item.start_time),
+            );
+            // The end may fall on a later date: compare the wall clock of end_time in end_offset.
+            const sign = item.end_offset.startsWith('-') ? -1 : 1;
+            const [h, m] = item.end_offset.slice(1).split(':').map(Number) as [number, number];
+            const wall = new Date(Date.parse(item.end_time) + sign * (h * 60 + m) * MINUTE);
+            expect(wall.toISOString().slice(11, 16)).toBe(item.end);
+          }
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 

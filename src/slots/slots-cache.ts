@@ -1,6 +1,13 @@
-import { sql } from 'kysely';
-import type { Db } from '../db/client.js';
+import { Counter } from 'prom-client';
+import { registry } from '../platform/metrics/registry.js';
 import { BoundedCache } from './bounded-cache.js';
+
+const lookups = new Counter({
+  name: 'kairos_slot_cache_lookups_total',
+  help: 'Time-slot answer cache lookups, by result (hit, miss).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
 
 const MINUTE_MS = 60_000;
 /** Answers are 50-600 kB of JSON; the cache holds at most this many bytes of them. */
@@ -9,10 +16,10 @@ const MAX_BYTES = 16 * 1024 * 1024;
 /**
  * Caches serialised time-slot answers, exactly.
  *
- * An answer depends on the store and on `now`. The store part: every successful write request
- * bumps the `availability_version` sequence after its transaction committed, and an entry serves
- * only while the version it was computed at is still current — on any process, since the version
- * lives in the database. The `now` part: grid instants, minimum notice and horizon are whole
+ * An answer depends on the store and on `now`. The store part: every unit of work that commits in
+ * a workspace moves that workspace's availability version on (availability-invalidation.ts), and
+ * an entry serves only while the version it was computed at is still current — on any process,
+ * since the version lives in the database. The `now` part: grid instants, minimum notice and horizon are whole
  * minutes, and interval starts are shown to the minute, so for every `now` strictly inside one
  * minute (m - 60 s, m) the answer is the same; an entry is keyed by that minute and a `now` on an
  * exact minute is never served from or stored in the cache.
@@ -33,7 +40,9 @@ export class SlotsCache {
 
   get(key: string, version: string): Buffer | undefined {
     const entry = this.entries.get(key);
-    return entry?.version === version ? entry.body : undefined;
+    const hit = entry?.version === version;
+    lookups.inc({ result: hit ? 'hit' : 'miss' });
+    return hit ? entry.body : undefined;
   }
 
   set(key: string, version: string, body: Buffer): void {
@@ -44,16 +53,4 @@ export class SlotsCache {
 /** The minute whose answers `now` shares (see SlotsCache), or undefined on an exact minute. */
 export function minuteBucket(now: number): number | undefined {
   return now % MINUTE_MS === 0 ? undefined : Math.ceil(now / MINUTE_MS);
-}
-
-export async function currentAvailabilityVersion(db: Db): Promise<string> {
-  // is_called too: a fresh sequence's first nextval leaves last_value at 1 and only sets is_called.
-  const { rows } = await sql<{ last_value: string | number; is_called: boolean }>`
-    SELECT last_value, is_called FROM availability_version`.execute(db);
-  return `${rows[0]!.last_value}${rows[0]!.is_called ? '' : '-'}`;
-}
-
-/** Call after a write committed (never inside its transaction: readers must see the data first). */
-export async function bumpAvailabilityVersion(db: Db): Promise<void> {
-  await sql`SELECT nextval('availability_version')`.execute(db);
 }

@@ -7,7 +7,18 @@ const clock = fc
   .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
   .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
 const seconds = fc.integer({ min: 0, max: 90_000 });
-const interval = fc.record({ start: clock, start_formatted: seconds, end: clock, end_formatted: seconds });
+const instant = fc.constantFrom('2026-03-29T01:45:00Z', '2026-10-25T00:30:00Z', '2027-10-31T00:30:00Z');
+const offset = fc.constantFrom('+02:00', '+01:00', '+05:45', '-03:30', '-05:00');
+const interval = fc.record({
+  start: clock,
+  start_formatted: seconds,
+  end: clock,
+  end_formatted: seconds,
+  start_time: instant,
+  end_time: instant,
+  start_offset: offset,
+  end_offset: offset,
+});
 const slot = fc.record({
   start: clock,
   start_formatted: seconds,
@@ -20,7 +31,10 @@ const slot = fc.record({
     fc.constantFrom('€90.00', '90,00\u00a0€', '₹1,500.00', 'CHF 12.50', '"quoted"\\'),
     fc.string({ unit: 'binary' }),
   ),
-  start_time: fc.constantFrom('2026-03-29T01:45:00Z', '2026-10-25T00:30:00Z'),
+  start_time: instant,
+  end_time: instant,
+  start_offset: offset,
+  end_offset: offset,
 });
 const answer: fc.Arbitrary<TimeSlotsResponse> = fc.record({
   today: fc.constant('2026-11-22'),

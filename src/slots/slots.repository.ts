@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import { precompiled } from '../db/precompiled.js';
+import type { Db } from '../platform/db/client.js';
+import { precompiled } from '../platform/db/precompiled.js';
 import type { Occupancy, Schedule, StafferInput } from './types.js';
 
 const DAY_MS = 86_400_000;

@@ -43,10 +43,22 @@ describe('GET /locations/{uuid}/time-slots', () => {
       price: 9000,
       price_formatted: '€90.00',
       start_time: '2026-09-10T07:00:00Z',
+      end_time: '2026-09-10T08:00:00Z',
+      start_offset: '+02:00',
+      end_offset: '+02:00',
     });
     expect(day.slots.at(-1).start).toBe('16:00');
     expect(day.intervals).toEqual([
-      { start: '09:00', start_formatted: 32400, end: '17:00', end_formatted: 61200 },
+      {
+        start: '09:00',
+        start_formatted: 32400,
+        end: '17:00',
+        end_formatted: 61200,
+        start_time: '2026-09-10T07:00:00Z',
+        end_time: '2026-09-10T15:00:00Z',
+        start_offset: '+02:00',
+        end_offset: '+02:00',
+      },
     ]);
   });
 

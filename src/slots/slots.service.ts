@@ -1,7 +1,7 @@
-import type { Db } from '../db/client.js';
 import { FieldErrorBag } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
-import { addDays, canonicalZone, daysBetween, todayIn } from '../time/zone.js';
+import type { Db } from '../platform/db/client.js';
+import { addDays, canonicalZone, daysBetween, todayIn } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { makeContext } from './availability.js';
 import { computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
@@ -106,12 +106,12 @@ export async function timeSlots(
   const zone = answerZone(errors, query.timezone, location);
   const today = todayIn(zone, now);
   const rangeStart = query.range_start ?? today;
-  const rangeEnd = query.range_end ?? addDays(rangeStart, 6);
   const startValid = isDate(rangeStart);
+  // The default end is counted from a valid start only; a bad start alone names only range_start.
+  const rangeEnd = query.range_end ?? (startValid ? addDays(rangeStart, 6) : today);
   const endValid = isDate(rangeEnd);
-  if (!startValid)
-    errors.add('range_start', 'The range_start field must be a date in the format YYYY-MM-DD.');
-  if (!endValid) errors.add('range_end', 'The range_end field must be a date in the format YYYY-MM-DD.');
+  if (!startValid) errors.add('range_start', dateMessage('range_start'));
+  if (!endValid) errors.add('range_end', dateMessage('range_end'));
   if (startValid && endValid) {
     const span = daysBetween(rangeStart, rangeEnd);
     if (span < 0) errors.add('range_end', 'The range_end must be a date after or equal to range_start.');
@@ -139,8 +139,16 @@ export async function timeSlots(
   return { today, timezone: zone, currency: workspace.currency, dates };
 }
 
+// Dates outside these years name no time anyone books, and the zone arithmetic at the ends of
+// the calendar (year 0000, 9999-12-31 plus a day) is where libraries and the store give up.
+const FIRST_DATE = '1970-01-01';
+const LAST_DATE = '9998-12-31';
+
+const dateMessage = (field: string) =>
+  `The ${field} field must be a date in the format YYYY-MM-DD, between ${FIRST_DATE} and ${LAST_DATE}.`;
+
 function isDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
+  if (!DATE_PATTERN.test(value) || value < FIRST_DATE || value > LAST_DATE) return false;
   const parsed = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
 }
@@ -170,7 +178,7 @@ export async function nextTimeSlots(
   const errors = new FieldErrorBag();
   const zone = answerZone(errors, query.timezone, location);
   if (query.from !== undefined && !isDate(query.from)) {
-    errors.add('from', 'The from field must be a date in the format YYYY-MM-DD.');
+    errors.add('from', dateMessage('from'));
   }
   // Checked once here, not again for every chunk searched below.
   const service = await offeredServiceAndStaffer(db, workspace, location, query, now, errors);

@@ -74,6 +74,13 @@ export interface SlotQuery extends AvailabilityInput {
   rangeEnd: string;
 }
 
+/**
+ * `start`/`end`: wall clocks ('HH:MM') in force at the two instants; `*_formatted`: the same wall
+ * clocks in seconds since the midnight of the slot's date (an end on the next date adds 86400).
+ * Wall clocks repeat in a fall-back hour, so there `end_formatted` can be <= `start_formatted`
+ * (docs/decisions/0002); `start_time`/`end_time` (UTC) and `start_offset`/`end_offset` ('+02:00')
+ * always tell the instants apart.
+ */
 export interface Slot {
   start: string;
   start_formatted: number;
@@ -83,13 +90,21 @@ export interface Slot {
   price: number;
   price_formatted: string;
   start_time: string;
+  end_time: string;
+  start_offset: string;
+  end_offset: string;
 }
 
+/** Same time fields and rules as Slot. */
 export interface FreeInterval {
   start: string;
   start_formatted: number;
   end: string;
   end_formatted: number;
+  start_time: string;
+  end_time: string;
+  start_offset: string;
+  end_offset: string;
 }
 
 export interface SlotDay {

@@ -2,7 +2,13 @@
  * From a staffer's schedule (wall times in the location's zone) to working spans (epoch ms).
  * Pure; all instants are half-open [start, end).
  */
-import { dateToUtcMs, daysBetween, resolveLocalBoundary, utcMsToDate, weekdayOf } from '../time/zone.js';
+import {
+  dateToUtcMs,
+  daysBetween,
+  resolveLocalBoundary,
+  utcMsToDate,
+  weekdayOf,
+} from '../platform/time/zone.js';
 import type { Schedule, TimeRange, Weekday } from './types.js';
 
 export interface Span {

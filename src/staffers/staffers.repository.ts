@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { StaffersTable } from '../db/schema.js';
-import type { Page } from '../http/pagination.js';
+import type { Db } from '../platform/db/client.js';
+import type { StaffersTable } from '../platform/db/schema.js';
+import type { Page } from '../platform/http/pagination.js';
 
 export type StafferRow = Selectable<StaffersTable>;
 export type StafferValues = Partial<Omit<Insertable<StaffersTable>, 'workspace_id' | 'id'>>;
@@ -19,35 +19,43 @@ export interface StafferRecord extends StafferRow {
 /**
  * One page of the live staffers who provide at least one live service that is offered at the
  * location (the caller has checked that the location itself is live), and their total.
+ *
+ * One query, walked in list order on staffers_list (migration 0006) with an EXISTS probe per
+ * staffer through primary keys, so its cost grows with the number of staffers and never with
+ * their product with the services: the planner cannot turn it into the nested loops over
+ * (location, service) pairs that an `IN (join)` became without fresh statistics (PGlite runs no
+ * autovacuum), which took seconds per page at 500 staffers.
  */
 export async function listStaffersAtLocation(db: Db, workspaceId: string, locationId: string, page: Page) {
-  const providesThere = () =>
-    db
-      .selectFrom('staffer_services as ss')
-      .innerJoin('services as s', (join) =>
-        join.onRef('s.workspace_id', '=', 'ss.workspace_id').onRef('s.id', '=', 'ss.service_id'),
-      )
-      .innerJoin('service_locations as sl', (join) =>
-        join
-          .onRef('sl.workspace_id', '=', 'ss.workspace_id')
-          .onRef('sl.service_id', '=', 'ss.service_id')
-          .onRef('sl.location_id', '=', 'ss.location_id'),
-      )
-      .select('ss.staffer_id')
-      .where('ss.workspace_id', '=', workspaceId)
-      .where('ss.location_id', '=', locationId)
-      .where('s.archived_at', 'is', null);
   const live = () =>
     db
-      .selectFrom('staffers')
-      .where('workspace_id', '=', workspaceId)
-      .where('archived_at', 'is', null)
-      .where('id', 'in', providesThere());
+      .selectFrom('staffers as st')
+      .where('st.workspace_id', '=', workspaceId)
+      .where('st.archived_at', 'is', null)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('staffer_services as ss')
+            .innerJoin('service_locations as sl', (join) =>
+              join
+                .onRef('sl.workspace_id', '=', 'ss.workspace_id')
+                .onRef('sl.service_id', '=', 'ss.service_id')
+                .onRef('sl.location_id', '=', 'ss.location_id'),
+            )
+            .innerJoin('services as s', (join) =>
+              join.onRef('s.workspace_id', '=', 'ss.workspace_id').onRef('s.id', '=', 'ss.service_id'),
+            )
+            .select(sql`1`.as('one'))
+            .whereRef('ss.workspace_id', '=', 'st.workspace_id')
+            .whereRef('ss.staffer_id', '=', 'st.id')
+            .where('ss.location_id', '=', locationId)
+            .where('s.archived_at', 'is', null),
+        ),
+      );
   const rows = await live()
-    .selectAll()
+    .selectAll('st')
     .select(sql<number>`count(*) over ()`.as('total'))
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('st.created_at')
+    .orderBy('st.id')
     .limit(page.perPage)
     .offset(page.offset)
     .execute();

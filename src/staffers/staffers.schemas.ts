@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../http/nullable.js';
+import { Nullable } from '../platform/http/nullable.js';
 
 export const StafferParams = Type.Object({ stafferUuid: Type.String({ format: 'uuid' }) });
 
@@ -14,7 +14,9 @@ export const StafferCreateBody = Type.Object({
   position: Type.Optional(Type.String({ maxLength: 255 })),
   description: Type.Optional(Type.String({ maxLength: 5000 })),
   avatar: Type.Optional(
-    Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'Image URL; null = none' })),
+    Nullable(
+      Type.String({ format: 'http-url', maxLength: 2048, description: 'http(s) image URL; null = none' }),
+    ),
   ),
   services: Type.Optional(
     Type.Array(StafferAssignment, {
@@ -29,3 +31,14 @@ export type StafferCreateBody = Static<typeof StafferCreateBody>;
 
 export const StafferUpdateBody = Type.Partial(StafferCreateBody);
 export type StafferUpdateBody = Static<typeof StafferUpdateBody>;
+
+/** DESIGN §3 "Staffer", as answered (plus what the staffer provides where). */
+export const StafferJson = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  position: Type.String(),
+  description: Type.String(),
+  avatar: Nullable(Type.String()),
+  services: Type.Array(StafferAssignment),
+});

@@ -1,6 +1,7 @@
-import type { Db } from '../db/client.js';
 import { FieldErrorBag, notFound } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import {
   type Assignment,
   archiveStafferRow,
@@ -22,13 +23,13 @@ export async function getStaffer(db: Db, workspaceId: string, stafferId: string)
 }
 
 export async function createStaffer(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   body: StafferCreateBody,
 ): Promise<StafferRecord> {
   const errors = new FieldErrorBag();
   const values = scalarValues(body, errors);
-  return db.transaction().execute(async (tx) => {
+  return uow.run(workspaceId, async (tx) => {
     const assignments = await checkAssignments(tx, workspaceId, body.services ?? [], errors);
     errors.throwIfAny();
     const stafferId = await insertStaffer(tx, workspaceId, { ...values, first_name: values.first_name! });
@@ -38,14 +39,14 @@ export async function createStaffer(
 }
 
 export async function updateStaffer(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   stafferId: string,
   body: StafferUpdateBody,
 ): Promise<StafferRecord> {
   const errors = new FieldErrorBag();
   const values = scalarValues(body, errors);
-  return db.transaction().execute(async (tx) => {
+  return uow.run(workspaceId, async (tx) => {
     // 404 before 422: a request about a staffer that is not there has nothing to validate.
     await getStaffer(tx, workspaceId, stafferId);
     const assignments =
@@ -59,8 +60,9 @@ export async function updateStaffer(
   });
 }
 
-export async function archiveStaffer(db: Db, workspaceId: string, stafferId: string): Promise<void> {
-  if (!(await archiveStafferRow(db, workspaceId, stafferId))) throw notFound('Staffer');
+export async function archiveStaffer(uow: UnitOfWork, workspaceId: string, stafferId: string): Promise<void> {
+  const archived = await uow.run(workspaceId, (tx) => archiveStafferRow(tx, workspaceId, stafferId));
+  if (!archived) throw notFound('Staffer');
 }
 
 function scalarValues(body: StafferUpdateBody, errors: FieldErrorBag): StafferValues {

@@ -309,7 +309,7 @@ describe('GET /locations/{uuid}/staffers', () => {
         services: [{ location_uuid: here, service_uuids: [service] }],
       });
       expect(body.meta).toEqual({ current_page: 1, last_page: 2, per_page: 2, total: 3 });
-      expect(new URL(body.links.last).search).toBe('?per_page=2&page=2');
+      expect(new URL(body.links.last, 'http://localhost').search).toBe('?per_page=2&page=2');
       expect(body.links.prev).toBeNull();
       const page2 = (await fresh.call('GET', `/locations/${here}/staffers?per_page=2&page=2`)).json();
       expect(page2.data.map((s: StafferJson) => s.first_name)).toEqual(['P3']);

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { BookingStatusesTable, StatusType } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import type { BookingStatusesTable, StatusType } from '../platform/db/schema.js';
 
 export type StatusRow = Selectable<BookingStatusesTable>;
 
@@ -35,6 +35,37 @@ export async function requireLiveStatus(db: Db, workspaceId: string, statusId: s
     .executeTakeFirst();
   if (!row) throw notFound('Status');
   return row;
+}
+
+/** A status of this workspace (archived ones too: a booking keeps its status), or undefined. */
+export async function findStatus(
+  db: Db,
+  workspaceId: string,
+  statusId: string,
+  options: { live?: boolean } = {},
+): Promise<StatusRow | undefined> {
+  let query = db
+    .selectFrom('booking_statuses')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', statusId);
+  if (options.live) query = query.where('archived_at', 'is', null);
+  return query.executeTakeFirst();
+}
+
+/** The id of the workspace's built-in final status of this type. */
+export async function finalStatusId(
+  db: Db,
+  workspaceId: string,
+  type: 'completed' | 'canceled',
+): Promise<string> {
+  const row = await db
+    .selectFrom('booking_statuses')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('type', '=', type)
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Whether another live status of the workspace has this name, in any letter case. */

@@ -1,5 +1,6 @@
-import type { Db } from '../db/client.js';
 import { conflict, type FieldErrors, invalidField } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { presentStatus } from './statuses.presenter.js';
 import {
   BUILT_IN_TYPES,
@@ -63,8 +64,12 @@ export async function listStatuses(db: Db, workspaceId: string) {
 }
 
 /** A custom status, last in the list; made the default at once if asked. */
-export async function createStatus(db: Db, workspaceId: string, input: StatusChanges & { name: string }) {
-  return db.transaction().execute(async (tx) => {
+export async function createStatus(
+  uow: UnitOfWork,
+  workspaceId: string,
+  input: StatusChanges & { name: string },
+) {
+  return uow.run(workspaceId, async (tx) => {
     await lockStatusesOf(tx, workspaceId);
     await requireFreeName(tx, workspaceId, input.name);
     const position = await nextPosition(tx, workspaceId);
@@ -86,8 +91,13 @@ export async function createStatus(db: Db, workspaceId: string, input: StatusCha
  * default moves it here in the same transaction, and the default cannot just be switched off.
  * The type never changes (the body has no say over it).
  */
-export async function changeStatus(db: Db, workspaceId: string, statusId: string, changes: StatusChanges) {
-  return db.transaction().execute(async (tx) => {
+export async function changeStatus(
+  uow: UnitOfWork,
+  workspaceId: string,
+  statusId: string,
+  changes: StatusChanges,
+) {
+  return uow.run(workspaceId, async (tx) => {
     await lockStatusesOf(tx, workspaceId);
     const status = await requireLiveStatus(tx, workspaceId, statusId);
     if (changes.name !== undefined) await requireFreeName(tx, workspaceId, changes.name, statusId);
@@ -118,8 +128,8 @@ async function requireFreeName(tx: Db, workspaceId: string, name: string, except
 }
 
 /** Archives a custom status; bookings that carry it keep it, it is just no longer offered. */
-export async function archiveStatus(db: Db, workspaceId: string, statusId: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+export async function archiveStatus(uow: UnitOfWork, workspaceId: string, statusId: string): Promise<void> {
+  await uow.run(workspaceId, async (tx) => {
     await lockStatusesOf(tx, workspaceId);
     const status = await requireLiveStatus(tx, workspaceId, statusId);
     if (BUILT_IN_TYPES.includes(status.type)) {

@@ -1,5 +1,6 @@
-import type { Db } from '../db/client.js';
 import { conflict } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { insertTestDelivery, queueDeliveryNow, requireDelivery } from './deliveries.repository.js';
 import { requireWebhook, type WebhookRow } from './webhooks.repository.js';
@@ -17,21 +18,30 @@ async function requireEnabledWebhook(db: Db, workspaceId: string, webhookId: str
 }
 
 /** Queues a signed test event; the worker sends it like any other delivery. */
-export async function sendTestEvent(db: Db, workspace: WorkspaceRow, webhookId: string, now: number) {
-  const webhook = await requireEnabledWebhook(db, workspace.id, webhookId);
-  const deliveryId = await insertTestDelivery(db, webhook, workspace.slug, now);
-  return requireDelivery(db, workspace.id, webhookId, deliveryId);
+export async function sendTestEvent(
+  uow: UnitOfWork,
+  workspace: WorkspaceRow,
+  webhookId: string,
+  now: number,
+) {
+  return uow.run(workspace.id, async (tx) => {
+    const webhook = await requireEnabledWebhook(tx, workspace.id, webhookId);
+    const deliveryId = await insertTestDelivery(tx, webhook, workspace.slug, now);
+    return requireDelivery(tx, workspace.id, webhookId, deliveryId);
+  });
 }
 
 /** Replays one delivery now (same body and webhook-id, a new attempt number). */
 export async function retryDelivery(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   webhookId: string,
   deliveryId: string,
   now: number,
 ) {
-  await requireEnabledWebhook(db, workspaceId, webhookId);
-  await queueDeliveryNow(db, workspaceId, webhookId, deliveryId, now);
-  return requireDelivery(db, workspaceId, webhookId, deliveryId);
+  return uow.run(workspaceId, async (tx) => {
+    await requireEnabledWebhook(tx, workspaceId, webhookId);
+    await queueDeliveryNow(tx, workspaceId, webhookId, deliveryId, now);
+    return requireDelivery(tx, workspaceId, webhookId, deliveryId);
+  });
 }

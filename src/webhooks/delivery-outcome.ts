@@ -1,5 +1,5 @@
-import type { Db } from '../db/client.js';
-import type { DeliveryState } from '../db/schema.js';
+import type { Db } from '../platform/db/client.js';
+import type { DeliveryState } from '../platform/db/schema.js';
 import type { ClaimedDelivery } from './deliveries.repository.js';
 import type { SendResult } from './http-sender.js';
 import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.js';
@@ -79,6 +79,7 @@ export async function recordAttempt(
         status_code: result.statusCode,
         duration_ms: result.durationMs,
         error: result.error,
+        response_excerpt: result.responseExcerpt ?? null,
       })
       .onConflict((oc) => oc.columns(['workspace_id', 'delivery_id', 'attempt']).doNothing())
       .execute();

@@ -17,9 +17,12 @@ describe('delivery', () => {
     const hook = await receiver();
     const { uuid, secret } = await createWebhook(hook.url);
     const bookingId = await emit(['booking-updated', 'booking-rescheduled']);
-    const round = await worker().runOnce();
+    const w = worker();
+    const round = await w.runOnce();
     expect(round.dispatched).toBe(2);
-    expect(round.outcomes).toEqual(['succeeded', 'succeeded']);
+    // One booking's events go out one after the other (issue 17.3): the second in the next round.
+    expect(round.outcomes).toEqual(['succeeded']);
+    expect((await w.runOnce()).outcomes).toEqual(['succeeded']);
 
     const received = await hook.waitFor(2);
     const bodies = received.map(

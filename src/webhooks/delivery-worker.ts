@@ -1,9 +1,14 @@
-import type { Db } from '../db/client.js';
-import type { Clock } from '../http/types.js';
+import { type Db, isStoreUnavailable } from '../platform/db/client.js';
+import type { Clock } from '../platform/http/types.js';
 import { claimDueDeliveries, fanOutEvents } from './deliveries.repository.js';
 import { type Outcome, recordAttempt } from './delivery-outcome.js';
 import { DEFAULT_TIMEOUT_MS, type SendResult, sendWebhook } from './http-sender.js';
+import { countAttempt } from './outbox-metrics.js';
+import { PartitionLeases } from './partition-leases.js';
 import { activeSecrets, signedHeaders } from './signing.js';
+
+/** Between rounds while the store is unreachable: often enough to resume within a second or so. */
+const STORE_RETRY_MS = 1_000;
 
 export interface WorkerLogger {
   info(object: object, message?: string): void;
@@ -26,6 +31,10 @@ export interface WebhookWorkerOptions {
   /** Source of retry jitter, in [0, 1). */
   random?: () => number;
   logger?: WorkerLogger;
+  /** Who holds partition leases; workers with distinct ids split the outbox partitions. */
+  workerId?: string;
+  /** How long a partition lease lasts unless renewed (a dead worker's run out after it). */
+  leaseMs?: number;
 }
 
 export interface RoundResult {
@@ -50,21 +59,34 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
+  /** The outbox partitions this worker works on (issue 17.3). */
+  readonly leases: PartitionLeases;
+  /** Set while the store is unreachable: the worker waits longer between rounds and logs once. */
+  private storeDownSince: number | undefined;
 
   constructor(private readonly options: WebhookWorkerOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.pollMs = options.pollMs ?? 300;
     this.batchSize = options.batchSize ?? 20;
     this.random = options.random ?? Math.random;
+    this.leases = new PartitionLeases(options.db, options.clock, options.workerId, options.leaseMs);
   }
 
   /** One round: fan out, claim, send, record. Resolves when every send of the round is recorded. */
   async runOnce(): Promise<RoundResult> {
     const { db, clock } = this.options;
-    const dispatched = await fanOutEvents(db, clock.now(), 100);
+    // Only this worker's partitions: no statement locks rows of more than one workspace (DESIGN §8).
+    const partitions = await this.leases.current();
+    const dispatched = await fanOutEvents(db, clock.now(), 100, partitions);
     const now = clock.now();
     // The lease outlives the send's own timeout, so a live worker never loses its claim.
-    const claimed = await claimDueDeliveries(db, now, now + this.timeoutMs + 30_000, this.batchSize);
+    const claimed = await claimDueDeliveries(
+      db,
+      now,
+      now + this.timeoutMs + 30_000,
+      this.batchSize,
+      partitions,
+    );
     const outcomes = await Promise.all(
       claimed.map(async (delivery) => {
         const startedAt = clock.now();
@@ -80,6 +102,8 @@ export class WebhookWorker {
           url: delivery.url,
           body: delivery.body,
           headers: {
+            // The subscription's own headers first: nothing below can be overridden by them.
+            ...delivery.headers,
             ...signedHeaders(secrets, delivery.message_id, startedAt, delivery.body),
             // Not part of Standard Webhooks; tells receivers (and our tests) which try this is.
             'webhook-attempt': String(delivery.attempt_count),
@@ -88,6 +112,7 @@ export class WebhookWorker {
           allowPrivate: this.options.allowPrivate,
         });
         const outcome = await recordAttempt(db, delivery, result, startedAt, clock.now(), this.random);
+        countAttempt(outcome);
         if (outcome !== 'succeeded') {
           this.options.logger?.warn(
             { delivery: delivery.id, attempt: delivery.attempt_count, status: result.statusCode, outcome },
@@ -100,23 +125,55 @@ export class WebhookWorker {
     return { dispatched, outcomes };
   }
 
-  /** Polls until stop(); a full batch goes straight into the next round. */
+  /**
+   * Polls until stop(); a full batch goes straight into the next round. While the store is
+   * unreachable the worker pauses (one log line, rounds every STORE_RETRY_MS) and resumes by
+   * itself on the first round that reaches it (issue 18 §5). A send whose result could not be
+   * recorded is sent again once its lease runs out: delivery is at least once.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
     this.loop = (async () => {
       while (this.running) {
         let busy = false;
+        let wait = this.pollMs;
         try {
           const round = await this.runOnce();
           busy = round.outcomes.length >= this.batchSize || round.dispatched >= 100;
+          this.storeReachable();
         } catch (error) {
-          // A store hiccup must not end the loop; the next round tries again.
-          this.options.logger?.error({ err: error }, 'webhook worker round failed');
+          // No error may end the loop; the next round tries again.
+          if (isStoreUnavailable(error)) {
+            this.storeUnreachable(error);
+            wait = Math.max(this.pollMs, STORE_RETRY_MS);
+          } else {
+            this.options.logger?.error({ err: error }, 'webhook worker round failed');
+          }
         }
-        if (this.running && !busy) await this.pause();
+        if (this.running && !busy) await this.pause(wait);
       }
     })();
+  }
+
+  /** True while the worker is paused because the store is unreachable. */
+  get paused(): boolean {
+    return this.storeDownSince !== undefined;
+  }
+
+  private storeUnreachable(error: unknown): void {
+    if (this.storeDownSince !== undefined) return;
+    this.storeDownSince = Date.now();
+    this.options.logger?.warn({ err: error }, 'store unreachable; webhook worker paused');
+  }
+
+  private storeReachable(): void {
+    if (this.storeDownSince === undefined) return;
+    this.options.logger?.info(
+      { pausedMs: Date.now() - this.storeDownSince },
+      'store reachable again; webhook worker resumed',
+    );
+    this.storeDownSince = undefined;
   }
 
   /** Stops polling and resolves once the round in progress (its sends included) has finished. */
@@ -126,12 +183,14 @@ export class WebhookWorker {
     this.wake?.();
     await this.loop;
     this.loop = undefined;
+    // Others may take the partitions at once; a crash skips this and the leases run out instead.
+    await this.leases.release().catch(() => {});
   }
 
-  private pause(): Promise<void> {
+  private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
       this.wake = resolve;
-      this.timer = setTimeout(resolve, this.pollMs);
+      this.timer = setTimeout(resolve, ms);
     });
   }
 }

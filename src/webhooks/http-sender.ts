@@ -3,7 +3,14 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { RELEASE_VERSION } from '../version.js';
-import { guardedLookup, hostOf, isPublicAddress, parseWebhookUrl, TargetRefusedError } from './ssrf-guard.js';
+import {
+  guardedLookup,
+  hostOf,
+  isPublicAddress,
+  parseWebhookUrl,
+  type Resolver,
+  TargetRefusedError,
+} from './ssrf-guard.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -13,6 +20,8 @@ export interface SendRequest {
   body: string;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The DNS resolver behind the guard; dns.lookup unless a test stands in for DNS. */
+  resolve?: Resolver;
 }
 
 export interface SendResult {
@@ -24,12 +33,17 @@ export interface SendResult {
   error: string | null;
   /** The raw Retry-After header, if the receiver sent one. */
   retryAfter: string | undefined;
+  /** The start of the response body (the panel's deliveries log shows it); absent without a response. */
+  responseExcerpt?: string | undefined;
 }
+
+/** How much of a receiver's answer is kept for the deliveries log. */
+export const RESPONSE_EXCERPT_BYTES = 512;
 
 /**
  * One POST to a receiver. Redirects are never followed (a 3xx is a failure: following one could
  * lead past the SSRF guard), the whole exchange is bounded by `timeoutMs`, and the response body
- * is drained but not kept. Never throws: every outcome is a SendResult.
+ * is drained, its first RESPONSE_EXCERPT_BYTES kept for the log. Never throws: every outcome is a SendResult.
  */
 export function sendWebhook(request: SendRequest): Promise<SendResult> {
   const started = performance.now();
@@ -63,7 +77,7 @@ export function sendWebhook(request: SendRequest): Promise<SendResult> {
       method: 'POST',
       // A fresh connection each time: a pooled socket would skip the guarded lookup.
       agent: false,
-      lookup: guardedLookup(request.allowPrivate),
+      lookup: guardedLookup(request.allowPrivate, request.resolve),
       headers: {
         ...request.headers,
         'content-type': 'application/json',
@@ -72,8 +86,11 @@ export function sendWebhook(request: SendRequest): Promise<SendResult> {
       },
     });
     // Bounds the whole exchange, response body included; a receiver that never answers is cut off.
+    // Once the status is in, the outcome is fixed: a body that is slow to end only shortens the excerpt.
+    let answered: (() => void) | undefined;
     const deadline = setTimeout(() => {
-      settle(failure(`Timed out after ${request.timeoutMs} ms.`));
+      if (answered) answered();
+      else settle(failure(`Timed out after ${request.timeoutMs} ms.`));
       outgoing.destroy();
     }, request.timeoutMs);
     outgoing.on('response', (response) => {
@@ -86,16 +103,31 @@ export function sendWebhook(request: SendRequest): Promise<SendResult> {
       } else if (!ok) {
         error = `HTTP ${status}.`;
       }
-      settle({
+      const result = {
         ok,
         statusCode: status,
         durationMs: elapsed(),
         error,
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      };
+      // The status decides the outcome; the body only adds its first bytes for the log.
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const finish = () => {
+        clearTimeout(deadline);
+        const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+        settle({ ...result, responseExcerpt: excerpt });
+      };
+      answered = finish;
+      response.on('data', (chunk: Buffer) => {
+        if (kept < RESPONSE_EXCERPT_BYTES) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
       });
-      response.on('error', () => {});
-      response.on('close', () => clearTimeout(deadline));
-      response.resume();
+      response.on('error', finish);
+      response.on('end', finish);
+      response.on('close', finish);
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(deadline);

@@ -1,6 +1,14 @@
+import http from 'node:http';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { sendWebhook } from './http-sender.js';
-import { checkWebhookUrl, isPublicAddress } from './ssrf-guard.js';
+import {
+  checkWebhookUrl,
+  guardedLookup,
+  isPublicAddress,
+  type Resolver,
+  TargetRefusedError,
+} from './ssrf-guard.js';
 
 describe('isPublicAddress', () => {
   const nonPublic = [
@@ -25,6 +33,17 @@ describe('isPublicAddress', () => {
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
     '64:ff9b::a00:1',
+    // IPv6 encodings of private IPv4 addresses: 6to4, NAT64, mapped, compatible, translated, Teredo.
+    '2002:7f00:1::',
+    '2002:a00:1::1',
+    '2002:c0a8:101:1::1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::127.0.0.1',
+    '::ffff:7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:a00:1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
     'not an ip',
   ];
   for (const address of nonPublic) {
@@ -37,6 +56,8 @@ describe('isPublicAddress', () => {
     '172.15.255.255',
     '2606:4700::1111',
     '::ffff:8.8.8.8',
+    '2002:808:808::1',
+    '2001:4860:4860::8888',
   ];
   for (const address of publicAddresses) {
     it(`accepts ${address}`, () => expect(isPublicAddress(address)).toBe(true));
@@ -55,14 +76,82 @@ describe('checkWebhookUrl', () => {
     expect(await checkWebhookUrl('http://localhost:9/x', false)).toMatch(/private/);
   });
 
+  it('refuses control characters and port 0, which the URL parser would otherwise rewrite or take', async () => {
+    expect(await checkWebhookUrl('https://example.com/a\r\nX-Injected: 1', true)).toMatch(
+      /control characters/,
+    );
+    expect(await checkWebhookUrl('https://exa\tmple.com/', true)).toMatch(/control characters/);
+    expect(await checkWebhookUrl('https://example.com:0/a', true)).toMatch(/port/);
+    expect(await checkWebhookUrl('http://[2002:7f00:1::]/', false)).toMatch(/private/);
+  });
+
   it('refuses a name that does not resolve', async () => {
     expect(await checkWebhookUrl('http://no-such-host.invalid/x', false)).toMatch(/could not be resolved/);
   });
 });
 
+describe('guardedLookup (DNS rebinding)', () => {
+  /** A resolver that answers public the first time and loopback afterwards, like a rebinding name. */
+  function rebinding(): { resolve: Resolver; calls: number } {
+    const state = {
+      calls: 0,
+      resolve: ((_host, _options, callback) => {
+        state.calls += 1;
+        callback(null, [{ address: state.calls === 1 ? '93.184.215.14' : '127.0.0.1', family: 4 }]);
+      }) as Resolver,
+    };
+    return state;
+  }
+  const lookupOnce = (lookup: LookupFunction, all = false) =>
+    new Promise<{ error: Error | null; address: unknown }>((done) =>
+      lookup('rebind.example', { all }, (error, address) => done({ error, address })),
+    );
+
+  it('hands the connection the address it vetted, and refuses the name once it resolves to loopback', async () => {
+    const r = rebinding();
+    const lookup = guardedLookup(false, r.resolve);
+    expect(await lookupOnce(lookup)).toEqual({ error: null, address: '93.184.215.14' });
+    const second = await lookupOnce(lookup);
+    expect(second.error).toBeInstanceOf(TargetRefusedError);
+    expect(r.calls).toBe(2);
+  });
+
+  it('a send dials the vetted address, not what the system resolver says for the name', async () => {
+    const server = http.createServer((_request, response) => response.end('ok'));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const toLoopback: Resolver = (_host, _options, callback) =>
+        callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      const request = {
+        url: `http://rebind.invalid:${port}/`,
+        headers: {},
+        body: '{}',
+        timeoutMs: 2000,
+        resolve: toLoopback,
+      };
+      // The name does not exist in DNS: an answer can only come through the guarded resolver.
+      expect(await sendWebhook({ ...request, allowPrivate: true })).toMatchObject({
+        ok: true,
+        statusCode: 200,
+      });
+      const refused = await sendWebhook({ ...request, allowPrivate: false });
+      expect(refused).toMatchObject({ ok: false, statusCode: null });
+      expect(refused.error).toMatch(/non-public address/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('sendWebhook guard', () => {
   it('refuses at send time without opening a connection', async () => {
-    for (const url of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://[::1]:9/x']) {
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://localhost:9/x',
+      'http://[::1]:9/x',
+      'http://[2002:7f00:1::]:9/x',
+    ]) {
       const result = await sendWebhook({
         url,
         headers: {},

@@ -45,7 +45,45 @@ for (const [network, prefix] of [
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !NON_PUBLIC.check(address, 'ipv4');
+  if (NON_PUBLIC.check(address, 'ipv6')) return false;
+  const embedded = embeddedIpv4(address);
+  return embedded === undefined || !NON_PUBLIC.check(embedded, 'ipv4');
+}
+
+/** The 8 hextets of an IPv6 address (valid per isIP), '::' expanded, a dotted IPv4 tail read. */
+function hextets(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((part) => Number.parseInt(part, 16));
+}
+
+const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 address an IPv6 one reaches through a translation or tunnel, if any: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), 6to4 (2002:AABB:CCDD::/16, the IPv4 in
+ * bits 16-47) and Teredo (2001:0::/32, the client's IPv4 inverted in the last 32 bits). NAT64
+ * and IPv4-compatible ranges are refused whole by NON_PUBLIC. A private IPv4 behind any of these
+ * makes the IPv6 address non-public: `http://[2002:7f00:1::]/` is 127.0.0.1.
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const h = hextets(address);
+  if (h.length !== 8 || h.some(Number.isNaN)) return '0.0.0.0'; // unreadable: treat as non-public
+  const zeroUntil = (n: number) => h.slice(0, n).every((part) => part === 0);
+  if (zeroUntil(5) && h[5] === 0xffff) return v4(h[6]!, h[7]!);
+  if (zeroUntil(4) && h[4] === 0xffff && h[5] === 0) return v4(h[6]!, h[7]!);
+  if (h[0] === 0x2002) return v4(h[1]!, h[2]!);
+  if (h[0] === 0x2001 && h[1] === 0) return v4(h[6]! ^ 0xffff, h[7]! ^ 0xffff);
+  return undefined;
 }
 
 export const URL_SCHEME_MESSAGE = 'The url must be an http or https URL.';
@@ -59,6 +97,10 @@ export function hostOf(url: URL): string {
 
 /** Parses and checks the scheme; returns the URL or an error message for the `url` field. */
 export function parseWebhookUrl(value: string): URL | string {
+  // The URL parser would silently strip tabs and newlines (and percent-encode other controls):
+  // a URL sent with them is not the URL that would be stored, so it is refused as sent.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'The url must not contain control characters.';
   let url: URL;
   try {
     url = new URL(value);
@@ -67,6 +109,7 @@ export function parseWebhookUrl(value: string): URL | string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return URL_SCHEME_MESSAGE;
   if (hostOf(url) === '') return 'The url must be a valid URL.';
+  if (url.port === '0') return 'The url port must be between 1 and 65535.';
   return url;
 }
 
@@ -94,6 +137,13 @@ export async function checkWebhookUrl(value: string, allowPrivate: boolean): Pro
   return addresses.every(isPublicAddress) ? null : PRIVATE_TARGET_MESSAGE;
 }
 
+/** dns.lookup's shape with `all: true`; tests pass one that answers differently each time (rebinding). */
+export type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
 export class TargetRefusedError extends Error {
   readonly code = 'EWEBHOOKTARGET';
   constructor(message = 'Refused: the url resolves to a non-public address.') {
@@ -107,9 +157,9 @@ export class TargetRefusedError extends Error {
  * the address that is dialled (no window for DNS rebinding). Node skips `lookup` for IP literals;
  * the sender checks those itself with isPublicAddress.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, resolve: Resolver = dns.lookup): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as dns.LookupAddress[];
       if (list.length === 0) return callback(new Error(`No address for ${hostname}`), '', 0);

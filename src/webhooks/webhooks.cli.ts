@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/errors.js';
 import { loadConfig } from '../config.js';
-import type { Database } from '../db/client.js';
 import { notFound } from '../errors.js';
+import type { Database } from '../platform/db/client.js';
 import { findWorkspaceBySlug } from '../workspaces/workspaces.repository.js';
+import { openWritePath } from '../write-path.js';
 import { presentWebhook, presentWebhookWithSecret } from './webhooks.presenter.js';
-import { deleteWebhookRow, listWebhooks, requireWebhook } from './webhooks.repository.js';
-import { createWebhook, rotateWebhookSecret } from './webhooks.service.js';
+import { listWebhooks } from './webhooks.repository.js';
+import { createWebhook, deleteWebhook, rotateWebhookSecret } from './webhooks.service.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,6 +65,7 @@ export async function webhookCommand(database: Database, args: string[]): Promis
   }
 
   const db = database.db;
+  const { uow } = openWritePath(db);
   const workspace = await findWorkspaceBySlug(db, values.workspace as string);
   if (!workspace) throw notFound('Workspace');
   const uuid = values.uuid as string | undefined;
@@ -79,7 +81,7 @@ export async function webhookCommand(database: Database, args: string[]): Promis
     case 'create': {
       const events = typeof values.events === 'string' ? values.events.split(',') : undefined;
       const { webhook, secret } = await createWebhook(
-        db,
+        uow,
         workspace.id,
         {
           url: values.url as string,
@@ -87,17 +89,20 @@ export async function webhookCommand(database: Database, args: string[]): Promis
           enabled: values.disabled !== true,
           description: typeof values.description === 'string' ? values.description : undefined,
         },
-        { now, allowPrivate: loadConfig().webhooksAllowPrivate },
+        {
+          now,
+          allowPrivate: loadConfig().webhooksAllowPrivate,
+          maxWebhooks: loadConfig().maxWebhooksPerWorkspace,
+        },
       );
       return { data: presentWebhookWithSecret(webhook, secret) };
     }
     case 'delete': {
-      await requireWebhook(db, workspace.id, uuid as string);
-      await deleteWebhookRow(db, workspace.id, uuid as string);
+      await deleteWebhook(uow, workspace.id, uuid as string);
       return { deleted: true, uuid };
     }
     default: {
-      const { webhook, secret } = await rotateWebhookSecret(db, workspace.id, uuid as string, now);
+      const { webhook, secret } = await rotateWebhookSecret(uow, workspace.id, uuid as string, now);
       return { data: presentWebhookWithSecret(webhook, secret) };
     }
   }

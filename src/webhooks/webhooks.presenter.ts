@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../db/schema.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../platform/db/schema.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
@@ -12,12 +12,20 @@ export function presentWebhook(row: WebhookRow) {
     events: row.events,
     enabled: row.enabled,
     description: row.description,
+    format: row.format,
+    /** The names of its static headers; their values are shown only when they are set. */
+    header_names: Object.keys(row.headers),
     /** Why the system turned it off: "gone" (HTTP 410) or "failing" (3 days of failures). */
     disabled_reason: row.disabled_reason,
     failing_since: iso(row.failing_since),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+/** An answer to a request that set the static headers: the one time their values are shown. */
+export function presentWebhookWithHeaders(row: WebhookRow) {
+  return { ...presentWebhook(row), headers: row.headers };
 }
 
 /** Creation and rotation: the only answers that carry the secret. */

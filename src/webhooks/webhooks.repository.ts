@@ -1,8 +1,8 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { WebhooksTable } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import type { Page } from '../http/pagination.js';
+import type { Db } from '../platform/db/client.js';
+import type { WebhookFormat, WebhooksTable } from '../platform/db/schema.js';
+import type { Page } from '../platform/http/pagination.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
@@ -42,6 +42,17 @@ export async function requireWebhook(db: Db, workspaceId: string, webhookId: str
   return row;
 }
 
+/** The workspace's webhooks, counted under a lock on its row (held until `tx` ends). */
+export async function countWebhooksLocked(tx: Db, workspaceId: string): Promise<number> {
+  await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
+  const { count } = await tx
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
 export async function insertWebhook(
   db: Db,
   values: {
@@ -50,6 +61,8 @@ export async function insertWebhook(
     events: string[];
     enabled: boolean;
     description: string;
+    format: WebhookFormat;
+    headers: Record<string, string>;
     secret: string;
     at: Date;
   },
@@ -62,6 +75,8 @@ export async function insertWebhook(
       events: JSON.stringify(values.events),
       enabled: values.enabled,
       description: values.description,
+      format: values.format,
+      headers: JSON.stringify(values.headers),
       secret: values.secret,
       previous_secret: null,
       previous_secret_expires_at: null,

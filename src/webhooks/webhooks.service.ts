@@ -1,10 +1,14 @@
-import type { Db } from '../db/client.js';
-import type { FieldErrors } from '../errors.js';
-import { throwIfInvalid } from '../http/validation.js';
-import { EVENT_TYPES } from './outbox.js';
+import { type FieldErrors, limitReached } from '../errors.js';
+import type { WebhookFormat } from '../platform/db/schema.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { throwIfInvalid } from '../platform/http/validation.js';
+import { EVENT_TYPES } from './outbox.repository.js';
 import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl } from './ssrf-guard.js';
+import { checkHeaders } from './webhook-headers.js';
 import {
+  countWebhooksLocked,
+  deleteWebhookRow,
   insertWebhook,
   requireWebhook,
   rotateSecretRow,
@@ -23,12 +27,17 @@ export interface WebhookInput {
   events?: string[] | undefined;
   enabled?: boolean | undefined;
   description?: string | undefined;
+  format?: WebhookFormat | undefined;
+  /** Replaces every static header; {} removes them. */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface WebhookContext {
   now: number;
   /** config.webhooksAllowPrivate: lets tests and private networks target internal hosts. */
   allowPrivate: boolean;
+  /** config.maxWebhooksPerWorkspace: creating one more is a 422 `limit_reached`. */
+  maxWebhooks?: number;
 }
 
 /**
@@ -54,8 +63,10 @@ async function validate(
   );
   const events =
     input.events === undefined || eventsRefused ? undefined : normalizeEvents(input.events, errors);
+  const headers =
+    input.headers === undefined || schemaErrors.headers ? undefined : checkHeaders(input.headers, errors);
   throwIfInvalid(schemaErrors, errors);
-  return { events, url: input.url?.trim() };
+  return { events, url: input.url?.trim(), headers };
 }
 
 /** Known names in a stable order, or ["*"]; unknown names are reported by position. */
@@ -80,46 +91,62 @@ export function normalizeEvents(events: string[], errors: FieldErrors): string[]
 
 /** Creates a webhook with a fresh secret; the secret is returned here and by rotate only. */
 export async function createWebhook(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   input: WebhookInput,
   context: WebhookContext,
   schemaErrors: FieldErrors = {},
 ): Promise<{ webhook: WebhookRow; secret: string }> {
-  const { events, url } = await validate(input, true, context.allowPrivate, schemaErrors);
+  const { events, url, headers } = await validate(input, true, context.allowPrivate, schemaErrors);
   const secret = generateWebhookSecret();
-  const webhook = await insertWebhook(db, {
-    workspaceId,
-    url: url as string,
-    events: events ?? [ALL_EVENTS],
-    enabled: input.enabled ?? true,
-    description: input.description ?? '',
-    secret,
-    at: new Date(context.now),
+  const webhook = await uow.run(workspaceId, async (tx) => {
+    const limit = context.maxWebhooks;
+    // The workspace row is locked for the count, so concurrent creates cannot pass the cap together.
+    if (limit !== undefined && (await countWebhooksLocked(tx, workspaceId)) >= limit) {
+      throw limitReached(
+        'webhooks',
+        `This workspace already has ${limit} webhooks, the most it may have; delete one first.`,
+      );
+    }
+    return insertWebhook(tx, {
+      workspaceId,
+      url: url as string,
+      events: events ?? [ALL_EVENTS],
+      enabled: input.enabled ?? true,
+      description: input.description ?? '',
+      format: input.format ?? 'standard',
+      headers: headers ?? {},
+      secret,
+      at: new Date(context.now),
+    });
   });
   return { webhook, secret };
 }
 
 /** Changes only the fields given. Re-enabling clears the reason and the failure streak. */
 export async function updateWebhook(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   webhookId: string,
   input: WebhookInput,
   context: WebhookContext,
   schemaErrors: FieldErrors = {},
 ): Promise<WebhookRow> {
-  await requireWebhook(db, workspaceId, webhookId);
-  const { events, url } = await validate(input, false, context.allowPrivate, schemaErrors);
-  return updateWebhookRow(db, workspaceId, webhookId, {
-    ...(url !== undefined ? { url } : {}),
-    ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.enabled !== undefined
-      ? { enabled: input.enabled, disabled_reason: null, ...(input.enabled ? { failing_since: null } : {}) }
-      : {}),
-    updated_at: new Date(context.now),
-  });
+  await requireWebhook(uow.db, workspaceId, webhookId);
+  const { events, url, headers } = await validate(input, false, context.allowPrivate, schemaErrors);
+  return uow.run(workspaceId, (tx) =>
+    updateWebhookRow(tx, workspaceId, webhookId, {
+      ...(url !== undefined ? { url } : {}),
+      ...(input.format !== undefined ? { format: input.format } : {}),
+      ...(headers !== undefined ? { headers: JSON.stringify(headers) } : {}),
+      ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.enabled !== undefined
+        ? { enabled: input.enabled, disabled_reason: null, ...(input.enabled ? { failing_since: null } : {}) }
+        : {}),
+      updated_at: new Date(context.now),
+    }),
+  );
 }
 
 /**
@@ -127,16 +154,23 @@ export async function updateWebhook(
  * can switch without losing a message.
  */
 export async function rotateWebhookSecret(
-  db: Db,
+  uow: UnitOfWork,
   workspaceId: string,
   webhookId: string,
   now: number,
 ): Promise<{ webhook: WebhookRow; secret: string }> {
   const secret = generateWebhookSecret();
-  const webhook = await rotateSecretRow(db, workspaceId, webhookId, {
-    secret,
-    previousExpiresAt: new Date(now + PREVIOUS_SECRET_TTL_MS),
-    at: new Date(now),
-  });
+  const webhook = await uow.run(workspaceId, (tx) =>
+    rotateSecretRow(tx, workspaceId, webhookId, {
+      secret,
+      previousExpiresAt: new Date(now + PREVIOUS_SECRET_TTL_MS),
+      at: new Date(now),
+    }),
+  );
   return { webhook, secret };
+}
+
+/** Deletes the webhook and its delivery log; 404 when there is no such webhook here. */
+export async function deleteWebhook(uow: UnitOfWork, workspaceId: string, webhookId: string): Promise<void> {
+  await uow.run(workspaceId, (tx) => deleteWebhookRow(tx, workspaceId, webhookId));
 }

@@ -1,8 +1,10 @@
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
-import { systemClock } from '../http/types.js';
-import { exitOnSignals, openStore } from '../process.js';
+import { systemClock } from '../platform/http/types.js';
+import { startMetricsServer } from '../platform/metrics/endpoint.js';
+import { closeGracefully, openStore } from '../process.js';
 import { WebhookWorker } from './delivery-worker.js';
+import { watchOutbox } from './outbox-metrics.js';
 
 /**
  * `npm run worker`: the delivery worker on its own (DESIGN §1). Run API processes with WORKER=off
@@ -21,11 +23,15 @@ async function main(): Promise<void> {
     logger,
   });
   worker.start();
-  logger.info('webhook delivery worker started');
+  // METRICS_PORT: the worker's own /metrics (it has no other HTTP server).
+  const metricsServer = await startMetricsServer(config);
+  watchOutbox(database);
+  logger.info(metricsServer ? { metricsPort: metricsServer.port } : {}, 'webhook delivery worker started');
 
-  exitOnSignals(logger, async () => {
+  closeGracefully(logger, config.shutdownDrainMs, async () => {
     // Lets the sends in flight finish and record their results before the store closes.
     await worker.stop();
+    await metricsServer?.close();
     await database.close();
   });
 }

@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../test/helpers/clock.js';
+import { databaseUrlOf } from '../../test/helpers/test-db.js';
 import { emitBookingEvents, insertBookingRow } from '../../test/helpers/webhook-events.js';
 import { WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
-import { type Database, type Db, openDatabase } from '../db/client.js';
+import { type Database, type Db, openDatabase } from '../platform/db/client.js';
 import { claimDueDeliveries } from './deliveries.repository.js';
 import { recordAttempt } from './delivery-outcome.js';
 import { WebhookWorker } from './delivery-worker.js';
-import { EVENT_TYPES, type EventType } from './outbox.js';
+import { EVENT_TYPES, type EventType } from './outbox.repository.js';
 
 let t: TestApp;
 const clock = new FixedClock(new Date().toISOString());
@@ -19,8 +20,8 @@ beforeAll(async () => {
   t = await buildTestApp({ clock, config: { webhooksAllowPrivate: true } });
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db);
-    second = await openDatabase({ databaseUrl: url, searchPath: rows[0]!.schema, poolSize: 10 });
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.db);
+    second = await openDatabase({ databaseUrl: databaseUrlOf(url, rows[0]!.name), poolSize: 10 });
     secondDb = second.db;
   } else {
     secondDb = t.db;

@@ -1,19 +1,24 @@
 import type { Insertable } from 'kysely';
 import { DateTime } from 'luxon';
-import type { CreatedApiKey } from '../auth/api-keys.js';
-import type { Db } from '../db/client.js';
+import type { CreatedApiKey } from '../api-keys/api-keys.service.js';
+import { AppError } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
 import type {
   BookingForm,
   LocationsTable,
   OverrideJson,
   PaymentAccountType,
   WeeklyJson,
-} from '../db/schema.js';
-import { AppError } from '../errors.js';
+} from '../platform/db/schema.js';
+import { upsertMembership } from '../users/users.repository.js';
+import { createUser } from '../users/users.service.js';
+import { openWritePath } from '../write-path.js';
 import type { WorkspaceRow } from './workspaces.repository.js';
 import { createWorkspace } from './workspaces.service.js';
 
 export const DEMO_SLUG = 'demo';
+/** The demo workspace's owner, made on first run with a one-time password (README "Panel"). */
+export const DEMO_OWNER_EMAIL = 'owner@kairos.example';
 
 /**
  * The demo workspace: a two-branch studio that looks like a real business, so that a first
@@ -389,30 +394,47 @@ export async function seedDemoWorkspace(
   }
 }
 
+/** The first user: the demo workspace's owner, signing in with a one-time password. */
+export interface DemoOwner {
+  email: string;
+  oneTimePassword: string;
+}
+
 /**
- * First run: an empty store gets the demo workspace. Returns it when it was created now.
+ * First run: an empty store gets the demo workspace and its owner. Returns them when created now.
  * Several API processes may start together on one PostgreSQL: the one that loses the race for the
  * demo slug returns undefined instead of failing its start-up.
  */
 export async function seedDemoIfEmpty(
   db: Db,
   now: number,
-): Promise<{ workspace: WorkspaceRow; apiKey: CreatedApiKey } | undefined> {
+): Promise<{ workspace: WorkspaceRow; apiKey: CreatedApiKey; owner: DemoOwner } | undefined> {
   const any = await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   let created: { workspace: WorkspaceRow; apiKey: CreatedApiKey };
+  let owner: DemoOwner | undefined;
   try {
     created = await createWorkspace(
-      db,
+      openWritePath(db).uow,
       { slug: DEMO_SLUG, name: 'Kairos Demo Studio' },
       'demo',
-      (tx, workspace) => seedDemoWorkspace(tx, workspace, now),
+      async (tx, workspace) => {
+        await seedDemoWorkspace(tx, workspace, now);
+        // The owner commits with the workspace, or neither does.
+        const { user, oneTimePassword } = await createUser(
+          tx,
+          { email: DEMO_OWNER_EMAIL, name: 'Demo Owner' },
+          now,
+        );
+        await upsertMembership(tx, workspace.id, user.id, 'owner', new Date(now));
+        owner = { email: user.email, oneTimePassword: oneTimePassword as string };
+      },
     );
   } catch (error) {
     if (isSlugTaken(error)) return undefined;
     throw error;
   }
-  return created;
+  return { ...created, owner: owner as DemoOwner };
 }
 
 function isSlugTaken(error: unknown): boolean {

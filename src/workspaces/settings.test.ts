@@ -31,6 +31,9 @@ beforeEach(async () => {
       slot_step_minutes: 15,
       min_notice_minutes: 60,
       horizon_days: 90,
+      country_iso: '',
+      contact_phone: '',
+      contact_email: '',
     })
     .where('id', '=', t.workspace.id)
     .execute();
@@ -56,6 +59,10 @@ describe('PATCH /workspace', () => {
       slot_step_minutes: 30,
       min_notice_minutes: 120,
       horizon_days: 365,
+      manage_cutoff_minutes: 120,
+      embed_origins: ['https://shop.example', 'http://localhost:8080'],
+      country_iso: 'de',
+      contacts: { phone: '+49 30 1234567', email: ' hallo@salon.example ' },
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -77,6 +84,10 @@ describe('PATCH /workspace', () => {
         slot_step_minutes: 30,
         min_notice_minutes: 120,
         horizon_days: 365,
+        manage_cutoff_minutes: 120,
+        embed_origins: ['https://shop.example', 'http://localhost:8080'],
+        country_iso: 'DE',
+        contacts: { phone: '+49301234567', email: 'hallo@salon.example' },
         created_at: before.created_at,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       },
@@ -186,7 +197,20 @@ describe('PATCH /workspace validation', () => {
     ['horizon_days', 0],
     ['horizon_days', 731],
     ['horizon_days', 'forever'],
+    ['country_iso', 'XQ'],
+    ['country_iso', 'DEU'],
+    ['country_iso', 7],
   ];
+  it('clears country and contacts with null, and names a bad contact field by its dotted key', async () => {
+    expect((await patch({ country_iso: 'AT', contacts: { phone: '+4312345678' } })).statusCode).toBe(200);
+    const cleared = await patch({ country_iso: null, contacts: { phone: null } });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json().data).toMatchObject({ country_iso: null, contacts: { phone: null, email: null } });
+    const bad = await patch({ contacts: { phone: '12', email: 'nope' } });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors).sort()).toEqual(['contacts.email', 'contacts.phone']);
+  });
+
   for (const [field, value] of refused) {
     it(`refuses ${field} ${JSON.stringify(value)} with 422 naming ${field}`, async () => {
       const before = await getWorkspace();
@@ -254,10 +278,17 @@ describe('GET /workspace', () => {
       'slot_step_minutes',
       'min_notice_minutes',
       'horizon_days',
+      'manage_cutoff_minutes',
+      'embed_origins',
+      'country_iso',
+      'contacts',
       'created_at',
       'updated_at',
     ]);
     expect(workspace.slug).toBe(t.workspace.slug);
+    // Not set yet: present, and null.
+    expect(workspace.country_iso).toBeNull();
+    expect(workspace.contacts).toEqual({ phone: null, email: null });
     expect(Object.keys(workspace.booking_form)).toEqual(Object.keys(DEFAULT_FORM));
   });
 });

@@ -17,6 +17,14 @@ export function presentWorkspace(workspace: WorkspaceRow) {
     slot_step_minutes: workspace.slot_step_minutes,
     min_notice_minutes: workspace.min_notice_minutes,
     horizon_days: workspace.horizon_days,
+    manage_cutoff_minutes: workspace.manage_cutoff_minutes,
+    embed_origins: workspace.embed_origins,
+    // Issue 16 §5: what integrations show about the business; null while not set.
+    country_iso: workspace.country_iso === '' ? null : workspace.country_iso,
+    contacts: {
+      phone: workspace.contact_phone === '' ? null : workspace.contact_phone,
+      email: workspace.contact_email === '' ? null : workspace.contact_email,
+    },
     created_at: workspace.created_at.toISOString(),
     updated_at: workspace.updated_at.toISOString(),
   };

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { WorkspacesTable } from '../db/schema.js';
+import type { Db } from '../platform/db/client.js';
+import type { WorkspacesTable } from '../platform/db/schema.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 

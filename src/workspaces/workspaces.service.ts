@@ -1,7 +1,8 @@
-import { type CreatedApiKey, createApiKey } from '../auth/api-keys.js';
-import type { Db } from '../db/client.js';
-import type { StatusType } from '../db/schema.js';
+import { type CreatedApiKey, createApiKey } from '../api-keys/api-keys.service.js';
 import { FieldErrorBag } from '../errors.js';
+import type { StatusType } from '../platform/db/schema.js';
+import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
+import { canonicalLocale, settingsRuleErrors } from './settings.js';
 import type { WorkspaceRow } from './workspaces.repository.js';
 
 /** Every workspace starts with these (DESIGN §3 "Status"). */
@@ -26,10 +27,10 @@ export interface CreateWorkspaceInput {
  * `fill` runs inside that transaction too (the demo data): all of it commits, or none.
  */
 export async function createWorkspace(
-  db: Db,
+  uow: UnitOfWork,
   input: CreateWorkspaceInput,
   keyName = 'default',
-  fill?: (tx: Db, workspace: WorkspaceRow) => Promise<unknown>,
+  fill?: (tx: Tx, workspace: WorkspaceRow) => Promise<unknown>,
 ): Promise<{ workspace: WorkspaceRow; apiKey: CreatedApiKey }> {
   const errors = new FieldErrorBag();
   if (!SLUG_PATTERN.test(input.slug)) {
@@ -38,12 +39,15 @@ export async function createWorkspace(
       'The slug must be 2-63 characters: lowercase letters, digits and dashes, starting with a letter or digit.',
     );
   }
-  if (input.name.trim() === '') errors.add('name', 'The name field is required.');
-  if (input.currency !== undefined && !/^[A-Z]{3}$/.test(input.currency)) {
-    errors.add('currency', 'The currency must be an ISO 4217 code such as EUR.');
+  // The same rules as PATCH /workspace, so the CLI and the API accept the same values.
+  for (const [field, messages] of Object.entries(
+    settingsRuleErrors({ name: input.name, currency: input.currency, locale: input.locale }),
+  )) {
+    for (const message of messages) errors.add(field, message);
   }
   errors.throwIfAny();
-  return db.transaction().execute(async (tx) => {
+  // A new workspace has no cached answers to invalidate.
+  return uow.run(null, async (tx) => {
     const existing = await tx
       .selectFrom('workspaces')
       .select('id')
@@ -60,7 +64,7 @@ export async function createWorkspace(
         slug: input.slug,
         name: input.name.trim(),
         ...(input.currency ? { currency: input.currency } : {}),
-        ...(input.locale ? { locale: input.locale } : {}),
+        ...(input.locale ? { locale: canonicalLocale(input.locale) ?? input.locale } : {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawQuery } from '../../src/db/client.js';
+import type { RawQuery } from '../../src/platform/db/client.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
 import { freshStudio, type Studio } from '../helpers/concurrency.js';

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/db/client.js';
-import { loadMigrations } from '../../src/db/migrate.js';
+import { type Database, openDatabase } from '../../src/platform/db/client.js';
+import { loadMigrations } from '../../src/platform/db/migrate.js';
 import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
+import { openWritePath } from '../../src/write-path.js';
 import {
   expectOnlySlotConflicts,
   expectSound,
@@ -49,7 +50,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL (runs only with TE
     senders = started.map((s) => httpSender(s.base));
 
     database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
-    const { workspace, apiKey } = await createWorkspace(database.db, {
+    const { workspace, apiKey } = await createWorkspace(openWritePath(database.db).uow, {
       slug: 'conc-studio',
       name: 'Conc Studio',
     });
@@ -130,5 +131,39 @@ describe.skipIf(!url)('two server processes on one PostgreSQL (runs only with TE
     expectOnlySlotConflicts(answers, 201);
     // The haircut of the test before stays: 1 + 5 live bookings.
     await expectSound(database!.db, workspaceId, 6);
+  });
+
+  it('a write on one process invalidates the other’s cached slot answers of that workspace', async () => {
+    // Both calls must fall in one minute, else the cache misses anyway (it is keyed by minute).
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 61_000 - intoMinute));
+    const day = DateTime.now().setZone('Europe/Berlin').plus({ days: 4 });
+    const date = day.toISODate()!;
+    const path = `/locations/${studio.location}/time-slots?service_uuid=${studio.haircut}&range_start=${date}&range_end=${date}`;
+    const tenAt = (answer: { body: Record<string, unknown> }) =>
+      (answer.body.dates as { slots: { start: string }[] }[])[0]!.slots.some(
+        (slot) => slot.start === '10:00',
+      );
+    const listed = await senders[0]!('GET', path, headers);
+    expect(tenAt(listed)).toBe(true);
+    // Anna's 10:00 taken straight in the store (no unit of work): process 0 still serves its cache.
+    const ten = day.set({ hour: 10, minute: 0, second: 0, millisecond: 0 }).toUTC();
+    await database!.db
+      .insertInto('occupancies')
+      .values({
+        workspace_id: workspaceId,
+        staffer_id: studio.anna,
+        location_id: studio.location,
+        service_id: studio.haircut,
+        service_start: ten.toJSDate(),
+        span: `[${ten.toISO()},${ten.plus({ hours: 1 }).toISO()})`,
+        capacity: 1,
+        seats_taken: 1,
+      })
+      .execute();
+    expect(tenAt(await senders[0]!('GET', path, headers)), 'served from process 0’s cache').toBe(true);
+    const write = await senders[1]!('PATCH', '/workspace', headers, { name: 'Conc Studio renamed' });
+    expect(write.status).toBe(200);
+    expect(tenAt(await senders[0]!('GET', path, headers)), 'process 0 computed afresh').toBe(false);
   });
 });

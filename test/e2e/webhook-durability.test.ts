@@ -101,7 +101,7 @@ describe('outbox durability', () => {
     const event = delivered!.json() as { type: string; data: { booking: { uuid: string } } };
     expect(event.type).toBe('booking-created');
     expect(event.data.booking.uuid).toBe(created.body.data.uuid);
-  });
+  }, 120_000);
 });
 
 /**
@@ -161,5 +161,5 @@ describe.skipIf(!adminUrl)('process model on PostgreSQL (needs TEST_DATABASE_URL
       await api.stop();
       await scratch.drop();
     }
-  });
+  }, 120_000);
 });

@@ -1,11 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { CreatedApiKey } from '../../src/api-keys/api-keys.service.js';
 import { buildApp } from '../../src/app.js';
-import type { CreatedApiKey } from '../../src/auth/api-keys.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import type { Database, Db } from '../../src/db/client.js';
-import type { ApiApp, Clock } from '../../src/http/types.js';
+import type { Database, Db } from '../../src/platform/db/client.js';
+import type { ApiApp, Clock } from '../../src/platform/http/types.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
 import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
+import { openWritePath } from '../../src/write-path.js';
 import { openTestDatabase } from './test-db.js';
 
 export const API = '/api/public/v2';
@@ -34,11 +35,12 @@ export async function buildTestApp(
   options: { clock?: Clock; database?: Database; slug?: string; config?: Partial<Config> } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
-  const config: Config = { ...loadConfig({}), worker: 'off', ...options.config };
+  // The API rate limit is off unless a test sets it: one test file's key may make thousands of calls.
+  const config: Config = { ...loadConfig({}), worker: 'off', apiRateLimitPerMinute: 0, ...options.config };
   const app = await buildApp({ database, config, ...(options.clock ? { clock: options.clock } : {}) });
   await app.ready();
   counter += 1;
-  const { workspace, apiKey } = await createWorkspace(database.db, {
+  const { workspace, apiKey } = await createWorkspace(openWritePath(database.db).uow, {
     slug: options.slug ?? `test-${process.pid}-${counter}`,
     name: 'Test Studio',
   });
@@ -67,7 +69,7 @@ export async function buildTestApp(
 
 /** Another workspace in the same store, for isolation tests. */
 export async function createOtherWorkspace(db: Db, slug = `other-${process.pid}-${++counter}`) {
-  const { workspace, apiKey } = await createWorkspace(db, { slug, name: 'Other Studio' });
+  const { workspace, apiKey } = await createWorkspace(openWritePath(db).uow, { slug, name: 'Other Studio' });
   return {
     workspace,
     apiKey,

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/http/types.js';
+import type { Clock } from '../../src/platform/http/types.js';
 
 /** A clock tests set by hand: slot and booking rules read `now` only through it. */
 export class FixedClock implements Clock {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type RawBuilder, sql } from 'kysely';
 import { expect } from 'vitest';
-import type { Db } from '../../src/db/client.js';
+import type { Db } from '../../src/platform/db/client.js';
 import { bookingFixture } from './booking-fixture.js';
 import { API, createOtherWorkspace, type TestApp } from './build-test-app.js';
 import { createService } from './factories.js';

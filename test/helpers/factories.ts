@@ -1,5 +1,5 @@
-import type { Db } from '../../src/db/client.js';
-import type { OverrideJson, PaymentAccountType, WeeklyJson } from '../../src/db/schema.js';
+import type { Db } from '../../src/platform/db/client.js';
+import type { OverrideJson, PaymentAccountType, WeeklyJson } from '../../src/platform/db/schema.js';
 
 /** Test data straight into the store (no HTTP), with sensible defaults each test may override. */
 

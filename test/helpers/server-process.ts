@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -11,12 +12,35 @@ import pg from 'pg';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Builds dist/ when it is older than the sources, exactly as `npm start` would. */
+/**
+ * Builds dist/ when it is older than the sources, as `npm start` would, but never installs
+ * anything, and at most once per test run: test files that need it at the same moment take
+ * turns on a lock folder, and the ones after the first find dist/ fresh. Only the files that run
+ * the built server pay for it, so a run of unit tests after an edit does not wait for tsc.
+ */
 export async function ensureServerBuilt(): Promise<void> {
   const prepare = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'prepare.mjs')).href)) as {
-    ensureBuilt(): void;
+    isBuildStale(): boolean;
+    buildIfStale(): void;
   };
-  prepare.ensureBuilt();
+  if (!prepare.isBuildStale()) return;
+  const lock = path.join(ROOT, 'dist.build-lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than any build is left by a killed run.
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    prepare.buildIfStale();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export type Store = { databaseUrl: string } | { dataDir: string };
@@ -39,6 +63,8 @@ export interface ServerOptions {
   /** Default 'silent'; 'info' when a test waits for a log line. */
   logLevel?: string;
   env?: NodeJS.ProcessEnv;
+  /** What to run, relative to dist/src: the server (default) or `webhooks/worker-main.js`. */
+  script?: string;
 }
 
 export class ServerProcess {
@@ -59,11 +85,19 @@ export class ServerProcess {
       WORKER: options.worker ?? 'off',
       LOG_LEVEL: options.logLevel ?? 'silent',
     };
-    for (const name of ['DATABASE_URL', 'DATA_DIR', 'TEST_DATABASE_URL', 'PUBLIC_URL']) delete env[name];
+    for (const name of [
+      'DATABASE_URL',
+      'DATA_DIR',
+      'TEST_DATABASE_URL',
+      'PUBLIC_URL',
+      'METRICS_PORT',
+      'METRICS_TOKEN',
+    ])
+      delete env[name];
     if ('databaseUrl' in store) env.DATABASE_URL = store.databaseUrl;
     else env.DATA_DIR = store.dataDir;
     Object.assign(env, options.env);
-    this.child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+    this.child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', options.script ?? 'main.js')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,6 +175,14 @@ export class ServerProcess {
     clearTimeout(timer);
     return exit;
   }
+}
+
+/**
+ * `npm run worker` (the standalone delivery worker) as a child process. It prints no banner:
+ * wait for its log line instead (logLevel defaults to 'info' here for that reason).
+ */
+export function startWorkerProcess(store: Store, options: ServerOptions = {}): ServerProcess {
+  return new ServerProcess(store, { logLevel: 'info', ...options, script: 'webhooks/worker-main.js' });
 }
 
 /** A new, empty database on the server of `adminUrl`; `drop` removes it even if still connected. */

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
-import type { Db } from '../../src/db/client.js';
-import { type EventType, recordBookingEvents } from '../../src/webhooks/outbox.js';
+import type { Db } from '../../src/platform/db/client.js';
+import { type EventType, recordBookingEvents } from '../../src/webhooks/outbox.repository.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
+import { openWritePath } from '../../src/write-path.js';
 import { createLocation, createService, createStaffer } from './factories.js';
 
 /**
@@ -51,7 +52,7 @@ export async function emitBookingEvents(
   types: EventType[],
   at = new Date(),
 ): Promise<void> {
-  await db.transaction().execute((tx) =>
+  await openWritePath(db).uow.run(workspace.id, (tx) =>
     recordBookingEvents(tx, {
       workspaceId: workspace.id,
       workspaceSlug: workspace.slug,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
-import type { EventType } from '../../src/webhooks/outbox.js';
+import type { EventType } from '../../src/webhooks/outbox.repository.js';
 import { buildTestApp, type TestApp } from './build-test-app.js';
 import { FixedClock } from './clock.js';
 import { emitBookingEvents, insertBookingRow } from './webhook-events.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../src/platform/time/zone.js';
 import { validateSchedule } from '../../src/schedules/schedule-validation.js';
-import { addDays } from '../../src/time/zone.js';
 import { seedDemoWorkspace } from '../../src/workspaces/demo.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';

@@ -77,7 +77,17 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the embedded store, as 
 
   it('a CLI command while the server holds DATA_DIR stops with the lock message and touches nothing', async () => {
     const server = servers[0]!;
-    const before = snapshotFiles(dataDir);
+    // The server itself writes to its store now and then (the VACUUM/ANALYZE pass of
+    // pglite-maintenance.ts, 2 s after start, then each minute): wait until the folder is still.
+    // Still means unchanged for 3 s: longer than the pass's own writes are apart, and the next
+    // pass is a minute away.
+    let before = snapshotFiles(dataDir);
+    for (let still = 0, tries = 0; still < 6 && tries < 80; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = snapshotFiles(dataDir);
+      still = JSON.stringify(now) === JSON.stringify(before) ? still + 1 : 0;
+      before = now;
+    }
     const result = await cli('key', 'list', '--workspace', demo.slug);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -88,7 +98,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the embedded store, as 
     expect(snapshotFiles(dataDir)).toEqual(before);
     expect(JSON.parse(readFileSync(lockFile(), 'utf8'))).toEqual({ pid: server.pid, owner: 'server' });
     expect((await fetch(`${base}/health`)).status).toBe(200);
-  });
+  }, 90_000);
 
   it('SIGTERM: in-flight requests complete, then the process exits 0 and releases DATA_DIR', async () => {
     const server = servers[0]!;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Database } from '../../src/db/client.js';
-import type { ApiApp } from '../../src/http/types.js';
+import type { Database } from '../../src/platform/db/client.js';
+import type { ApiApp } from '../../src/platform/http/types.js';
 import { openTestDatabase } from '../helpers/test-db.js';
 
 let database: Database;
@@ -27,6 +27,11 @@ describe('GET /health', () => {
     expect(await database.ping()).toBe(false);
     const response = await app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ status: 'unavailable' });
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toEqual({
+      status: 'unavailable',
+      message: 'The store is unreachable.',
+      code: 'service_unavailable',
+    });
   });
 });

@@ -5,8 +5,8 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Database } from '../../src/db/client.js';
-import type { ApiApp } from '../../src/http/types.js';
+import type { Database } from '../../src/platform/db/client.js';
+import type { ApiApp } from '../../src/platform/http/types.js';
 import { openTestDatabase } from '../helpers/test-db.js';
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -59,9 +59,15 @@ describe('/docs', () => {
     });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // The page runs under our strict CSP (issue 18 §9): nothing it needs may be refused by it.
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
 
     const response = await page.goto(`${base}/docs`);
     expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     // Swagger UI has fetched the OpenAPI document and rendered the operations.
     await page.getByText('/ping', { exact: true }).first().waitFor();
     await expect(page.locator('.opblock').count()).resolves.toBeGreaterThan(3);
@@ -71,6 +77,7 @@ describe('/docs', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png'), fullPage: false });
     expect(blocked).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
     await page.close();
   });
 });

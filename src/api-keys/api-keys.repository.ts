@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/client.js';
+
+/** The keys table of Settings -> Developers -> API keys. */
+export interface ApiKeyUsageRow {
+  id: string;
+  name: string;
+  secret_hint: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  /** The panel user who made it (null: CLI, first run, or a user since deleted). */
+  created_by_email: string | null;
+}
+
+export function listApiKeysWithUsage(db: Db, workspaceId: string): Promise<ApiKeyUsageRow[]> {
+  return db
+    .selectFrom('api_keys as k')
+    .leftJoin('users as u', 'u.id', 'k.created_by')
+    .select([
+      'k.id',
+      'k.name',
+      'k.secret_hint',
+      'k.created_at',
+      'k.last_used_at',
+      'u.email as created_by_email',
+    ])
+    .where('k.workspace_id', '=', workspaceId)
+    .where('k.deleted_at', 'is', null)
+    .orderBy('k.created_at')
+    .orderBy('k.id')
+    .execute();
+}
+
+export function findLiveApiKey(db: Db, workspaceId: string, keyId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'secret_hint', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * Records that a key was used, at most once per `everyMs` per key: the condition in the WHERE
+ * makes concurrent requests (on any process) write it once, and most requests skip the call.
+ */
+export async function touchApiKey(
+  db: Db,
+  workspaceId: string,
+  keyId: string,
+  now: Date,
+  everyMs: number,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<', sql<Date>`${now}::timestamptz - make_interval(secs => ${everyMs / 1000})`),
+      ]),
+    )
+    .execute();
+}

@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { invalidField, limitReached, notFound } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+
+/** `secret_` + 32 random bytes, base64url (DESIGN §4.6). */
+export function generateSecret(): string {
+  return `secret_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Secrets carry 256 random bits, so a single fast hash is safe here (no password stretching needed)
+ * and keeps the per-request key check cheap.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export const SECRET_PATTERN = /^secret_[A-Za-z0-9_-]{43}$/;
+
+export interface CreatedApiKey {
+  uuid: string;
+  name: string;
+  secret: string;
+}
+
+export interface ApiKeyListItem {
+  uuid: string;
+  name: string;
+  secret_hint: string;
+  created_at: string;
+}
+
+export const API_KEY_NAME_MAX = 100;
+
+/**
+ * Creates a key; the secret is returned here once and stored only as a hash. `createdBy` is the
+ * panel user who made it (none from the CLI or the first run). With `limit`, a workspace that
+ * already has that many live keys gets a 422 `limit_reached` (MAX_API_KEYS_PER_WORKSPACE); the
+ * workspace row is locked for the count (hence a Tx: inside a unit of work), so concurrent creates
+ * cannot pass it together.
+ */
+export async function createApiKey(
+  tx: Tx,
+  workspaceId: string,
+  rawName: string,
+  options: { limit?: number | undefined; createdBy?: string | null | undefined } = {},
+): Promise<CreatedApiKey> {
+  const name = rawName.trim();
+  const createdBy = options.createdBy ?? null;
+  if (name === '') throw invalidField('name', 'The name field is required.');
+  if (name.length > API_KEY_NAME_MAX) {
+    throw invalidField('name', `The name must be at most ${API_KEY_NAME_MAX} characters.`);
+  }
+  const limit = options.limit;
+  if (limit !== undefined) {
+    await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
+    const { count } = await tx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('workspace_id', '=', workspaceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= limit) {
+      throw limitReached(
+        'api_keys',
+        `This workspace already has ${limit} API keys, the most it may have; delete one first.`,
+      );
+    }
+  }
+  const secret = generateSecret();
+  const row = await tx
+    .insertInto('api_keys')
+    .values({
+      workspace_id: workspaceId,
+      name,
+      secret_hash: hashSecret(secret),
+      secret_hint: `secret_…${secret.slice(-4)}`,
+      created_by: createdBy,
+    })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+  return { uuid: row.id, name: row.name, secret };
+}
+
+export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyListItem[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'secret_hint', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    uuid: row.id,
+    name: row.name,
+    secret_hint: row.secret_hint,
+    created_at: row.created_at.toISOString(),
+  }));
+}
+
+/** Deleting is immediate: the auth check reads the key on every request, nothing caches it. */
+export async function deleteApiKey(db: Db, workspaceId: string, keyId: string): Promise<void> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ deleted_at: new Date() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw notFound('API key');
+}

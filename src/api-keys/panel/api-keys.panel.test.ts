@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { LAST_USED_EVERY_MS } from '../../surfaces/api/api-auth.js';
+import type { UserRow } from '../../users/users.repository.js';
+
+const KEYS = '/panel/settings/developers/api-keys';
+
+let t: TestApp;
+let owner: UserRow;
+let clock = Date.parse('2026-06-01T09:00:00Z');
+beforeAll(async () => {
+  t = await buildTestApp({ clock: { now: () => clock } });
+  owner = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]);
+});
+afterAll(() => t.close());
+
+describe('Settings -> Developers -> API keys', () => {
+  it('creates a key shown once, lists who made it and when it was last used, deletes it after a confirm step', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, owner);
+    const created = await client.submit(KEYS, { name: 'Website booking form' });
+    expect(created.statusCode).toBe(200);
+    const secret = /<code id="secret-value">(secret_[A-Za-z0-9_-]{43})<\/code>/.exec(created.body)?.[1];
+    expect(secret).toBeDefined();
+    expect(created.body).toContain('/assets/islands/copy-text.js');
+    const ping = () => t.call('GET', '/ping', undefined, { authorization: `Bearer ${secret}` });
+    expect((await ping()).statusCode).toBe(200);
+
+    // The list never shows the secret again; it shows its author and when it was last used.
+    const listed = await client.get(KEYS);
+    expect(listed.body).not.toContain(secret);
+    const row = /<tr><td data-label="Name">Website booking form<\/td>.*?<\/tr>/.exec(listed.body)?.[0] ?? '';
+    expect(row).toContain(`secret_…${secret!.slice(-4)}`);
+    expect(row).toContain(owner.email);
+    expect(row).toContain('2026-06-01 09:00 UTC');
+
+    const keyId =
+      /api-keys\/([0-9a-f-]{36})\/delete">Delete<span class="skip-label"> key Website booking form/.exec(
+        listed.body,
+      )?.[1];
+    const confirm = await client.get(`${KEYS}/${keyId}/delete`);
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain('Delete the key “Website booking form”?');
+    expect((await ping()).statusCode).toBe(200);
+    const deleted = await client.post(`${KEYS}/${keyId}/delete`);
+    expect(deleted.headers.location).toBe(`${KEYS}?notice=deleted`);
+    const refused = await ping();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'Bearer token is invalid', code: 'invalid_token' });
+    expect((await client.get(KEYS)).body).not.toContain('<td data-label="Name">Website booking form</td>');
+  });
+
+  it('writes last used at most once a minute per key', async () => {
+    const lastUsed = () =>
+      t.db
+        .selectFrom('api_keys')
+        .select('last_used_at')
+        .where('id', '=', t.apiKey.uuid)
+        .executeTakeFirstOrThrow()
+        .then((row) => row.last_used_at?.getTime());
+    clock = Date.parse('2026-06-02T10:00:00Z');
+    await Promise.all([t.call('GET', '/ping'), t.call('GET', '/ping'), t.call('GET', '/ping')]);
+    // Written after the answer was sent (onResponse), so the read waits for it.
+    await vi.waitFor(async () => expect(await lastUsed()).toBe(clock));
+    const first = clock;
+    clock += LAST_USED_EVERY_MS - 1000;
+    await t.call('GET', '/ping');
+    expect(await lastUsed()).toBe(first);
+    clock += 2000;
+    await t.call('GET', '/ping');
+    await vi.waitFor(async () => expect(await lastUsed()).toBe(clock));
+  });
+
+  it('keeps the typed name next to its error, and prints HTML typed into a name as text', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, owner);
+    const long = 'x'.repeat(101);
+    const refused = await client.submit(KEYS, { name: long });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toMatch(
+      /<input id="f-name" name="name" type="text" value="x{101}"[^>]*aria-invalid="true"/,
+    );
+    expect(refused.body).toContain(
+      '<p class="error" id="f-name-error">The name must be at most 100 characters.</p>',
+    );
+    const blank = await client.submit(KEYS, { name: '   ' });
+    expect(blank.body).toContain('The name field is required.');
+
+    const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const created = await client.submit(KEYS, { name: evil });
+    expect(created.statusCode).toBe(200);
+    const listed = await client.get(KEYS);
+    expect(listed.body).not.toContain('<script>alert(1)');
+    expect(listed.body).not.toContain('<img src=x');
+    expect(listed.body).toContain('&lt;script>alert(1)&lt;/script>&lt;img src=x onerror=alert(2)>');
+  });
+});

@@ -1,0 +1,346 @@
+import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { cancelBooking, rescheduleBooking } from '../bookings/booking-changes.service.js';
+import { type BookingView, findBookingView } from '../bookings/bookings.repository.js';
+import { type BookingContext, createBooking } from '../bookings/bookings.service.js';
+import { AppError } from '../errors.js';
+import { findLiveLocation, type LocationRow, listLocations } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { BookingFormField } from '../platform/db/schema.js';
+import { addDays, localDateOf } from '../platform/time/zone.js';
+import { listServicesAtLocation, type ServiceRecord } from '../services/services.repository.js';
+import { type EvaluationReuse, nextTimeSlots, timeSlots } from '../slots/slots.service.js';
+import type { Slot } from '../slots/types.js';
+import { listStaffersAtLocation, type StafferRecord } from '../staffers/staffers.repository.js';
+import { BOOKING_FORM_FIELDS } from '../workspaces/settings.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import {
+  claimFormToken,
+  formTokenBooking,
+  recordFormBooking,
+  releaseFormToken,
+} from './booking-page.repository.js';
+
+/** Everything the page lists fits one page of these (a business has tens, not thousands). */
+const ALL = { page: 1, perPage: 100, offset: 0 };
+const CUSTOMER = { type: 'system', id: null } as const;
+
+export async function pageLocations(db: Db, workspace: WorkspaceRow): Promise<LocationRow[]> {
+  return (await listLocations(db, workspace.id, ALL)).rows;
+}
+
+export async function pageLocation(db: Db, workspace: WorkspaceRow, id: string | undefined) {
+  return id && isUuid(id) ? findLiveLocation(db, workspace.id, id) : undefined;
+}
+
+export interface ServiceGroup {
+  category: string | null;
+  services: ServiceRecord[];
+}
+
+/** The location's services grouped by category (in category order; uncategorised last). */
+export async function pageServices(
+  db: Db,
+  workspace: WorkspaceRow,
+  locationId: string,
+): Promise<ServiceGroup[]> {
+  const { rows } = await listServicesAtLocation(db, workspace.id, locationId, ALL);
+  const groups = new Map<string, ServiceGroup & { order: number }>();
+  for (const service of rows) {
+    const key = service.category_name ?? '';
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        category: service.category_name,
+        services: [],
+        order: service.category_position ?? Number.MAX_SAFE_INTEGER,
+      };
+      groups.set(key, group);
+    }
+    group.services.push(service);
+  }
+  return [...groups.values()].sort((a, b) => a.order - b.order);
+}
+
+/** The live staffers who provide this service at this location. */
+export async function pageStaffers(
+  db: Db,
+  workspace: WorkspaceRow,
+  locationId: string,
+  serviceId: string,
+): Promise<StafferRecord[]> {
+  const { rows } = await listStaffersAtLocation(db, workspace.id, locationId, ALL);
+  return rows.filter((staffer) =>
+    staffer.assignments.some((a) => a.locationId === locationId && a.serviceIds.includes(serviceId)),
+  );
+}
+
+/** The slots of `days` days from `from`, in `zone`: the API's time-slots service. */
+export function pageSlots(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  args: { serviceId: string; stafferId: string | undefined; zone: string; from: string; to: string },
+  now: number,
+  reuse?: EvaluationReuse,
+) {
+  return timeSlots(
+    db,
+    workspace,
+    location,
+    {
+      service_uuid: args.serviceId,
+      staffer_uuid: args.stafferId,
+      timezone: args.zone,
+      range_start: args.from,
+      range_end: args.to,
+    },
+    now,
+    reuse,
+  );
+}
+
+/** The free slots nearest to `wanted` (a taken slot), in time order. */
+export async function nearestFreeSlots(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  args: { serviceId: string; stafferId: string | undefined; zone: string; wanted: number },
+  now: number,
+  count = 4,
+): Promise<Slot[]> {
+  // From the day before the wanted one: the nearest times may lie on either side of it.
+  const from = addDays(localDateOf(args.wanted, args.zone), -1);
+  const answer = await nextTimeSlots(
+    db,
+    workspace,
+    location,
+    { service_uuid: args.serviceId, staffer_uuid: args.stafferId, timezone: args.zone, from, days: 3 },
+    now,
+  );
+  return answer.dates
+    .flatMap((day) => day.slots)
+    .filter((slot) => Date.parse(slot.start_time) !== args.wanted)
+    .sort(
+      (a, b) =>
+        Math.abs(Date.parse(a.start_time) - args.wanted) - Math.abs(Date.parse(b.start_time) - args.wanted),
+    )
+    .slice(0, count)
+    .sort((a, b) => Date.parse(a.start_time) - Date.parse(b.start_time));
+}
+
+export interface ContactDetails {
+  phone: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  booking_comment: string;
+  booking_callback: boolean | undefined;
+}
+
+export type DetailError = 'required' | 'invalidPhone' | 'invalidEmail' | 'tooLong';
+export type DetailErrors = Partial<Record<'phone' | BookingFormField, DetailError>>;
+
+const MAX_LENGTH: Record<string, number> = {
+  phone: 40,
+  customer_first_name: 100,
+  customer_last_name: 100,
+  customer_email: 254,
+  booking_comment: 2000,
+};
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Reads the contact form: any shape of body gives strings or nothing, never an exception. */
+export function readDetails(body: Record<string, unknown>): ContactDetails {
+  const text = (key: string) => {
+    const value = body[key];
+    const first = Array.isArray(value) ? value[0] : value;
+    return typeof first === 'string' ? first.trim() : '';
+  };
+  return {
+    phone: text('phone'),
+    customer_first_name: text('customer_first_name'),
+    customer_last_name: text('customer_last_name'),
+    customer_email: text('customer_email'),
+    booking_comment: text('booking_comment'),
+    booking_callback: text('booking_callback_shown') === '1' ? text('booking_callback') === 'yes' : undefined,
+  };
+}
+
+/**
+ * The form's rules (the booking-form setting; SPEC: what the form requires, the API requires),
+ * checked before anything is written so every field's error shows at once. The phone may be
+ * typed nationally: the location's country is its default.
+ */
+export function checkDetails(
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  details: ContactDetails,
+): { errors: DetailErrors; phone: string | undefined } {
+  const errors: DetailErrors = {};
+  for (const [field, max] of Object.entries(MAX_LENGTH)) {
+    if ((details[field as keyof ContactDetails] as string).length > max) errors[field as 'phone'] = 'tooLong';
+  }
+  let phone: string | undefined;
+  if (details.phone === '') errors.phone = 'required';
+  else if (!errors.phone) {
+    const country = defaultCountry(workspace, location);
+    const parsed = parsePhoneNumberFromString(details.phone, country ? { defaultCountry: country } : {});
+    if (parsed?.isValid()) phone = parsed.number;
+    else errors.phone = 'invalidPhone';
+  }
+  for (const field of BOOKING_FORM_FIELDS) {
+    const mode = workspace.booking_form[field];
+    if (mode !== 'required' || errors[field]) continue;
+    const present =
+      field === 'booking_callback' ? details.booking_callback !== undefined : details[field] !== '';
+    if (!present) errors[field] = 'required';
+  }
+  if (details.customer_email !== '' && !errors.customer_email && !EMAIL.test(details.customer_email)) {
+    errors.customer_email = 'invalidEmail';
+  }
+  return { errors, phone };
+}
+
+/** The country of a nationally typed phone: the location's, else the region of the workspace locale. */
+export function defaultCountry(workspace: WorkspaceRow, location: LocationRow): CountryCode | undefined {
+  const iso = location.country_iso.toUpperCase();
+  if (isSupportedCountry(iso)) return iso;
+  const region = new Intl.Locale(workspace.locale).maximize().region ?? '';
+  return isSupportedCountry(region) ? region : undefined;
+}
+
+export type BookOutcome =
+  | { kind: 'booked'; bookingId: string }
+  | { kind: 'pending' }
+  | { kind: 'taken' }
+  | { kind: 'invalid'; fields: string[] };
+
+/**
+ * Creates the booking through the API's own create (the database decides: exclusion constraint
+ * and seat rows), with source "online-booking". The form token makes a double submit one booking.
+ */
+export async function bookFromPage(
+  ctx: Omit<BookingContext, 'actor'>,
+  input: {
+    token: string;
+    locationId: string;
+    serviceId: string;
+    stafferId: string | undefined;
+    start: string;
+    phone: string;
+    details: ContactDetails;
+  },
+): Promise<BookOutcome> {
+  const { db, workspace } = ctx;
+  const claim = await claimFormToken(db, workspace.id, input.token);
+  if (!claim.claimed) {
+    if (claim.bookingId) return { kind: 'booked', bookingId: claim.bookingId };
+    // A double click: the browser shows only this (second) answer, so it waits for the first
+    // submit's outcome instead of reporting a conflict with the customer's own booking.
+    const bookingId = await awaitFormBooking(db, workspace.id, input.token);
+    return bookingId ? { kind: 'booked', bookingId } : { kind: 'pending' };
+  }
+  const form = workspace.booking_form;
+  const shown = (field: BookingFormField, value: string) =>
+    form[field] === 'hidden' ? undefined : value || undefined;
+  try {
+    // The booking and its form token commit together (one unit of work): a resubmitted form finds
+    // the booking its first submit made, even after a crash between commit and answer.
+    const booking = await ctx.uow.runJoined(workspace.id, async (tx, unit) => {
+      const made = await createBooking(
+        { ...ctx, uow: unit, actor: CUSTOMER },
+        {
+          reserved_on: input.start,
+          location_uuid: input.locationId,
+          service_uuid: input.serviceId,
+          staffer_uuid: input.stafferId ?? null,
+          customer_phone: input.phone,
+          customer_first_name: shown('customer_first_name', input.details.customer_first_name),
+          customer_last_name: shown('customer_last_name', input.details.customer_last_name),
+          customer_email: shown('customer_email', input.details.customer_email),
+          booking_comment: shown('booking_comment', input.details.booking_comment),
+          booking_callback: form.booking_callback === 'hidden' ? undefined : input.details.booking_callback,
+          source: 'online-booking',
+        },
+      );
+      await recordFormBooking(tx, workspace.id, input.token, made.id);
+      return made;
+    });
+    return { kind: 'booked', bookingId: booking.id };
+  } catch (error) {
+    await releaseFormToken(db, workspace.id, input.token);
+    if (error instanceof AppError && error.code === 'slot_unavailable') return { kind: 'taken' };
+    if (error instanceof AppError && error.code === 'validation_failed') {
+      return { kind: 'invalid', fields: Object.keys(error.errors ?? {}) };
+    }
+    throw error;
+  }
+}
+
+const WAIT_FOR_FIRST_SUBMIT_MS = 10_000;
+
+async function awaitFormBooking(db: Db, workspaceId: string, token: string): Promise<string | undefined> {
+  const until = Date.now() + WAIT_FOR_FIRST_SUBMIT_MS;
+  while (Date.now() < until) {
+    const bookingId = await formTokenBooking(db, workspaceId, token);
+    if (bookingId) return bookingId;
+    if (bookingId === undefined) return undefined; // the first submit failed and let go
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
+
+export async function pageBooking(db: Db, workspace: WorkspaceRow, bookingId: string) {
+  return findBookingView(db, workspace.id, bookingId);
+}
+
+/** Until when the customer may change the booking through the manage link (the workspace's cut-off). */
+export function changeDeadline(workspace: WorkspaceRow, booking: BookingView): number {
+  return booking.start_time.getTime() - workspace.manage_cutoff_minutes * 60_000;
+}
+
+export type ChangeRefusal = 'final' | 'cutoff';
+
+export function changeRefusal(
+  workspace: WorkspaceRow,
+  booking: BookingView,
+  now: number,
+): ChangeRefusal | undefined {
+  if (booking.status_type === 'canceled' || booking.status_type === 'completed') return 'final';
+  return now > changeDeadline(workspace, booking) ? 'cutoff' : undefined;
+}
+
+/** The customer's cancel: the API's cancel with reason "canceled" (same webhooks). */
+export async function cancelByCustomer(ctx: Omit<BookingContext, 'actor'>, booking: BookingView) {
+  const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
+  if (refusal) return { refused: refusal } as const;
+  await cancelBooking({ ...ctx, actor: CUSTOMER }, booking.id, 'canceled');
+  return { refused: undefined } as const;
+}
+
+/** The customer's reschedule: the API's reschedule (same uuid, booking-updated + booking-rescheduled). */
+export async function rescheduleByCustomer(
+  ctx: Omit<BookingContext, 'actor'>,
+  booking: BookingView,
+  start: string,
+) {
+  const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
+  if (refusal) return { refused: refusal } as const;
+  try {
+    await rescheduleBooking({ ...ctx, actor: CUSTOMER }, booking.id, start);
+  } catch (error) {
+    if (
+      error instanceof AppError &&
+      (error.code === 'slot_unavailable' || error.code === 'validation_failed')
+    )
+      return { refused: 'taken' } as const;
+    throw error;
+  }
+  return { refused: undefined } as const;
+}
+
+export function isUuid(value: unknown): value is string {
+  return (
+    typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The booking page's one script (optional: every step works without it). It
+ * 1. detects the customer's time zone and carries it as ?tz= (a page listing times reloads once
+ *    in that zone; other pages only rewrite their links and forms);
+ * 2. switches days and weeks of the slot step without a full reload;
+ * 3. solves the ALTCHA proof-of-work of the confirm step (SHA-256, crypto.subtle);
+ * 4. inside the embed iframe, tells the allow-listed parent its height and a finished booking
+ *    (postMessage {kairos:1, type}, no personal data, only to the allow-listed origins).
+ * Plain DOM, no framework: it must stay a few kB.
+ */
+const body = document.body;
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const query = new URLSearchParams(location.search);
+
+function carryZone(root: ParentNode): void {
+  if (!zone || query.has('tz')) return;
+  for (const a of root.querySelectorAll<HTMLAnchorElement>('a[href^="/book/"]')) {
+    const url = new URL(a.href);
+    if (!url.searchParams.has('tz')) {
+      url.searchParams.set('tz', zone);
+      a.setAttribute('href', url.pathname + url.search);
+    }
+  }
+  for (const form of root.querySelectorAll('form')) {
+    if (!form.querySelector('[name=tz]')) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = 'tz';
+      input.value = zone;
+      form.append(input);
+    }
+  }
+}
+
+if (zone && !query.has('tz') && body.dataset.times && zone !== body.dataset.zone) {
+  query.set('tz', zone);
+  location.replace(`${location.pathname}?${query}`);
+} else {
+  carryZone(document);
+}
+
+// Days and weeks: fetch the next state's page and swap <main>; the URL changes as with a click.
+document.addEventListener('click', async (event) => {
+  const link = (event.target as Element).closest?.<HTMLAnchorElement>('a[data-swap]');
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  const href = link.getAttribute('href')!;
+  const response = await fetch(href);
+  if (!response.ok) return location.assign(href);
+  const next = new DOMParser().parseFromString(await response.text(), 'text/html').querySelector('main');
+  const main = document.querySelector('main');
+  if (!next || !main) return location.assign(href);
+  main.replaceWith(next);
+  history.pushState(null, '', href);
+  // Keyboard users stay where they were: on the same link in the new content.
+  (next.querySelector<HTMLElement>(`a[href="${CSS.escape(href)}"]`) ?? next.querySelector('h2'))?.focus();
+  sendSize();
+});
+addEventListener('popstate', () => location.reload());
+
+// ALTCHA v1: find n with SHA-256(salt + n) = challenge; the server checks the signature.
+const powForm = document.querySelector<HTMLFormElement>('form[data-altcha]');
+if (powForm && crypto.subtle) {
+  const field = powForm.querySelector<HTMLInputElement>('[name=altcha]')!;
+  const solving = (async () => {
+    const c = await (await fetch(powForm.dataset.altcha!)).json();
+    const encoder = new TextEncoder();
+    for (let n = 0; n <= c.maxnumber; n++) {
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(c.salt + n)));
+      let hex = '';
+      for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+      if (hex === c.challenge) {
+        field.value = btoa(
+          JSON.stringify({
+            algorithm: c.algorithm,
+            challenge: c.challenge,
+            number: n,
+            salt: c.salt,
+            signature: c.signature,
+          }),
+        );
+        return;
+      }
+    }
+  })().catch(() => undefined);
+  powForm.addEventListener('submit', async (event) => {
+    if (field.value) return;
+    event.preventDefault();
+    powForm.querySelector('button')?.setAttribute('aria-busy', 'true');
+    await solving;
+    powForm.submit();
+  });
+}
+
+// Embedded: only the allow-listed origins may receive our messages.
+const origins = (body.dataset.origins ?? '').split(' ').filter(Boolean);
+function post(type: string, extra: Record<string, number> = {}): void {
+  if (parent === window) return;
+  for (const origin of origins) parent.postMessage({ kairos: 1, type, ...extra }, origin);
+}
+function sendSize(): void {
+  post('resize', { height: Math.ceil(document.documentElement.getBoundingClientRect().height) });
+}
+if (parent !== window && origins.length > 0) {
+  post('ready');
+  sendSize();
+  new ResizeObserver(sendSize).observe(body);
+  if (body.dataset.booked) post('booked');
+}

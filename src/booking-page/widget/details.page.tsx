@@ -1,0 +1,274 @@
+import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
+import type { Slot } from '../../slots/types.js';
+import { BOOKING_FORM_FIELDS } from '../../workspaces/settings.js';
+import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
+import { formatDateTime } from '../format.js';
+import { renderPage } from './layout.js';
+import { type PageContext, pageHref, STATE_KEYS } from './state.js';
+
+export interface Summary {
+  service: string;
+  duration: string;
+  price: string;
+  staffer: string | undefined;
+  location: string;
+  locationZone: string;
+  start: number;
+}
+
+export function SummaryList({ ctx, summary }: { ctx: PageContext; summary: Summary }) {
+  return (
+    <dl class="summary">
+      <dt>{ctx.t.service}</dt>
+      <dd>
+        {summary.service} ({summary.duration})
+      </dd>
+      {summary.staffer && (
+        <>
+          <dt>{ctx.t.staffer}</dt>
+          <dd>{summary.staffer}</dd>
+        </>
+      )}
+      <dt>{ctx.t.when}</dt>
+      <dd>
+        {formatDateTime(summary.start, ctx.zone, ctx.locale)}
+        {ctx.zone !== summary.locationZone && (
+          <>
+            <br />
+            <small class="muted">
+              {summary.location}: {formatDateTime(summary.start, summary.locationZone, ctx.locale)}
+            </small>
+          </>
+        )}
+      </dd>
+      <dt>{ctx.t.where}</dt>
+      <dd>{summary.location}</dd>
+      <dt>{ctx.t.price}</dt>
+      <dd>{summary.price}</dd>
+    </dl>
+  );
+}
+
+function StateFields({ ctx, skip = [] }: { ctx: PageContext; skip?: string[] }) {
+  return (
+    <>
+      {STATE_KEYS.filter((k) => ctx.state[k] !== undefined && !skip.includes(k)).map((k) => (
+        <input type="hidden" name={k} value={ctx.state[k]} />
+      ))}
+    </>
+  );
+}
+
+/** Off-screen, unlabelled for people, skipped by the keyboard: only bots fill it in. */
+function Honeypot() {
+  return (
+    <div class="hp" aria-hidden="true">
+      <label>
+        Website <input type="text" name="website" tabindex={-1} autocomplete="off" />
+      </label>
+    </div>
+  );
+}
+
+export interface DetailsPageData {
+  summary: Summary;
+  form: BookingForm;
+  values: ContactDetails;
+  errors: DetailErrors;
+  token: string;
+  back: string;
+  /** The phone's example for the location's country. */
+  phoneHint: string;
+  notice?: string | undefined;
+  /** After a taken slot: the nearest free times to pick from instead. */
+  alternatives?: Slot[] | undefined;
+}
+
+/** Step 5: contact details (the booking-form setting decides which fields show and are required). */
+export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
+  const { t } = ctx;
+  const hasErrors = Object.keys(data.errors).length > 0;
+  const field = (name: 'phone' | BookingFormField) => {
+    const error = data.errors[name];
+    return {
+      id: name,
+      name,
+      'aria-invalid': error ? ('true' as const) : undefined,
+      'aria-describedby': error ? `${name}-error` : name === 'phone' ? 'phone-hint' : undefined,
+    };
+  };
+  const errorOf = (name: 'phone' | BookingFormField) =>
+    data.errors[name] ? (
+      <p class="error" id={`${name}-error`}>
+        {t[data.errors[name]!]}
+      </p>
+    ) : null;
+  const label = (name: BookingFormField) =>
+    `${t[name]}${data.form[name] === 'optional' ? ` ${t.optional}` : ''}`;
+  return renderPage(ctx, {
+    title: t.yourDetails,
+    heading: data.alternatives ? t.chooseTime : t.yourDetails,
+    back: data.back,
+    children: (
+      <>
+        {data.notice && (
+          <p class="notice" role="alert">
+            {data.notice}
+          </p>
+        )}
+        {hasErrors && (
+          <p class="notice" role="alert">
+            {t.formErrors}
+          </p>
+        )}
+        <form method="post" action={pageHref(ctx.slug, {}, {}, '/confirm')} novalidate>
+          <StateFields ctx={ctx} skip={data.alternatives ? ['at'] : []} />
+          <input type="hidden" name="token" value={data.token} />
+          {data.alternatives && (
+            <fieldset>
+              <legend>{t.chooseTime}</legend>
+              {data.alternatives.map((slot, index) => (
+                <label class="check">
+                  <input type="radio" name="at" value={slot.start_time} checked={index === 0} />
+                  {formatDateTime(Date.parse(slot.start_time), ctx.zone, ctx.locale)}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          {!data.alternatives && <SummaryList ctx={ctx} summary={data.summary} />}
+          <label for="phone">{t.phone}</label>
+          <input {...field('phone')} type="tel" autocomplete="tel" value={data.values.phone} required />
+          <p class="hint" id="phone-hint">
+            {data.phoneHint}
+          </p>
+          {errorOf('phone')}
+          {BOOKING_FORM_FIELDS.filter((name) => data.form[name] !== 'hidden').map((name) =>
+            name === 'booking_callback' ? (
+              <>
+                <input type="hidden" name="booking_callback_shown" value="1" />
+                <label class="check">
+                  <input
+                    {...field(name)}
+                    type="checkbox"
+                    value="yes"
+                    checked={data.values.booking_callback === true}
+                  />
+                  {label(name)}
+                </label>
+                {errorOf(name)}
+              </>
+            ) : (
+              <>
+                <label for={name}>{label(name)}</label>
+                {name === 'booking_comment' ? (
+                  <textarea {...field(name)} maxLength={2000}>
+                    {data.values.booking_comment}
+                  </textarea>
+                ) : (
+                  <input
+                    {...field(name)}
+                    type={(name === 'customer_email' ? 'email' : 'text') as 'text'}
+                    list={undefined as unknown as string}
+                    autocomplete={
+                      name === 'customer_email'
+                        ? 'email'
+                        : name === 'customer_first_name'
+                          ? 'given-name'
+                          : 'family-name'
+                    }
+                    value={data.values[name]}
+                    required={data.form[name] === 'required'}
+                  />
+                )}
+                {errorOf(name)}
+              </>
+            ),
+          )}
+          <Honeypot />
+          <button type="submit">{t.next}</button>
+        </form>
+      </>
+    ),
+  });
+}
+
+export interface ConfirmPageData {
+  summary: Summary;
+  values: ContactDetails;
+  token: string;
+  challengeUrl: string;
+  notice?: string | undefined;
+}
+
+/** Step 6: everything once more, then one button; the proof-of-work runs here (ALTCHA). */
+export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
+  const { t, state } = ctx;
+  const name = [data.values.customer_first_name, data.values.customer_last_name].filter(Boolean).join(' ');
+  return renderPage(ctx, {
+    title: t.confirmTitle,
+    heading: t.confirmTitle,
+    back: pageHref(ctx.slug, state),
+    children: (
+      <>
+        {data.notice && (
+          <p class="notice" role="alert">
+            {data.notice}
+          </p>
+        )}
+        <SummaryList ctx={ctx} summary={data.summary} />
+        <dl class="summary">
+          {name && (
+            <>
+              <dt>{t.name}</dt>
+              <dd>{name}</dd>
+            </>
+          )}
+          <dt>{t.phone}</dt>
+          <dd>{data.values.phone}</dd>
+          {data.values.customer_email && (
+            <>
+              <dt>{t.customer_email}</dt>
+              <dd>{data.values.customer_email}</dd>
+            </>
+          )}
+          {data.values.booking_comment && (
+            <>
+              <dt>{t.booking_comment}</dt>
+              <dd>{data.values.booking_comment}</dd>
+            </>
+          )}
+        </dl>
+        <form method="post" action={pageHref(ctx.slug, {}, {}, '/book')} data-altcha={data.challengeUrl}>
+          <StateFields ctx={ctx} />
+          <input type="hidden" name="token" value={data.token} />
+          {(
+            [
+              'phone',
+              'customer_first_name',
+              'customer_last_name',
+              'customer_email',
+              'booking_comment',
+            ] as const
+          ).map((key) => (
+            <input type="hidden" name={key} value={data.values[key]} />
+          ))}
+          {data.values.booking_callback !== undefined && (
+            <>
+              <input type="hidden" name="booking_callback_shown" value="1" />
+              <input
+                type="hidden"
+                name="booking_callback"
+                value={data.values.booking_callback ? 'yes' : 'no'}
+              />
+            </>
+          )}
+          <input type="hidden" name="altcha" value="" />
+          <Honeypot />
+          <div class="actions">
+            <button type="submit">{t.confirm}</button>
+          </div>
+        </form>
+      </>
+    ),
+  });
+}

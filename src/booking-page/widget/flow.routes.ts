@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getExampleNumber } from 'libphonenumber-js';
+import examples from 'libphonenumber-js/mobile/examples';
+import type { AppDeps } from '../../platform/http/types.js';
+import { addDays, todayIn } from '../../platform/time/zone.js';
+import { EvaluationCache } from '../../slots/evaluation-cache.js';
+import { minuteBucket } from '../../slots/slots-cache.js';
+import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import {
+  bookFromPage,
+  type ContactDetails,
+  checkDetails,
+  type DetailErrors,
+  defaultCountry,
+  nearestFreeSlots,
+  pageSlots,
+  readDetails,
+} from '../booking-page.service.js';
+import { manageToken } from '../manage-link.js';
+import { acceptSolution, newChallenge } from '../proof-of-work.js';
+import { locationPage, servicePage, stafferPage } from './choose.page.js';
+import { confirmPage, detailsPage } from './details.page.js';
+import { pageContext, requireWorkspace } from './page-context.js';
+import { type Resolved, resolveSelection, type Selection, summaryOf } from './selection.js';
+import { slotsPage } from './slots.page.js';
+import { type PageContext, pageHref, readState } from './state.js';
+
+type Params = { slug: string };
+const evaluations = new EvaluationCache();
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
+const EMPTY: ContactDetails = {
+  phone: '',
+  customer_first_name: '',
+  customer_last_name: '',
+  customer_email: '',
+  booking_comment: '',
+  booking_callback: undefined,
+};
+
+export interface FlowLimits {
+  /** Per IP, on every create. */
+  create: { max: number; timeWindow: string };
+  /** Per IP, on creates without a solved proof-of-work (browsers without JavaScript). */
+  withoutProofOfWork: (request: FastifyRequest) => Promise<void>;
+}
+
+/** Steps 1-7 of the booking flow (issue 14 point 1): GET steps, POST confirm and book. */
+export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: FlowLimits): Promise<void> {
+  app.get<{ Params: Params }>('/:slug', async (request, reply) => {
+    const { workspace, catalog } = await requireWorkspace(deps, request.params.slug);
+    const resolved = await resolveSelection(catalog, workspace, pageContextState(request.query));
+    const zone = 'selection' in resolved ? resolved.selection.location.timezone : undefined;
+    const ctx = pageContext(request, reply, workspace, zone);
+    return renderStep(deps, ctx, workspace, resolved, deps.clock.now());
+  });
+
+  app.get<{ Params: Params }>(
+    '/:slug/altcha',
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const { workspace } = await requireWorkspace(deps, request.params.slug);
+      return reply.header('cache-control', 'no-store').send(await newChallenge(workspace));
+    },
+  );
+
+  // Contact details posted: errors show on the same form; valid details lead to the confirm step.
+  app.post<{ Params: Params }>('/:slug/confirm', async (request, reply) => {
+    const { workspace, catalog } = await requireWorkspace(deps, request.params.slug);
+    const body = bodyOf(request);
+    const resolved = await resolveSelection(catalog, workspace, pageContextState(body));
+    if (resolved.step !== 'details')
+      return reply.redirect(pageHref(workspace.slug, pageContextState(body)), 303);
+    const ctx = pageContext(request, reply, workspace, resolved.selection.location.timezone, body);
+    const details = readDetails(body);
+    const token = tokenOf(body);
+    const summary = summaryOf(ctx, workspace, resolved.selection, resolved.start);
+    if (filledHoneypot(body)) {
+      return reply.status(422).send(details_(ctx, workspace, resolved, details, {}, token, ctx.t.spamCheck));
+    }
+    const checked = checkDetails(workspace, resolved.selection.location, details);
+    if (Object.keys(checked.errors).length > 0) {
+      return reply.status(422).send(details_(ctx, workspace, resolved, details, checked.errors, token));
+    }
+    return confirmPage(ctx, {
+      summary,
+      values: { ...details, phone: checked.phone! },
+      token,
+      challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
+    });
+  });
+
+  app.post<{ Params: Params }>(
+    '/:slug/book',
+    { config: { rateLimit: limits.create } },
+    async (request, reply) => {
+      const { workspace, catalog } = await requireWorkspace(deps, request.params.slug);
+      const body = bodyOf(request);
+      const resolved = await resolveSelection(catalog, workspace, pageContextState(body));
+      if (resolved.step !== 'details')
+        return reply.redirect(pageHref(workspace.slug, pageContextState(body)), 303);
+      const ctx = pageContext(request, reply, workspace, resolved.selection.location.timezone, body);
+      const details = readDetails(body);
+      const token = tokenOf(body);
+      const checked = checkDetails(workspace, resolved.selection.location, details);
+      if (filledHoneypot(body) || Object.keys(checked.errors).length > 0) {
+        const notice = filledHoneypot(body) ? ctx.t.spamCheck : undefined;
+        return reply
+          .status(422)
+          .send(details_(ctx, workspace, resolved, details, checked.errors, token, notice));
+      }
+      const altcha = typeof body.altcha === 'string' ? body.altcha : '';
+      if (altcha === '') {
+        // No JavaScript, no proof-of-work: still bookable, under a much tighter per-IP limit.
+        await limits.withoutProofOfWork(request);
+      } else if (!(await acceptSolution(workspace, altcha))) {
+        return reply
+          .status(422)
+          .send(details_(ctx, workspace, resolved, details, {}, token, ctx.t.spamCheck));
+      }
+      const { selection, start } = resolved;
+      const outcome = await bookFromPage(
+        { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now() },
+        {
+          token,
+          locationId: selection.location.id,
+          serviceId: selection.service.id,
+          stafferId: selection.staffer?.id,
+          start: new Date(start).toISOString(),
+          phone: checked.phone!,
+          details,
+        },
+      );
+      if (outcome.kind === 'booked') {
+        const manage = `/manage/${manageToken(workspace, outcome.bookingId)}`;
+        const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
+        const href = pageHref(workspace.slug, state, {}, manage);
+        return reply.redirect(`${href}${href.includes('?') ? '&' : '?'}booked=1`, 303);
+      }
+      if (outcome.kind === 'taken' || outcome.kind === 'pending') {
+        const alternatives = await nearestFreeSlots(
+          deps.db,
+          workspace,
+          selection.location,
+          {
+            serviceId: selection.service.id,
+            stafferId: selection.staffer?.id,
+            zone: ctx.zone,
+            wanted: start,
+          },
+          deps.clock.now(),
+        );
+        const page = details_(
+          ctx,
+          workspace,
+          resolved,
+          details,
+          {},
+          newToken(),
+          ctx.t.slotTaken,
+          alternatives,
+        );
+        return reply.status(409).send(page);
+      }
+      const errors: DetailErrors = {};
+      for (const field of outcome.fields)
+        errors[field === 'customer_phone' ? 'phone' : (field as 'phone')] = 'required';
+      return reply.status(422).send(details_(ctx, workspace, resolved, details, errors, token));
+    },
+  );
+}
+
+function renderStep(
+  deps: Pick<AppDeps, 'db' | 'availability'>,
+  ctx: PageContext,
+  workspace: WorkspaceRow,
+  resolved: Resolved,
+  now: number,
+): string | Promise<string> {
+  const { slug, state } = ctx;
+  switch (resolved.step) {
+    case 'location':
+      return locationPage(ctx, resolved.locations);
+    case 'service':
+      return servicePage(
+        ctx,
+        resolved.groups,
+        workspace.currency,
+        resolved.back ? pageHref(slug, state, { location: undefined, service: undefined }) : undefined,
+      );
+    case 'staffer':
+      return stafferPage(
+        ctx,
+        resolved.staffers,
+        resolved.offerAny,
+        pageHref(slug, state, { service: undefined }),
+      );
+    case 'slot':
+      return renderSlots(deps, ctx, workspace, resolved.selection, now);
+    case 'details':
+      return details_(ctx, workspace, resolved, EMPTY, {}, newToken());
+  }
+}
+
+/** The slot step: 7 days from `from` (default today) in the customer's zone, and one day's slots. */
+export async function renderSlots(
+  deps: Pick<AppDeps, 'db' | 'availability'>,
+  ctx: PageContext,
+  workspace: WorkspaceRow,
+  selection: Selection,
+  now: number,
+  options: {
+    notice?: string;
+    slotHref?: (startTime: string) => string;
+    back?: string;
+    /** The step's own path after /book/<slug> (the manage link's reschedule has its own). */
+    path?: string;
+    heading?: string;
+  } = {},
+): Promise<string> {
+  const { db } = deps;
+  const { notice, slotHref, back } = options;
+  const { slug, state } = ctx;
+  const today = todayIn(ctx.zone, now);
+  const from = state.from && DATE.test(state.from) && state.from > today ? state.from : today;
+  const to = addDays(from, 6);
+  // The page shares the engine's evaluations the way the API's time-slots route does: keyed by
+  // the store's availability version and the minute of `now`, so a write shows at once.
+  const minute = minuteBucket(now);
+  const reuse =
+    minute === undefined
+      ? undefined
+      : { cache: evaluations, stamp: `${minute}|${await deps.availability.version(workspace.id)}` };
+  const answer = await pageSlots(
+    db,
+    workspace,
+    selection.location,
+    { serviceId: selection.service.id, stafferId: selection.staffer?.id, zone: ctx.zone, from, to },
+    now,
+    reuse,
+  );
+  const date =
+    answer.dates.find((d) => d.date === state.date && d.slots.length > 0)?.date ??
+    answer.dates.find((d) => d.slots.length > 0)?.date;
+  const horizonEnd = todayIn(ctx.zone, now + workspace.horizon_days * 86_400_000);
+  const earlierFrom = addDays(from, -7) < today ? today : addDays(from, -7);
+  return slotsPage(ctx, {
+    title: options.heading ?? ctx.t.chooseTime,
+    heading: options.heading ?? ctx.t.chooseTime,
+    back:
+      back ??
+      (selection.stafferStep
+        ? pageHref(slug, state, { staffer: undefined, from: undefined, date: undefined })
+        : pageHref(slug, state, {
+            service: undefined,
+            staffer: undefined,
+            from: undefined,
+            date: undefined,
+          })),
+    days: answer.dates,
+    date,
+    earlier: from > today ? earlierFrom : undefined,
+    later: addDays(from, 7) <= horizonEnd ? addDays(from, 7) : undefined,
+    locationZone: selection.location.timezone,
+    capacity: selection.service.capacity,
+    notice,
+    slotHref: slotHref ?? ((at) => pageHref(slug, state, { at })),
+    path: options.path ?? '',
+  });
+}
+
+function details_(
+  ctx: PageContext,
+  workspace: WorkspaceRow,
+  resolved: Extract<Resolved, { step: 'details' }>,
+  values: ContactDetails,
+  errors: DetailErrors,
+  token: string,
+  notice?: string,
+  alternatives?: Awaited<ReturnType<typeof nearestFreeSlots>>,
+): string {
+  const country = defaultCountry(workspace, resolved.selection.location);
+  const example = country ? getExampleNumber(country, examples)?.formatInternational() : undefined;
+  return detailsPage(ctx, {
+    summary: summaryOf(ctx, workspace, resolved.selection, resolved.start),
+    form: workspace.booking_form,
+    values,
+    errors,
+    token,
+    back: pageHref(ctx.slug, ctx.state, { at: undefined }),
+    phoneHint: ctx.t.phoneHint(example ?? '+49 1512 3456789'),
+    notice,
+    alternatives,
+  });
+}
+
+const pageContextState = readState;
+
+function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+function tokenOf(body: Record<string, unknown>): string {
+  return typeof body.token === 'string' && TOKEN.test(body.token) ? body.token : newToken();
+}
+
+function filledHoneypot(body: Record<string, unknown>): boolean {
+  return typeof body.website === 'string' ? body.website.trim() !== '' : body.website !== undefined;
+}
+
+export function newToken(): string {
+  return randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,87 @@
+import type { ComponentChildren } from 'preact';
+import { renderDocument } from '../../platform/pages/document.js';
+import { type PageContext, pageHref } from './state.js';
+import { BOOKING_PAGE_CSS } from './styles.js';
+
+export interface LayoutOptions {
+  title: string;
+  /** The step's heading (h1). */
+  heading: string;
+  /** Where "Back" goes; none on the first step. */
+  back?: string | undefined;
+  /** Times are shown in ctx.zone: the island may switch to the browser's zone (?tz=). */
+  showsTimes?: boolean;
+  /** The location's zone, the default when the URL has no tz. */
+  locationZone?: string | undefined;
+  /** This page shows a booking just made (the embed tells its parent). */
+  booked?: boolean;
+  children: ComponentChildren;
+}
+
+/** The document of every booking-page response: one request, inline CSS, one small island. */
+export function renderPage(ctx: PageContext, options: LayoutOptions): string {
+  return renderDocument({
+    title: `${options.title} · ${ctx.workspaceName}`,
+    lang: ctx.lang,
+    css: BOOKING_PAGE_CSS,
+    nonce: ctx.nonce,
+    islands: ['booking'],
+    head: <meta name="robots" content="noindex" />,
+    body: (
+      <body
+        data-origins={ctx.embedOrigins.join(' ')}
+        data-times={options.showsTimes ? '1' : undefined}
+        data-zone={options.locationZone}
+        data-booked={options.booked ? '1' : undefined}
+        class={ctx.state.embed === '1' ? 'embed' : undefined}
+      >
+        <header>
+          <a
+            class="brand"
+            href={pageHref(ctx.slug, { lang: ctx.state.lang, embed: ctx.state.embed, tz: ctx.state.tz })}
+          >
+            {ctx.workspaceName}
+          </a>
+          <nav aria-label="Language">
+            {(['en', 'de'] as const).map((lang) =>
+              lang === ctx.lang ? (
+                <span aria-current="true">{lang.toUpperCase()}</span>
+              ) : (
+                <a href={pageHref(ctx.slug, ctx.state, { lang })} hreflang={lang} lang={lang}>
+                  {lang.toUpperCase()}
+                </a>
+              ),
+            )}
+          </nav>
+        </header>
+        <main id="main">
+          {options.back && (
+            <a class="back" href={options.back}>
+              ← {ctx.t.back}
+            </a>
+          )}
+          <h1>{options.heading}</h1>
+          {options.children}
+        </main>
+      </body>
+    ),
+  });
+}
+
+/** A friendly error page (the widget surface never answers JSON). */
+export function renderErrorPage(ctx: PageContext, heading: string, text: string): string {
+  return renderPage(ctx, {
+    title: heading,
+    heading,
+    children: (
+      <>
+        <p>{text}</p>
+        <p>
+          <a class="button" href={pageHref(ctx.slug, { lang: ctx.state.lang, embed: ctx.state.embed })}>
+            {ctx.t.startOver}
+          </a>
+        </p>
+      </>
+    ),
+  });
+}

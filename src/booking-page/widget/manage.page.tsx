@@ -1,0 +1,82 @@
+import type { BookingView } from '../../bookings/bookings.repository.js';
+import type { ChangeRefusal } from '../booking-page.service.js';
+import { formatDateTime } from '../format.js';
+import { type Summary, SummaryList } from './details.page.js';
+import { renderPage } from './layout.js';
+import { type PageContext, pageHref } from './state.js';
+
+export interface ManagePageData {
+  booking: BookingView;
+  summary: Summary;
+  token: string;
+  /** Absolute URL of this page (shown so the customer can keep it). */
+  manageUrl: string;
+  deadline: number;
+  refusal: ChangeRefusal | undefined;
+  /** Just booked: this is the confirmation page. */
+  booked: boolean;
+  notice?: { text: string; ok: boolean } | undefined;
+  /** Show the "really cancel?" form. */
+  confirmCancel: boolean;
+}
+
+/** The confirmation page and the manage link's page: the booking, .ics, cancel, reschedule. */
+export function managePage(ctx: PageContext, data: ManagePageData): string {
+  const { t } = ctx;
+  const path = `/manage/${data.token}`;
+  const base = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
+  const deadline = formatDateTime(data.deadline, ctx.zone, ctx.locale);
+  const status =
+    data.booking.status_type === 'canceled'
+      ? t.canceled
+      : data.booking.status_type === 'completed'
+        ? t.completed
+        : undefined;
+  return renderPage(ctx, {
+    title: data.booked ? t.booked : t.manageTitle,
+    heading: data.booked ? t.booked : t.manageTitle,
+    booked: data.booked,
+    children: (
+      <>
+        {data.notice && (
+          <p class={data.notice.ok ? 'notice ok' : 'notice'} role={data.notice.ok ? 'status' : 'alert'}>
+            {data.notice.text}
+          </p>
+        )}
+        {status && <p class="notice">{status}</p>}
+        <SummaryList ctx={ctx} summary={data.summary} />
+        <p>{t.manageIntro}</p>
+        <p class="manage-link">
+          {t.manageLink}: <a href={data.manageUrl}>{data.manageUrl}</a>
+        </p>
+        <div class="actions">
+          <a class="button" href={pageHref(ctx.slug, {}, {}, `${path}/calendar.ics`)} download="booking.ics">
+            {t.addToCalendar}
+          </a>
+        </div>
+        {data.refusal === 'cutoff' && <p class="notice">{t.cutoffPassed(deadline)}</p>}
+        {data.refusal === undefined && (
+          <>
+            <p class="muted">{t.changeUntil(deadline)}</p>
+            <div class="actions">
+              <a class="button" href={pageHref(ctx.slug, base, {}, `${path}/reschedule`)}>
+                {t.reschedule}
+              </a>
+              {data.confirmCancel ? (
+                <form method="post" action={pageHref(ctx.slug, base, {}, `${path}/cancel`)}>
+                  <button type="submit" class="danger">
+                    {t.cancelConfirm}
+                  </button>
+                </form>
+              ) : (
+                <a class="button" href={pageHref(ctx.slug, base, {}, `${path}/cancel`)}>
+                  {t.cancel}
+                </a>
+              )}
+            </div>
+          </>
+        )}
+      </>
+    ),
+  });
+}

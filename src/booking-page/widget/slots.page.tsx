@@ -1,0 +1,184 @@
+import type { SlotDay } from '../../slots/types.js';
+import { formatDate, formatDayShort, formatTime, timeZones, zoneOffset, zoneTitle } from '../format.js';
+import { renderPage } from './layout.js';
+import { type PageContext, pageHref, STATE_KEYS } from './state.js';
+
+export interface SlotPageData {
+  heading: string;
+  title: string;
+  back: string;
+  days: SlotDay[];
+  date: string | undefined;
+  /** The first day of the previous / next range, or undefined at the ends. */
+  earlier: string | undefined;
+  later: string | undefined;
+  locationZone: string;
+  /** Group classes show places left. */
+  capacity: number;
+  notice?: string | undefined;
+  /** Where a chosen slot goes (the details step, or the manage link's reschedule). */
+  slotHref: (startTime: string) => string;
+  /** The path (after /book/<slug>) of this step's own links: days, weeks, zone switch. */
+  path: string;
+}
+
+/** Step 4: a day strip (7 days) and the chosen day's free slots, in the customer's zone. */
+export function slotsPage(ctx: PageContext, data: SlotPageData): string {
+  const day = data.days.find((d) => d.date === data.date);
+  const slots = day?.slots ?? [];
+  const offsets = slots.map((slot) => zoneOffset(Date.parse(slot.start_time), ctx.zone, ctx.locale));
+  // A day whose slots carry two offsets is a DST day: each time names its offset, so the two
+  // 01:30s of an autumn night read "1:30 AM GMT+2" and "1:30 AM GMT+1".
+  const dstDay = new Set(offsets).size > 1;
+  const dayLabel = day ? formatDate(day.date, ctx.locale) : '';
+  const anyFree = data.days.some((d) => d.slots.length > 0);
+  return renderPage(ctx, {
+    title: data.title,
+    heading: data.heading,
+    back: data.back,
+    showsTimes: true,
+    locationZone: data.locationZone,
+    children: (
+      <>
+        {data.notice && (
+          <p class="notice" role="alert">
+            {data.notice}
+          </p>
+        )}
+        <ZoneSwitch ctx={ctx} data={data} />
+        <nav class="pager" aria-label={ctx.t.chooseTime}>
+          {data.earlier ? (
+            <a
+              href={pageHref(ctx.slug, ctx.state, { from: data.earlier, date: undefined }, data.path)}
+              data-swap="1"
+            >
+              ← {ctx.t.earlier}
+            </a>
+          ) : (
+            <span />
+          )}
+          {data.later && (
+            <a
+              href={pageHref(ctx.slug, ctx.state, { from: data.later, date: undefined }, data.path)}
+              data-swap="1"
+            >
+              {ctx.t.later} →
+            </a>
+          )}
+        </nav>
+        <ul class="days">
+          {data.days.map((d) => {
+            const short = formatDayShort(d.date, ctx.locale);
+            const label = formatDate(d.date, ctx.locale);
+            // The visible short form is hidden from screen readers; they read the full date.
+            const inner = (
+              <>
+                <span aria-hidden="true">{short.weekday}</span>
+                <b aria-hidden="true">{short.day}</b>
+                <span aria-hidden="true">{short.month}</span>
+              </>
+            );
+            return (
+              <li>
+                {d.slots.length > 0 ? (
+                  <a
+                    href={pageHref(ctx.slug, ctx.state, { date: d.date }, data.path)}
+                    aria-current={d.date === data.date ? 'date' : undefined}
+                    data-swap="1"
+                  >
+                    {inner}
+                    <span class="sr">{label}</span>
+                  </a>
+                ) : (
+                  <span class="off">
+                    {inner}
+                    <span class="sr">{`${label}: ${ctx.t.noSlots}`}</span>
+                  </span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        <section aria-live="polite">
+          {day ? (
+            <>
+              <h2>{formatDate(day.date, ctx.locale)}</h2>
+              {dstDay && <p class="muted">{ctx.t.dstNote}</p>}
+              {slots.length === 0 ? (
+                <p>{ctx.t.noSlots}</p>
+              ) : (
+                <ul class="slots">
+                  {slots.map((slot) => {
+                    const at = Date.parse(slot.start_time);
+                    const time = formatTime(at, ctx.zone, ctx.locale, dstDay);
+                    const places = data.capacity > 1 ? ctx.t.placesLeft(slot.quantity) : undefined;
+                    return (
+                      <li>
+                        <a
+                          href={data.slotHref(slot.start_time)}
+                          aria-label={[time, dayLabel, places].filter(Boolean).join(', ')}
+                        >
+                          {time}
+                          {places && <small>{places}</small>}
+                        </a>
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+            </>
+          ) : (
+            <p>{anyFree ? '' : ctx.t.noSlotsWeek}</p>
+          )}
+        </section>
+      </>
+    ),
+  });
+}
+
+let zoneOptions: string | undefined;
+function allZoneOptions(): string {
+  zoneOptions ??= timeZones()
+    .map((zone) => `<option>${escapeHtml(zone)}</option>`)
+    .join('');
+  return zoneOptions;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The zone is always named, and can be switched; without JavaScript it is the location's. */
+function ZoneSwitch({ ctx, data }: { ctx: PageContext; data: SlotPageData }) {
+  const sample = Date.parse(data.days[0] ? `${data.days[0].date}T12:00:00Z` : '') || 0;
+  const first = [ctx.zone, data.locationZone].filter((z, i, all) => all.indexOf(z) === i);
+  return (
+    <div class="zone">
+      <strong>{ctx.t.timesIn(`${zoneTitle(ctx.zone)}, ${zoneOffset(sample, ctx.zone, ctx.locale)}`)}</strong>
+      <form method="get" action={pageHref(ctx.slug, {}, {}, data.path)}>
+        {STATE_KEYS.filter((k) => k !== 'tz' && k !== 'date' && ctx.state[k] !== undefined).map((k) => (
+          <input type="hidden" name={k} value={ctx.state[k]} />
+        ))}
+        <label for="tz">{ctx.t.changeZone}</label>
+        <select
+          id="tz"
+          name="tz"
+          // The ~430 zones after the first ones are one prebuilt string: rendering them as
+          // elements on every slot page was most of its CPU time.
+          dangerouslySetInnerHTML={{
+            __html:
+              first
+                .map(
+                  (zone) =>
+                    `<option value="${escapeHtml(zone)}"${zone === ctx.zone ? ' selected' : ''}>${escapeHtml(zoneTitle(zone))}</option>`,
+                )
+                .join('') + allZoneOptions(),
+          }}
+        />
+        <button type="submit" class="secondary">
+          {ctx.t.show}
+        </button>
+      </form>
+    </div>
+  );
+}

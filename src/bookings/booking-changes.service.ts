@@ -1,0 +1,317 @@
+import { bookingFinal, invalidField, notFound } from '../errors.js';
+import type { LocationRow } from '../locations/locations.repository.js';
+import { requireLocation } from '../locations/locations.repository.js';
+import { findPaymentAccount } from '../payment-accounts/payment-accounts.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { CancelReason } from '../platform/db/schema.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+import { parseInstant } from '../platform/time/instant.js';
+import { toUtcIso } from '../platform/time/zone.js';
+import { checkBookable } from '../slots/compute-slots.js';
+import type { OfferedService } from '../slots/slots.repository.js';
+import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
+import { type EventType, recordBookingEvents } from '../webhooks/outbox.repository.js';
+import { appendHistory, type HistoryAction } from './booking-history.repository.js';
+import { combinedService, occupiedSpan } from './booking-shape.rules.js';
+import { presentBooking } from './bookings.presenter.js';
+import {
+  type BookingRow,
+  type BookingView,
+  deleteOrderLines,
+  findBookingServices,
+  insertOrderLines,
+  insertPayment,
+  insertPublicNote,
+  listPublicNotes as listPublicNoteRows,
+  lockBooking,
+  type PublicNoteRow,
+  requireBookingView,
+  updateBooking,
+} from './bookings.repository.js';
+import {
+  availabilityFor,
+  type BookingContext,
+  requireOfferedServices,
+  unavailable,
+} from './bookings.service.js';
+import { releaseSeat, takeSeat } from './occupancies.repository.js';
+
+interface ChangeOutcome {
+  action: HistoryAction;
+  changes: Record<string, unknown>;
+  events: EventType[];
+}
+
+/** A request for what the booking already has: answered with the booking, nothing written. */
+const UNCHANGED = 'unchanged';
+
+/**
+ * The frame of every change: lock the booking (changes of one booking take turns), refuse a
+ * final one, apply, stamp, record history, present, and write the events — one transaction.
+ * A change to what the booking already has stamps, records and sends nothing: no history entry
+ * nor webhook says "changed" when nothing did.
+ */
+async function changeBooking(
+  ctx: BookingContext,
+  bookingId: string,
+  apply: (tx: Tx, booking: BookingRow) => Promise<ChangeOutcome | typeof UNCHANGED>,
+): Promise<BookingView> {
+  const { workspace } = ctx;
+  return ctx.uow.run(workspace.id, async (tx) => {
+    const booking = await lockBooking(tx, workspace.id, bookingId);
+    const status = await findStatus(tx, workspace.id, booking.status_id);
+    if (isFinal(status!.type)) throw bookingFinal();
+    const outcome = await apply(tx, booking);
+    if (outcome === UNCHANGED) return requireBookingView(tx, workspace.id, bookingId);
+    await appendHistory(tx, { workspaceId: workspace.id, bookingId, ...outcome, actor: ctx.actor });
+    const view = await requireBookingView(tx, workspace.id, bookingId);
+    await recordBookingEvents(tx, {
+      workspaceId: workspace.id,
+      workspaceSlug: workspace.slug,
+      bookingId,
+      types: outcome.events,
+      booking: presentBooking(view, workspace),
+      at: new Date(ctx.now),
+    });
+    return view;
+  });
+}
+
+/** PUT /bookings/{uuid}/reschedule: same uuid, same staffer, a new start that must be free. */
+export function rescheduleBooking(
+  ctx: BookingContext,
+  bookingId: string,
+  reservedOn: string,
+): Promise<BookingView> {
+  const start = parseInstant(reservedOn);
+  if (start === undefined) {
+    throw invalidField(
+      'reserved_on',
+      'The reserved_on field must be an ISO 8601 date-time such as 2026-09-10T12:00:00Z.',
+    );
+  }
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    if (start === booking.start_time.getTime()) return UNCHANGED;
+    const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
+    const services = await findBookingServices(tx, booking.workspace_id, booking.id);
+    await moveSeat(tx, ctx, booking, location, services, booking.staffer_id, start, true);
+    return {
+      action: 'rescheduled',
+      // Instants as everywhere in the API (DESIGN §3 "Time"): UTC, seconds, 'Z'.
+      changes: { start_time: { from: toUtcIso(booking.start_time.getTime()), to: toUtcIso(start) } },
+      events: ['booking-updated', 'booking-rescheduled'],
+    };
+  });
+}
+
+/** PUT /bookings/{uuid}/staffer: another eligible staffer, free at the booking's time. */
+export function changeStaffer(
+  ctx: BookingContext,
+  bookingId: string,
+  stafferId: string,
+): Promise<BookingView> {
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    if (stafferId === booking.staffer_id) return UNCHANGED;
+    const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
+    const services = await findBookingServices(tx, booking.workspace_id, booking.id);
+    await moveSeat(tx, ctx, booking, location, services, stafferId, booking.start_time.getTime(), false);
+    return {
+      action: 'staffer_changed',
+      changes: { staffer_uuid: { from: booking.staffer_id, to: stafferId } },
+      events: ['booking-updated'],
+    };
+  });
+}
+
+/** PUT /bookings/{uuid}/services: order lines rebuilt, duration = their sum, the span must be free. */
+export function changeServices(
+  ctx: BookingContext,
+  bookingId: string,
+  serviceIds: string[],
+): Promise<BookingView> {
+  if (serviceIds.length === 0)
+    throw invalidField('service_uuids', 'The service_uuids field must list at least one service.');
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
+    const before = await findBookingServices(tx, booking.workspace_id, booking.id);
+    const services = await requireOfferedServices(
+      tx,
+      booking.workspace_id,
+      location.id,
+      serviceIds,
+      'service_uuids',
+    );
+    await moveSeat(
+      tx,
+      ctx,
+      booking,
+      location,
+      services,
+      booking.staffer_id,
+      booking.start_time.getTime(),
+      false,
+      true,
+    );
+    await deleteOrderLines(tx, booking.workspace_id, booking.id);
+    await insertOrderLines(tx, booking.workspace_id, booking.id, services);
+    return {
+      action: 'services_changed',
+      changes: { service_uuids: { from: before.map((s) => s.id), to: serviceIds } },
+      events: ['booking-updated'],
+    };
+  });
+}
+
+/** PUT /bookings/{uuid}/status: a live, non-final status of the workspace. */
+export function setStatus(ctx: BookingContext, bookingId: string, statusId: string): Promise<BookingView> {
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    const status = await findStatus(tx, booking.workspace_id, statusId, { live: true });
+    if (!status) throw invalidField('status_uuid', 'The selected status is invalid.');
+    if (isFinal(status.type)) {
+      throw invalidField(
+        'status_uuid',
+        'A final status is set only by PUT /bookings/{uuid}/status/complete or /status/cancel.',
+      );
+    }
+    if (status.id === booking.status_id) return UNCHANGED;
+    await updateBooking(tx, booking.workspace_id, booking.id, { status_id: status.id });
+    return {
+      action: 'status_changed',
+      changes: { status_uuid: { from: booking.status_id, to: status.id } },
+      events: ['booking-updated'],
+    };
+  });
+}
+
+/** PUT /bookings/{uuid}/status/complete: the visit took place; the payment goes to the account. */
+export function completeBooking(
+  ctx: BookingContext,
+  bookingId: string,
+  input: { account_uuid: string; paid_amount: number },
+): Promise<BookingView> {
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    const account = await findPaymentAccount(
+      tx,
+      booking.workspace_id,
+      booking.location_id,
+      input.account_uuid,
+    );
+    if (!account)
+      throw invalidField(
+        'account_uuid',
+        "The account_uuid must be a payment account of the booking's location.",
+      );
+    const paymentId = await insertPayment(tx, {
+      workspaceId: booking.workspace_id,
+      bookingId: booking.id,
+      paymentAccountId: account.id,
+      amount: input.paid_amount,
+    });
+    await updateBooking(tx, booking.workspace_id, booking.id, {
+      status_id: await finalStatusId(tx, booking.workspace_id, 'completed'),
+      completed: true,
+    });
+    return {
+      action: 'completed',
+      changes: { payment: { uuid: paymentId, account_uuid: account.id, amount: input.paid_amount } },
+      events: ['booking-succeeded'],
+    };
+  });
+}
+
+/** PUT /bookings/{uuid}/status/cancel: the seat is released in the same transaction. */
+export function cancelBooking(
+  ctx: BookingContext,
+  bookingId: string,
+  cancelReason: CancelReason | undefined,
+): Promise<BookingView> {
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    if (booking.occupancy_id)
+      await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
+    await updateBooking(tx, booking.workspace_id, booking.id, {
+      status_id: await finalStatusId(tx, booking.workspace_id, 'canceled'),
+      cancel_reason: cancelReason ?? null,
+      canceled: true,
+    });
+    return {
+      action: 'canceled',
+      changes: { cancel_reason: cancelReason ?? null },
+      events: ['booking-canceled'],
+    };
+  });
+}
+
+/** POST /bookings/{uuid}/public_notes: no event (SPEC), but history and updated_at. */
+export async function addPublicNote(
+  ctx: BookingContext,
+  bookingId: string,
+  value: string,
+): Promise<{ note: PublicNoteRow; booking: BookingView }> {
+  const text = value.trim();
+  if (text === '') throw invalidField('value', 'The value field is required.');
+  let note: PublicNoteRow | undefined;
+  const booking = await changeBooking(ctx, bookingId, async (tx, row) => {
+    note = await insertPublicNote(tx, row.workspace_id, row.id, text);
+    await updateBooking(tx, row.workspace_id, row.id, {});
+    return { action: 'note_added', changes: { note_uuid: note.id }, events: [] };
+  });
+  return { note: note!, booking };
+}
+
+export async function listPublicNotes(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<PublicNoteRow[]> {
+  const notes = await listPublicNoteRows(db, workspaceId, bookingId);
+  if (!notes) throw notFound('Booking');
+  return notes;
+}
+
+/**
+ * Moves the booking's seat: to a new start (reschedule), staffer, or shape (services). The
+ * booking's own seat does not count against it. A new start must be a bookable slot start; a
+ * change that keeps the time only needs the staffer to be free then.
+ */
+async function moveSeat(
+  tx: Tx,
+  ctx: BookingContext,
+  booking: BookingRow,
+  location: LocationRow,
+  services: OfferedService[],
+  stafferId: string,
+  start: number,
+  newTime: boolean,
+  newServices = false,
+): Promise<void> {
+  const service = combinedService(services);
+  const own = booking.occupancy_id ? { id: booking.occupancy_id, seats: booking.quantity } : undefined;
+  const availability = await availabilityFor(tx, ctx, location, services, service, start, stafferId, own);
+  if (availability.staffers.length === 0) {
+    // Name what the request changed: on PUT /services the staffer stayed, the services are new.
+    throw invalidField(
+      newServices ? 'service_uuids' : 'staffer_uuid',
+      "The staffer does not provide the booking's services at this location.",
+    );
+  }
+  const verdict = checkBookable(availability, start, stafferId, { timeRules: newTime });
+  if (!verdict.ok) throw unavailable(verdict);
+  if (booking.occupancy_id)
+    await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
+  const span = occupiedSpan(service, start);
+  const occupancyId = await takeSeat(tx, {
+    workspaceId: booking.workspace_id,
+    stafferId,
+    locationId: location.id,
+    serviceId: service.id,
+    capacity: service.capacity,
+    seats: booking.quantity,
+    ...span,
+  });
+  await updateBooking(tx, booking.workspace_id, booking.id, {
+    staffer_id: stafferId,
+    start_time: span.serviceStart,
+    end_time: span.end,
+    occupancy_id: occupancyId,
+  });
+}

@@ -1,0 +1,32 @@
+import type { OfferedService } from '../slots/slots.repository.js';
+import type { ServiceInput } from '../slots/types.js';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * What a booking of these services occupies, as the slot engine sees one service: durations add
+ * up, buffers come from the first and last service, and a group seat exists only for a booking
+ * of exactly one group service.
+ */
+export function combinedService(services: OfferedService[]): ServiceInput {
+  const first = services[0]!;
+  const last = services[services.length - 1]!;
+  return {
+    id: first.id,
+    durationMinutes: services.reduce((sum, service) => sum + service.duration_minutes, 0),
+    capacity: services.length === 1 ? first.capacity : 1,
+    bufferBeforeMinutes: first.buffer_before_minutes,
+    bufferAfterMinutes: last.buffer_after_minutes,
+    priceMinor: services.reduce((sum, service) => sum + service.price, 0),
+  };
+}
+
+/** The occupied span of a booking starting at `start` (buffers included). */
+export function occupiedSpan(service: ServiceInput, start: number) {
+  return {
+    serviceStart: new Date(start),
+    end: new Date(start + service.durationMinutes * MINUTE_MS),
+    spanStart: new Date(start - service.bufferBeforeMinutes * MINUTE_MS),
+    spanEnd: new Date(start + (service.durationMinutes + service.bufferAfterMinutes) * MINUTE_MS),
+  };
+}

@@ -1,0 +1,479 @@
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+
+/** Column types of migrations/*.sql, for Kysely. Keep in step with the SQL. */
+/** A timestamptz with a default (created_at, updated_at): an insert may leave it out. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A timestamptz without a default: every insert names it. */
+type Instant = ColumnType<Date, Date | string, Date | string>;
+/** Set by the code on insert (no default in the SQL). */
+type TimestampRequired = Instant;
+type TimestampNullable = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** A jsonb column with a default. */
+type Json<T> = ColumnType<T, string | undefined, string>;
+/** A jsonb column without a default. */
+type JsonRequired<T> = ColumnType<T, string, string>;
+/** A bigint identity (GENERATED ALWAYS): read only. pg reads it as a number, PGlite may as a bigint. */
+type IntId = ColumnType<number | bigint, never, never>;
+
+export type BookingFormMode = 'hidden' | 'optional' | 'required';
+export type BookingFormField =
+  | 'customer_first_name'
+  | 'customer_last_name'
+  | 'customer_email'
+  | 'booking_comment'
+  | 'booking_callback';
+export type BookingForm = Record<BookingFormField, BookingFormMode>;
+export type StatusType = 'new' | 'confirmed' | 'custom' | 'completed' | 'canceled';
+export type PaymentAccountType = 'cash' | 'card' | 'bank_transfer' | 'online' | 'other';
+
+export interface TimeRangeJson {
+  from: string;
+  to: string;
+}
+export type WeeklyJson = Partial<
+  Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', TimeRangeJson[]>
+>;
+export interface OverrideJson {
+  date: string;
+  intervals: TimeRangeJson[];
+  breaks?: TimeRangeJson[];
+}
+
+export interface WorkspacesTable {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  currency: Generated<string>;
+  locale: Generated<string>;
+  booking_form: ColumnType<BookingForm, string | undefined, string>;
+  staffer_selection: Generated<'required' | 'automatic'>;
+  slot_step_minutes: Generated<number>;
+  min_notice_minutes: Generated<number>;
+  horizon_days: Generated<number>;
+  /** ISO 3166-1 alpha-2, or '' when not set. */
+  country_iso: Generated<string>;
+  contact_phone: Generated<string>;
+  contact_email: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** migrations/0008_booking_page.sql */
+  manage_cutoff_minutes: Generated<number>;
+  embed_origins: ColumnType<string[], string | undefined, string>;
+  booking_page_secret: Generated<string>;
+}
+
+export interface ApiKeysTable {
+  workspace_id: string;
+  id: Generated<string>;
+  name: string;
+  secret_hash: string;
+  secret_hint: string;
+  created_at: Timestamp;
+  deleted_at: TimestampNullable;
+  /** Written at most once a minute per key (src/surfaces/api/api-auth.ts). */
+  last_used_at: TimestampNullable;
+  /** The panel user who made it; null for keys from the CLI or first run. */
+  created_by: string | null;
+}
+
+export interface LocationsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  int_id: IntId;
+  name: string;
+  description: Generated<string>;
+  address_1: Generated<string>;
+  address_2: Generated<string>;
+  city: Generated<string>;
+  postal_code: Generated<string>;
+  country_iso: Generated<string>;
+  lat: number | null;
+  lng: number | null;
+  timezone: string;
+  phone: Generated<string>;
+  opening_hours: Json<WeeklyJson>;
+  images: Json<string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+export interface ServiceCategoriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  name: string;
+  position: Generated<number>;
+}
+
+export interface ServicesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  int_id: IntId;
+  category_id: string | null;
+  name: string;
+  description: Generated<string>;
+  price: Generated<number>;
+  duration_minutes: number;
+  capacity: Generated<number>;
+  buffer_before_minutes: Generated<number>;
+  buffer_after_minutes: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+export interface ServiceLocationsTable {
+  workspace_id: string;
+  service_id: string;
+  location_id: string;
+}
+
+export interface StaffersTable {
+  workspace_id: string;
+  id: Generated<string>;
+  first_name: string;
+  last_name: Generated<string>;
+  position: Generated<string>;
+  description: Generated<string>;
+  avatar: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+export interface StafferServicesTable {
+  workspace_id: string;
+  staffer_id: string;
+  location_id: string;
+  service_id: string;
+}
+
+export interface SchedulesTable {
+  workspace_id: string;
+  staffer_id: string;
+  location_id: string;
+  weekly: Json<WeeklyJson>;
+  breaks: Json<WeeklyJson>;
+  overrides: Json<OverrideJson[]>;
+  updated_at: Timestamp;
+}
+
+export interface PaymentAccountsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  location_id: string;
+  name: string;
+  type: Generated<PaymentAccountType>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+export interface BookingStatusesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  name: string;
+  type: StatusType;
+  color: Generated<string>;
+  is_default: Generated<boolean>;
+  position: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+export interface CustomersTable {
+  workspace_id: string;
+  id: Generated<string>;
+  int_id: IntId;
+  phone: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  email: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OccupanciesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  staffer_id: string;
+  location_id: string;
+  service_id: string;
+  service_start: Instant;
+  /** tstzrange literal, e.g. '[2026-01-01 10:00:00+00,2026-01-01 11:00:00+00)' */
+  span: string;
+  capacity: number;
+  seats_taken: number;
+}
+
+export type CancelReason =
+  | 'canceled'
+  | 'didnt_come'
+  | 'postponed'
+  | 'wrong_order'
+  | 'spam'
+  | 'other'
+  | 'abandoned'
+  | 'rescheduled'
+  | 'not_confirmed';
+
+export interface BookingsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  int_id: IntId;
+  order_id: Generated<string>;
+  location_id: string;
+  staffer_id: string;
+  customer_id: string;
+  status_id: string;
+  occupancy_id: string | null;
+  start_time: Instant;
+  end_time: Instant;
+  quantity: Generated<number>;
+  cancel_reason: CancelReason | null;
+  canceled_at: TimestampNullable;
+  completed_at: TimestampNullable;
+  booking_comment: Generated<string>;
+  booking_callback: boolean | null;
+  source: Generated<string>;
+  event_sequence: Generated<number>;
+  created_by_key_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BookingServicesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  booking_id: string;
+  service_id: string;
+  name: string;
+  quantity: Generated<number>;
+  price: number;
+  original_price: number;
+  discount: Generated<number>;
+  duration_minutes: number;
+  position: Generated<number>;
+}
+
+export interface PaymentsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  booking_id: string;
+  payment_account_id: string;
+  amount: number;
+  created_at: Timestamp;
+}
+
+export interface PublicNotesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  booking_id: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+export interface BookingHistoryTable {
+  workspace_id: string;
+  id: Generated<string>;
+  booking_id: string;
+  action: string;
+  changes: Json<Record<string, unknown>>;
+  actor_type: 'api_key' | 'user' | 'system';
+  actor_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface OutboxEventsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  booking_id: string | null;
+  type: string;
+  sequence: number;
+  payload: JsonRequired<Record<string, unknown>>;
+  created_at: Timestamp;
+  dispatched_at: TimestampNullable;
+  /** The workspace's outbox partition (0010_tenant_keys.sql), computed by the database. */
+  partition: GeneratedAlways<number>;
+}
+
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Timestamp;
+}
+
+export interface AvailabilityVersionsTable {
+  workspace_id: string;
+  version: number;
+}
+
+export interface WebhooksTable {
+  workspace_id: string;
+  id: Generated<string>;
+  url: string;
+  events: Json<string[]>;
+  enabled: Generated<boolean>;
+  description: Generated<string>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: TimestampNullable;
+  disabled_reason: 'gone' | 'failing' | null;
+  failing_since: TimestampNullable;
+  format: Generated<WebhookFormat>;
+  /** Static headers sent with every delivery (name -> value). */
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type WebhookFormat = 'standard' | 'legacy';
+
+export type DeliveryState = 'pending' | 'sending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  webhook_id: string;
+  event_id: string | null;
+  event_type: string;
+  message_id: string;
+  body: string;
+  state: Generated<DeliveryState>;
+  attempt_count: Generated<number>;
+  next_attempt_at: TimestampNullable;
+  locked_until: TimestampNullable;
+  last_attempt_at: TimestampNullable;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  partition: GeneratedAlways<number>;
+  /** The event's booking and its per-booking sequence: a booking's events go out in this order. */
+  booking_id: string | null;
+  sequence: number | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  delivery_id: string;
+  attempt: number;
+  started_at: Instant;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  /** The first bytes of the receiver's answer (http-sender.ts). */
+  response_excerpt: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type Role = 'owner' | 'admin' | 'staff';
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  name: Generated<string>;
+  password_hash: string;
+  must_change_password: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  shown_workspace_id: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: TimestampRequired;
+}
+
+export interface InvitesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  email: string;
+  role: Role;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: TimestampRequired;
+  accepted_at: TimestampNullable;
+}
+
+export interface PasswordResetTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: TimestampRequired;
+  used_at: TimestampNullable;
+}
+
+/** Global by design (test/scale/tenant-keys.test.ts): outbox partitions leased by delivery workers. */
+export interface WorkerLeasesTable {
+  partition: number;
+  holder: string | null;
+  lease_until: TimestampNullable;
+}
+
+export interface DeliveryWorkersTable {
+  id: string;
+  alive_until: Date;
+}
+
+export interface BookingPageSubmissionsTable {
+  workspace_id: string;
+  token: string;
+  booking_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  locations: LocationsTable;
+  service_categories: ServiceCategoriesTable;
+  services: ServicesTable;
+  service_locations: ServiceLocationsTable;
+  staffers: StaffersTable;
+  staffer_services: StafferServicesTable;
+  schedules: SchedulesTable;
+  payment_accounts: PaymentAccountsTable;
+  booking_statuses: BookingStatusesTable;
+  customers: CustomersTable;
+  occupancies: OccupanciesTable;
+  bookings: BookingsTable;
+  booking_services: BookingServicesTable;
+  payments: PaymentsTable;
+  public_notes: PublicNotesTable;
+  booking_history: BookingHistoryTable;
+  outbox_events: OutboxEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  availability_versions: AvailabilityVersionsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  worker_leases: WorkerLeasesTable;
+  delivery_workers: DeliveryWorkersTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  invites: InvitesTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  booking_page_submissions: BookingPageSubmissionsTable;
+}

@@ -1,0 +1,54 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { AvailabilityInvalidation } from '../../slots/availability-invalidation.js';
+import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import type { Database, Db } from '../db/client.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+
+/** A Fastify instance whose route schemas type the handlers (TypeBox). */
+export type ApiApp = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** What route modules get: the store, the write path, the clock, the config. */
+export interface AppDeps {
+  database: Database;
+  /** For reads; every write goes through `uow`. */
+  db: Db;
+  uow: UnitOfWork;
+  availability: AvailabilityInvalidation;
+  clock: Clock;
+  config: Config;
+}
+
+/** Who is calling: set by the auth hook on every /api/public/v2 route. */
+export interface AuthContext {
+  workspace: WorkspaceRow;
+  apiKeyId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** PUBLIC_URL without a trailing slash, or undefined: the base of absolute links (never `Host`). */
+    publicUrl: string | undefined;
+  }
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** true = no API key needed (OpenAPI document). */
+    public?: boolean;
+  }
+}

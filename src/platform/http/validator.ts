@@ -1,0 +1,65 @@
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HTTP_URL_FORMAT, isHttpUrl } from './http-url.js';
+import { registerJsonBody } from './json-body.js';
+import { registerTextGuard } from './text-guard.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+// allErrors: one 422 names every bad field (bodies are small: bodyLimit and maxItems bound the work).
+const common: Options = { allErrors: true, useDefaults: true, removeAdditional: true, strict: false };
+
+/** For query strings, path params and form bodies, which carry only strings. */
+const coercing = withOurFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+/** For JSON bodies, whose values have real types: `null` must not become 0, nor `true` become 1. */
+const exact = withOurFormats(new Ajv({ ...common, coerceTypes: false }));
+
+function withOurFormats(ajv: Ajv): Ajv {
+  addFormats(ajv);
+  ajv.addFormat(HTTP_URL_FORMAT, isHttpUrl);
+  return ajv;
+}
+
+/**
+ * Validation with type coercion only where the wire has no types. Fastify's default coerces
+ * every part, so a JSON `{"paid_amount": null}` would validate as 0. Form bodies are coerced by
+ * the route's body schema before the exact validation runs.
+ */
+export function registerValidation(app: FastifyInstance): void {
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? exact : coercing).compile(schema),
+  );
+  // Response schemas document the answers (OpenAPI) and are checked by a contract test; they do
+  // not shape them. fast-json-stringify would drop every field a schema leaves out and reorder
+  // keys, so an answer's bytes would hang on its schema: JSON.stringify keeps them as presented.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerJsonBody(app);
+  registerTextGuard(app);
+  const formCoercers = new WeakMap<object, ValidateFunction>();
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema?.body as object | undefined;
+    if (!schema) return;
+    // No body at all reads as an empty one: a 422 then names the fields that are required, and a
+    // bare PATCH changes nothing, rather than "the body must be an object".
+    if (request.body === undefined || request.body === null) request.body = {};
+    if (!isFormBody(request)) return;
+    let coerce = formCoercers.get(schema);
+    if (!coerce) {
+      coerce = coercing.compile(schema);
+      formCoercers.set(schema, coerce);
+    }
+    // Coerces in place; what is still wrong is reported by the exact validation that follows.
+    coerce(request.body);
+  });
+}
+
+function isFormBody(request: FastifyRequest): boolean {
+  return (
+    typeof request.body === 'object' &&
+    request.body !== null &&
+    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+  );
+}

@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+
+/** A fresh nonce for one HTML response. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * The strict Content-Security-Policy of our HTML pages: nothing from other origins, inline code
+ * only by the response's nonce, forms post only to us. `frameAncestors` is `'none'` for the panel;
+ * the booking page passes the workspace's allow-listed embedding origins.
+ */
+export function contentSecurityPolicy(nonce: string, frameAncestors: string[] = []): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' 'self'`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ');
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API,
+  buildTestApp,
+  createOtherWorkspace,
+  type TestApp,
+} from '../../../test/helpers/build-test-app.js';
+import { createApiKey, deleteApiKey, generateSecret, hashSecret } from '../../api-keys/api-keys.service.js';
+import { openWritePath } from '../../write-path.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const ping = (headers: Record<string, string>) =>
+  t.app.inject({ method: 'GET', url: `${API}/ping`, headers });
+
+describe('API-key authentication', () => {
+  it('accepts a valid key with its workspace and answers ping', async () => {
+    const response = await ping(t.headers);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.ping).toBe('pong');
+    expect(body.version).toMatch(/^v\d+\.\d+\.\d+$/);
+  });
+
+  const invalid: [string, () => Record<string, string>][] = [
+    ['no Authorization header', () => ({ workspace: t.workspace.slug })],
+    [
+      'a non-bearer scheme',
+      () => ({ authorization: `Basic ${t.apiKey.secret}`, workspace: t.workspace.slug }),
+    ],
+    ['a malformed secret', () => ({ authorization: 'Bearer secret_short', workspace: t.workspace.slug })],
+    [
+      'a token without the secret_ prefix',
+      () => ({ authorization: `Bearer ${t.apiKey.secret.slice(7)}`, workspace: t.workspace.slug }),
+    ],
+    [
+      'an unknown well-formed secret',
+      () => ({ authorization: `Bearer ${generateSecret()}`, workspace: t.workspace.slug }),
+    ],
+    ['an unknown workspace slug', () => ({ ...t.headers, workspace: 'no-such-workspace' })],
+  ];
+  for (const [name, headers] of invalid) {
+    it(`rejects ${name} with 403 Bearer token is invalid`, async () => {
+      const response = await ping(headers());
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ message: 'Bearer token is invalid', code: 'invalid_token' });
+    });
+  }
+
+  it('rejects a missing Workspace header with 400', async () => {
+    const response = await ping({ authorization: t.headers.authorization! });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('workspace_header_missing');
+  });
+
+  it("rejects another workspace's key used with this workspace's slug", async () => {
+    const other = await createOtherWorkspace(t.db);
+    const response = await ping({ authorization: other.headers.authorization, workspace: t.workspace.slug });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe('Bearer token is invalid');
+    // and the other key still works with its own workspace
+    expect((await ping(other.headers)).statusCode).toBe(200);
+  });
+
+  it('refuses a deleted key on the very next request', async () => {
+    const key = await openWritePath(t.db).uow.run(t.workspace.id, (tx) =>
+      createApiKey(tx, t.workspace.id, 'to delete'),
+    );
+    const headers = { authorization: `Bearer ${key.secret}`, workspace: t.workspace.slug };
+    expect((await ping(headers)).statusCode).toBe(200);
+    await deleteApiKey(t.db, t.workspace.id, key.uuid);
+    const response = await ping(headers);
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe('Bearer token is invalid');
+  });
+
+  it('stores only a hash of the secret', async () => {
+    const key = await openWritePath(t.db).uow.run(t.workspace.id, (tx) =>
+      createApiKey(tx, t.workspace.id, 'hash check'),
+    );
+    const row = await t.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', key.uuid)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(key.secret.slice(7));
+    expect(row.secret_hash).toBe(hashSecret(key.secret));
+    expect(key.secret).toMatch(/^secret_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('serves the OpenAPI document without a key, and nothing else', async () => {
+    const doc = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().openapi).toBe('3.1.0');
+    const workspace = await t.app.inject({ method: 'GET', url: `${API}/workspace` });
+    expect(workspace.statusCode).toBe(403);
+  });
+});

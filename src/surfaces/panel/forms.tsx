@@ -1,0 +1,170 @@
+import type { ComponentChildren } from 'preact';
+import type { FieldErrors } from '../../errors.js';
+
+/**
+ * Form parts of the panel. Every error sits next to its field (aria-describedby ties them
+ * together for screen readers), values come back as typed (never passwords), and every POST form
+ * carries the CSRF token.
+ */
+
+export interface FormState {
+  values: Record<string, string | string[] | undefined>;
+  errors: FieldErrors;
+}
+
+export const emptyForm = (values: FormState['values'] = {}): FormState => ({ values, errors: {} });
+
+/** The hidden CSRF field (checked by the panel's preHandler, with the Origin header). */
+export function Csrf({ token }: { token: string }) {
+  return <input type="hidden" name="_csrf" value={token} />;
+}
+
+/** A POST form with its CSRF token. */
+export function PostForm(props: {
+  action: string;
+  csrf: string;
+  children: ComponentChildren;
+  class?: string;
+  label?: string;
+}) {
+  return (
+    <form method="post" action={props.action} class={props.class} aria-label={props.label} novalidate>
+      <Csrf token={props.csrf} />
+      {props.children}
+    </form>
+  );
+}
+
+export function fieldId(name: string): string {
+  return `f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
+}
+
+function errorsOf(form: FormState, name: string): string[] {
+  return Object.entries(form.errors)
+    .filter(([key]) => key === name || key.startsWith(`${name}.`))
+    .flatMap(([, messages]) => messages);
+}
+
+export function FieldError({ form, name }: { form: FormState; name: string }) {
+  const messages = errorsOf(form, name);
+  if (messages.length === 0) return null;
+  return (
+    <p class="error" id={`${fieldId(name)}-error`}>
+      {messages.join(' ')}
+    </p>
+  );
+}
+
+export function TextField(props: {
+  form: FormState;
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'password' | 'url';
+  hint?: string;
+  autocomplete?: string;
+  required?: boolean;
+  autofocus?: boolean;
+}) {
+  const id = fieldId(props.name);
+  const invalid = errorsOf(props.form, props.name).length > 0;
+  const described = [props.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const raw = props.form.values[props.name];
+  // Passwords are never sent back to the browser.
+  const value = props.type === 'password' ? '' : typeof raw === 'string' ? raw : '';
+  return (
+    <div class={`field${invalid ? ' has-error' : ''}`}>
+      <label for={id}>{props.label}</label>
+      {props.hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      )}
+      <input
+        id={id}
+        name={props.name}
+        type={(props.type ?? 'text') as 'text'}
+        value={value}
+        autocomplete={props.autocomplete}
+        required={props.required}
+        autofocus={props.autofocus}
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={described || undefined}
+      />
+      <FieldError form={props.form} name={props.name} />
+    </div>
+  );
+}
+
+export function SelectField(props: {
+  form: FormState;
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
+  const id = fieldId(props.name);
+  const invalid = errorsOf(props.form, props.name).length > 0;
+  const value = props.form.values[props.name];
+  return (
+    <div class={`field${invalid ? ' has-error' : ''}`}>
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={invalid ? `${id}-error` : undefined}
+      >
+        {props.options.map((option) => (
+          <option value={option.value} selected={option.value === value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError form={props.form} name={props.name} />
+    </div>
+  );
+}
+
+/** At the top of a form with errors: what went wrong, with links to the fields. */
+export function ErrorSummary({ form }: { form: FormState }) {
+  const entries = Object.entries(form.errors);
+  if (entries.length === 0) return null;
+  return (
+    <div class="errors-summary" role="alert" tabIndex={-1}>
+      <h2>Please correct the following</h2>
+      <ul>
+        {entries.map(([field, messages]) => (
+          <li>
+            <a href={`#${fieldId(field.split('.')[0] ?? field)}`}>{messages.join(' ')}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A secret shown once: selectable text (works without JavaScript) and a copy button island. */
+export function SecretValue({ value, label }: { value: string; label: string }) {
+  return (
+    <div class="secret">
+      <span class="visually-hidden">{label}: </span>
+      <code id="secret-value">{value}</code>
+      <span data-copy-target="secret-value" />
+    </div>
+  );
+}
+
+/** Reads one string field of a urlencoded body. */
+export function str(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return '';
+}
+
+/** Reads a repeated field (checkboxes) of a urlencoded body. */
+export function list(body: unknown, name: string): string[] {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}

@@ -1,0 +1,142 @@
+import type { ComponentChildren } from 'preact';
+import type { Role } from '../../platform/db/schema.js';
+import { can } from '../../users/roles.js';
+import type { PanelSession } from '../../users/sessions.service.js';
+import { Csrf } from './forms.js';
+
+export const PANEL_PREFIX = '/panel';
+
+export interface MembershipOption {
+  workspace_id: string;
+  name: string;
+  slug: string;
+  role: Role;
+}
+
+export interface LayoutProps {
+  session: PanelSession | undefined;
+  memberships: MembershipOption[];
+  csrf: string;
+  path: string;
+  children: ComponentChildren;
+}
+
+interface NavItem {
+  href: string;
+  label: string;
+  show: (role: Role) => boolean;
+}
+
+const NAV: { group?: string; items: NavItem[] }[] = [
+  { items: [{ href: `${PANEL_PREFIX}`, label: 'Home', show: () => true }] },
+  {
+    group: 'Settings',
+    items: [
+      { href: `${PANEL_PREFIX}/team`, label: 'Team', show: (role) => can(role, 'team') },
+      {
+        href: `${PANEL_PREFIX}/settings/developers/api-keys`,
+        label: 'API keys',
+        show: (role) => can(role, 'developers'),
+      },
+      {
+        href: `${PANEL_PREFIX}/settings/developers/webhooks`,
+        label: 'Webhooks',
+        show: (role) => can(role, 'developers'),
+      },
+      { href: `${PANEL_PREFIX}/account/password`, label: 'Your password', show: () => true },
+    ],
+  },
+];
+
+function isCurrent(href: string, path: string): boolean {
+  if (href === PANEL_PREFIX) return path === PANEL_PREFIX || path === `${PANEL_PREFIX}/`;
+  return path === href || path.startsWith(`${href}/`);
+}
+
+/** The signed-in frame: top bar (workspace switcher, sign-out), side navigation, main. */
+export function AppLayout(props: LayoutProps) {
+  const { session } = props;
+  const role = session?.workspace?.role;
+  return (
+    <body>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={PANEL_PREFIX}>
+          Kairos
+        </a>
+        {session?.workspace && props.memberships.length > 1 && (
+          <form method="post" action={`${PANEL_PREFIX}/workspace`} class="switcher">
+            <Csrf token={props.csrf} />
+            <label for="workspace-switch">Workspace</label>
+            <select id="workspace-switch" name="workspace">
+              {props.memberships.map((m) => (
+                <option value={m.workspace_id} selected={m.workspace_id === session.workspace?.id}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+            <button type="submit">Switch</button>
+          </form>
+        )}
+        {session?.workspace && props.memberships.length <= 1 && <span>{session.workspace.name}</span>}
+        {session && (
+          <form method="post" action={`${PANEL_PREFIX}/sign-out`} class="inline">
+            <Csrf token={props.csrf} />
+            <button type="submit">Sign out</button>
+          </form>
+        )}
+      </header>
+      <div class="shell">
+        {role && (
+          <nav class="side" aria-label="Panel">
+            {NAV.map((section) => {
+              const items = section.items.filter((item) => item.show(role));
+              if (items.length === 0) return null;
+              return (
+                <>
+                  {section.group && (
+                    <p class="group" aria-hidden="true">
+                      {section.group}
+                    </p>
+                  )}
+                  <ul>
+                    {items.map((item) => (
+                      <li>
+                        <a
+                          href={item.href}
+                          aria-current={isCurrent(item.href, props.path) ? 'page' : undefined}
+                        >
+                          {item.label}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              );
+            })}
+          </nav>
+        )}
+        <main id="main">{props.children}</main>
+      </div>
+      <footer class="bottom">Kairos account panel</footer>
+    </body>
+  );
+}
+
+/** Pages without a session (sign-in, invite, reset) and error pages of signed-out visitors. */
+export function BareLayout({ children }: { children: ComponentChildren }) {
+  return (
+    <body>
+      <header class="top">
+        <a class="brand" href={PANEL_PREFIX}>
+          Kairos
+        </a>
+      </header>
+      <main id="main" class="narrow">
+        {children}
+      </main>
+    </body>
+  );
+}

@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { notFound } from '../../errors.js';
+import type { AppDeps } from '../../platform/http/types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A uuid path parameter; anything else names nothing of this workspace: 404, like an unknown one. */
+export function uuidParam(request: FastifyRequest, name: string): string {
+  const value = (request.params as Record<string, string | undefined>)[name];
+  if (!value || !UUID.test(value)) throw notFound();
+  return value;
+}
+
+/** An absolute link to a panel path (invite links): PUBLIC_URL when set, else the Host the browser used. */
+export function absoluteUrl(request: FastifyRequest, deps: AppDeps, path: string): string {
+  const base = deps.config.publicUrl ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`;
+  return `${base.replace(/\/$/, '')}${path}`;
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, notFound } from '../../errors.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { emptyForm, str } from '../../surfaces/panel/forms.js';
+import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { absoluteUrl, uuidParam } from '../../surfaces/panel/params.js';
+import { deleteInvite, listMembers, listOpenInvites } from '../users.repository.js';
+import { changeRole, inviteMember, removeMember } from '../users.service.js';
+import { RemoveMemberPage, TeamPage, type TeamPageProps } from './team.page.js';
+
+const TEAM = `${PANEL_PREFIX}/team`;
+const access = { config: { panelAccess: 'team' as const } };
+
+const NOTICES: Record<string, string> = {
+  'role-changed': 'The role is changed.',
+  removed: 'The member is removed.',
+  revoked: 'The invite is revoked.',
+};
+
+/** Refused input of a form: its field errors (409 last-owner included); anything else goes on. */
+function formErrors(error: unknown) {
+  if (error instanceof AppError && error.errors && (error.statusCode === 422 || error.statusCode === 409)) {
+    return error.errors;
+  }
+  throw error;
+}
+
+/** Team: owners invite members (a link is shown), change roles and remove members. */
+export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: Partial<TeamPageProps> = {},
+    status = 200,
+  ) {
+    const session = sessionOf(request);
+    const [members, invites] = await Promise.all([
+      listMembers(deps.db, session.workspace.id),
+      listOpenInvites(deps.db, session.workspace.id, new Date(deps.clock.now())),
+    ]);
+    const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    return reply.page({
+      title: 'Team',
+      status,
+      islands: ['copy-text'],
+      body: TeamPage({
+        csrf: reply.csrf(),
+        members,
+        invites,
+        selfId: session.user.id,
+        inviteForm: emptyForm({ role: 'staff' }),
+        ...(notice ? { notice } : {}),
+        ...extra,
+      }),
+    });
+  }
+
+  panel.get('/team', access, (request, reply) => render(request, reply));
+
+  panel.post('/team/invites', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const values = { email: str(request.body, 'email'), role: str(request.body, 'role') };
+    try {
+      const invite = await inviteMember(
+        deps.db,
+        session.workspace.id,
+        values,
+        session.user.id,
+        deps.clock.now(),
+      );
+      return render(request, reply, {
+        inviteLink: {
+          email: invite.email,
+          url: absoluteUrl(request, deps, `${PANEL_PREFIX}/invites/${invite.token}`),
+        },
+      });
+    } catch (error) {
+      return render(request, reply, { inviteForm: { values, errors: formErrors(error) } }, 422);
+    }
+  });
+
+  panel.post('/team/invites/:inviteId/revoke', access, async (request, reply) => {
+    const session = sessionOf(request);
+    if (!(await deleteInvite(deps.db, session.workspace.id, uuidParam(request, 'inviteId'))))
+      throw notFound('Invite');
+    return reply.redirect(`${TEAM}?notice=revoked`, 303);
+  });
+
+  panel.post('/team/members/:userId/role', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const userId = uuidParam(request, 'userId');
+    const role = str(request.body, 'role');
+    try {
+      await changeRole(deps.db, session.workspace.id, userId, role);
+      return reply.redirect(`${TEAM}?notice=role-changed`, 303);
+    } catch (error) {
+      return render(
+        request,
+        reply,
+        { roleErrors: { userId, form: { values: { role }, errors: formErrors(error) } } },
+        422,
+      );
+    }
+  });
+
+  panel.get('/team/members/:userId/remove', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const userId = uuidParam(request, 'userId');
+    const member = (await listMembers(deps.db, session.workspace.id)).find((row) => row.user_id === userId);
+    if (!member) throw notFound('Member');
+    return reply.page({
+      title: `Remove ${member.email}`,
+      body: RemoveMemberPage({ csrf: reply.csrf(), member, self: userId === session.user.id }),
+    });
+  });
+
+  panel.post('/team/members/:userId/remove', access, async (request, reply) => {
+    const session = sessionOf(request);
+    await removeMember(deps.db, session.workspace.id, uuidParam(request, 'userId'));
+    return reply.redirect(`${TEAM}?notice=removed`, 303);
+  });
+}

@@ -1,0 +1,23 @@
+import type { Role } from '../platform/db/schema.js';
+
+export const ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
+
+/**
+ * What each role may do in the panel. Owners run the team; owners and admins run the developer
+ * settings (API keys, webhooks); staff see their workspace's home page only.
+ */
+export type Permission = 'team' | 'developers';
+
+const GRANTS: Record<Role, readonly Permission[]> = {
+  owner: ['team', 'developers'],
+  admin: ['developers'],
+  staff: [],
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return GRANTS[role].includes(permission);
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import type { Tx } from '../platform/db/unit-of-work.js';
+
+/** DESIGN §3 "Webhook events": SPEC's four plus booking-created. */
+export const EVENT_TYPES = [
+  'booking-created',
+  'booking-updated',
+  'booking-rescheduled',
+  'booking-succeeded',
+  'booking-canceled',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The JSON body a receiver gets (DESIGN §3), plus `sequence`, increasing per booking. */
+export interface EventBody {
+  type: EventType | 'test';
+  timestamp: string;
+  workspace: string;
+  sequence: number;
+  data: { booking: unknown };
+}
+
+/**
+ * Writes a change's events to the outbox. Call it inside the transaction of the change
+ * (DESIGN §4.4): the events commit with it or not at all. The booking row's event_sequence is
+ * bumped in the same statement, so concurrent changes of one booking get distinct numbers in
+ * commit order.
+ */
+export async function recordBookingEvents(
+  tx: Tx,
+  input: {
+    workspaceId: string;
+    workspaceSlug: string;
+    bookingId: string;
+    types: EventType[];
+    booking: unknown;
+    at: Date;
+    /** Set when the caller already reserved the numbers (a create inserts the booking with them). */
+    firstSequence?: number;
+  },
+): Promise<void> {
+  if (input.types.length === 0) return;
+  const first = input.firstSequence ?? (await reserveSequences(tx, input));
+  await tx
+    .insertInto('outbox_events')
+    .values(
+      input.types.map((type, index) => {
+        const body: EventBody = {
+          type,
+          timestamp: input.at.toISOString(),
+          workspace: input.workspaceSlug,
+          sequence: first + index,
+          data: { booking: input.booking },
+        };
+        return {
+          workspace_id: input.workspaceId,
+          booking_id: input.bookingId,
+          type,
+          sequence: first + index,
+          payload: JSON.stringify(body),
+        };
+      }),
+    )
+    .execute();
+}
+
+/** Bumps the booking's event_sequence by the number of events; answers the first one's number. */
+async function reserveSequences(
+  tx: Tx,
+  input: { workspaceId: string; bookingId: string; types: EventType[] },
+): Promise<number> {
+  const { event_sequence: last } = await tx
+    .updateTable('bookings')
+    .set({ event_sequence: sql`event_sequence + ${input.types.length}` })
+    .where('workspace_id', '=', input.workspaceId)
+    .where('id', '=', input.bookingId)
+    .returning('event_sequence')
+    .executeTakeFirstOrThrow();
+  return last - input.types.length + 1;
+}

@@ -1,0 +1,52 @@
+import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { can } from '../../users/roles.js';
+import type { PanelSession } from '../../users/sessions.service.js';
+
+type Session = PanelSession & { workspace: NonNullable<PanelSession['workspace']> };
+
+const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', staff: 'Staff' } as const;
+
+/** The panel's first page: which workspace this is, your role, and where to go next. */
+export function HomePage({ session }: { session: Session }) {
+  const { workspace } = session;
+  return (
+    <>
+      <h1>{workspace.name}</h1>
+      <p class="lead">
+        Signed in as {session.user.email} · {ROLE_LABEL[workspace.role]} of the workspace{' '}
+        <code>{workspace.slug}</code>
+      </p>
+      <div class="card">
+        <h2>Settings</h2>
+        <ul>
+          {can(workspace.role, 'team') && (
+            <li>
+              <a href={`${PANEL_PREFIX}/team`}>Team</a>: invite members, change roles.
+            </li>
+          )}
+          {can(workspace.role, 'developers') && (
+            <>
+              <li>
+                <a href={`${PANEL_PREFIX}/settings/developers/api-keys`}>API keys</a>: one per integration;
+                send it as <code>Authorization: Bearer secret_…</code> with{' '}
+                <code>Workspace: {workspace.slug}</code>.
+              </li>
+              <li>
+                <a href={`${PANEL_PREFIX}/settings/developers/webhooks`}>Webhooks</a>: get booking events at
+                your own URL.
+              </li>
+            </>
+          )}
+          <li>
+            <a href={`${PANEL_PREFIX}/account/password`}>Your password</a>
+          </li>
+        </ul>
+        {workspace.role === 'staff' && (
+          <p class="muted">
+            Your role is Staff: the workspace settings are managed by its owners and admins.
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
