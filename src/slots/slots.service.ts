@@ -1,13 +1,14 @@
 import { FieldErrorBag } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
+import { formatMoney } from '../platform/money.js';
 import { addDays, canonicalZone, daysBetween, todayIn } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { makeContext } from './availability.js';
-import { computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
+import { makeContext } from './engine/availability.js';
+import { computeSlots, evaluateAvailability, queryWindow } from './engine/compute-slots.js';
+import type { AvailabilityInput, SlotDay } from './engine/types.js';
 import type { EvaluationCache } from './evaluation-cache.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from './slots.repository.js';
-import type { AvailabilityInput, SlotDay } from './types.js';
 
 export const MAX_RANGE_DAYS = 90;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -65,7 +66,7 @@ export async function loadAvailability(
   return { ...availabilityRules(args.workspace, args.location, args.service, args.now), staffers };
 }
 
-/** The engine's input but the staffers: service, booking rules, clock, money format. */
+/** The engine's input but the staffers: service, booking rules, clock. */
 function availabilityRules(
   workspace: WorkspaceRow,
   location: LocationRow,
@@ -88,8 +89,6 @@ function availabilityRules(
       horizonDays: workspace.horizon_days,
     },
     now,
-    currency: workspace.currency,
-    locale: workspace.locale,
   };
 }
 
@@ -265,7 +264,12 @@ async function slotDays(
   now: number,
   reuse?: EvaluationReuse,
 ): Promise<SlotDay[]> {
-  const range = { answerZone: zone, rangeStart, rangeEnd };
+  const range = {
+    answerZone: zone,
+    rangeStart,
+    rangeEnd,
+    priceFormatted: formatMoney(service.price, workspace.currency, workspace.locale),
+  };
   if (reuse === undefined) {
     const availability = await loadAvailability(db, {
       workspace,

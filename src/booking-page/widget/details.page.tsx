@@ -1,5 +1,5 @@
 import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
-import type { Slot } from '../../slots/types.js';
+import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/settings.js';
 import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
 import { formatDateTime } from '../format.js';
