@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
 
 /** The keys table of Settings -> Developers -> API keys. */
 export interface ApiKeyUsageRow {
@@ -64,4 +65,63 @@ export async function touchApiKey(
       ]),
     )
     .execute();
+}
+
+/** The workspace's live keys, counted under a lock on its row (held until `tx` ends). */
+export async function countLiveApiKeysLocked(tx: Tx, workspaceId: string): Promise<number> {
+  await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
+  const { count } = await tx
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export function insertApiKey(
+  tx: Tx,
+  values: {
+    workspaceId: string;
+    name: string;
+    secretHash: string;
+    secretHint: string;
+    createdBy: string | null;
+  },
+): Promise<{ id: string; name: string }> {
+  return tx
+    .insertInto('api_keys')
+    .values({
+      workspace_id: values.workspaceId,
+      name: values.name,
+      secret_hash: values.secretHash,
+      secret_hint: values.secretHint,
+      created_by: values.createdBy,
+    })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The live keys, oldest first (the CLI's list). */
+export function listLiveApiKeys(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'secret_hint', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Marks a live key deleted; false when there was none. */
+export async function softDeleteApiKey(db: Db, workspaceId: string, keyId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ deleted_at: new Date() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -11,7 +11,7 @@ import { listServicesAtLocation, type ServiceRecord } from '../services/services
 import type { Slot } from '../slots/engine/types.js';
 import { type EvaluationReuse, nextTimeSlots, timeSlots } from '../slots/slots.service.js';
 import { listStaffersAtLocation, type StafferRecord } from '../staffers/staffers.repository.js';
-import { BOOKING_FORM_FIELDS } from '../workspaces/settings.js';
+import { BOOKING_FORM_FIELDS } from '../workspaces/workspace-settings.rules.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import {
   claimFormToken,

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../platform/db/client.js';
-import type { WorkspacesTable } from '../platform/db/schema.js';
+import type { BookingForm, WorkspacesTable } from '../platform/db/schema.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 
@@ -10,4 +11,34 @@ export async function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspa
 
 export async function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRow | undefined> {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertWorkspace(tx: Tx, values: Insertable<WorkspacesTable>): Promise<WorkspaceRow> {
+  return tx.insertInto('workspaces').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Column changes, plus booking form fields to merge into the stored form (the rest kept). */
+export type WorkspaceChanges = Omit<Updateable<WorkspacesTable>, 'booking_form' | 'id' | 'slug'> & {
+  booking_form_patch?: Partial<BookingForm>;
+};
+
+/** One UPDATE; the form merges inside it (jsonb ||), so concurrent changes of different fields both stick. */
+export function updateWorkspace(
+  tx: Tx,
+  workspaceId: string,
+  changes: WorkspaceChanges,
+): Promise<WorkspaceRow> {
+  const { booking_form_patch: formPatch, ...columns } = changes;
+  return tx
+    .updateTable('workspaces')
+    .set({
+      ...columns,
+      ...(formPatch
+        ? { booking_form: sql<string>`booking_form || ${JSON.stringify(formPatch)}::jsonb` }
+        : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', workspaceId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -51,7 +51,8 @@ describe('layering', () => {
         (target) => !target.startsWith('src/slots/engine/') && !target.startsWith('src/platform/time/'),
       );
       const text = readFileSync(file, 'utf8');
-      if (/Date\.now\(|new Date\(\)|process\.env|performance\.now\(/.test(text)) bad.push('a clock or env read');
+      if (/Date\.now\(|new Date\(\)|process\.env|performance\.now\(/.test(text))
+        bad.push('a clock or env read');
       if (/Intl\.NumberFormat|formatMoney/.test(text)) bad.push('money formatting');
       return bad.map((why) => `${relative(root, file)}: ${why}`);
     });
