@@ -1,13 +1,22 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../platform/db/client.js';
+import { precompiled } from '../platform/db/precompiled.js';
 import type { BookingForm, WorkspacesTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 
+/**
+ * The workspace a slug names (workspaces is global: a reference table on Citus). Compiled once:
+ * the API's auth looks it up on every request (src/surfaces/api/api-auth.ts).
+ */
 export async function findWorkspaceBySlug(db: Db, slug: string): Promise<WorkspaceRow | undefined> {
-  return db.selectFrom('workspaces').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return (await workspaceBySlug(db, slug)).rows[0];
 }
+
+const workspaceBySlug = precompiled(1, (db, slug: string) =>
+  db.selectFrom('workspaces').selectAll().where('slug', '=', slug),
+);
 
 export async function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRow | undefined> {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
