@@ -22,8 +22,28 @@ export async function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRo
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Whether the store holds any workspace at all (first run seeds the demo when not). */
+export async function anyWorkspaceExists(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export function insertWorkspace(tx: Tx, values: Insertable<WorkspacesTable>): Promise<WorkspaceRow> {
   return tx.insertInto('workspaces').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Sets the whole booking form (the demo seed's; settings merge theirs with updateWorkspace). */
+export async function replaceBookingForm(
+  tx: Db,
+  workspaceId: string,
+  form: BookingForm,
+  at: Date,
+): Promise<void> {
+  await tx
+    .updateTable('workspaces')
+    .set({ booking_form: JSON.stringify(form), updated_at: at })
+    .where('id', '=', workspaceId)
+    .execute();
 }
 
 /** Column changes, plus booking form fields to merge into the stored form (the rest kept). */
