@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
+import { precompiled } from '../platform/db/precompiled.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
 /** The keys table of Settings -> Developers -> API keys. */
@@ -41,6 +42,28 @@ export function findLiveApiKey(db: Db, workspaceId: string, keyId: string) {
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
+
+/**
+ * A live key of the workspace, by its secret's hash. Compiled once: the API's auth looks it up on
+ * every request (src/surfaces/api/api-auth.ts), by workspace_id, so on a database distributed by
+ * workspace (DESIGN §8) it is one node's work.
+ */
+export async function findLiveApiKeyByHash(
+  db: Db,
+  workspaceId: string,
+  secretHash: string,
+): Promise<{ id: string; last_used_at: Date | null } | undefined> {
+  return (await liveKeyByHash(db, workspaceId, secretHash)).rows[0];
+}
+
+const liveKeyByHash = precompiled(2, (db, workspaceId: string, secretHash: string) =>
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'last_used_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('secret_hash', '=', secretHash)
+    .where('deleted_at', 'is', null),
+);
 
 /**
  * Records that a key was used, at most once per `everyMs` per key: the condition in the WHERE
