@@ -138,6 +138,35 @@ export async function timeSlots(
   return { today, timezone: zone, currency: workspace.currency, dates };
 }
 
+/**
+ * The days rangeStart..rangeEnd for a service and staffer the caller has already checked are
+ * offered at the location (the booking page's catalog has): the engine's answer, without the
+ * validating reads of `timeSlots`.
+ */
+export async function slotsOfCheckedService(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  service: OfferedService,
+  args: { stafferId: string | undefined; zone: string; rangeStart: string; rangeEnd: string },
+  now: number,
+  reuse?: EvaluationReuse,
+): Promise<TimeSlotsResponse> {
+  const dates = await slotDays(
+    db,
+    workspace,
+    location,
+    service,
+    args.stafferId,
+    args.zone,
+    args.rangeStart,
+    args.rangeEnd,
+    now,
+    reuse,
+  );
+  return { today: todayIn(args.zone, now), timezone: args.zone, currency: workspace.currency, dates };
+}
+
 // Dates outside these years name no time anyone books, and the zone arithmetic at the ends of
 // the calendar (year 0000, 9999-12-31 plus a day) is where libraries and the store give up.
 const FIRST_DATE = '1970-01-01';
