@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import type { InvalidationBus } from './platform/bus/invalidation-bus.js';
 import type { Database } from './platform/db/client.js';
 import { projectRoot } from './platform/db/project-root.js';
 import { registerDrain } from './platform/http/drain.js';
@@ -29,6 +30,8 @@ export interface BuildAppOptions {
   config: Config;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Pushes slot-cache invalidations between processes; without it versions are read from the store. */
+  bus?: InvalidationBus;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   const deps: AppDeps = {
     database: options.database,
     db: options.database.db,
-    ...openWritePath(options.database.db),
+    ...openWritePath(options.database.db, options.bus, () => (options.clock ?? systemClock).now()),
     clock: options.clock ?? systemClock,
     config: options.config,
   };

@@ -24,6 +24,12 @@ export interface Config {
   maxWebhooksPerWorkspace: number;
   /** Requests per minute one IP may make to the booking page (/book, /embed.js). */
   widgetRequestsPerMinute: number;
+  /** REDIS_URL: cache invalidation over Redis pub/sub instead of LISTEN/NOTIFY. */
+  redisUrl: string | undefined;
+  /** INVALIDATION_BUS: 'auto' pushes slot-cache invalidations between processes; 'off' reads versions from the store. */
+  invalidationBus: 'auto' | 'off';
+  /** INVALIDATION_CHANNEL: the bus channel; installations sharing a PostgreSQL or Redis need their own. */
+  invalidationChannel: string;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -35,6 +41,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const worker = (env.WORKER ?? 'on').toLowerCase();
   if (worker !== 'on' && worker !== 'off')
     throw new Error(`WORKER must be "on" or "off", got "${env.WORKER}"`);
+  const invalidationBus = (env.INVALIDATION_BUS ?? 'auto').toLowerCase();
+  if (invalidationBus !== 'auto' && invalidationBus !== 'off')
+    throw new Error(`INVALIDATION_BUS must be "auto" or "off", got "${env.INVALIDATION_BUS}"`);
+  const invalidationChannel = env.INVALIDATION_CHANNEL || 'kairos_invalidation';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(invalidationChannel))
+    throw new Error(
+      `INVALIDATION_CHANNEL must be lowercase letters, digits and _, got "${invalidationChannel}"`,
+    );
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -52,6 +66,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxApiKeysPerWorkspace: integer(env, 'MAX_API_KEYS_PER_WORKSPACE', 50, 1, 100_000),
     maxWebhooksPerWorkspace: integer(env, 'MAX_WEBHOOKS_PER_WORKSPACE', 25, 1, 100_000),
     widgetRequestsPerMinute: integer(env, 'WIDGET_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
+    redisUrl: env.REDIS_URL || undefined,
+    invalidationBus,
+    invalidationChannel,
   };
 }
 

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { openConfiguredBus } from './platform/bus/open-bus.js';
 import { settleAccepts } from './platform/http/drain.js';
 import { systemClock } from './platform/http/types.js';
 import { startMetricsServer } from './platform/metrics/endpoint.js';
@@ -16,7 +17,10 @@ async function main(): Promise<void> {
   const database = await openStore(config, logger, 'server');
   const demo = await seedDemoIfEmpty(database.db, systemClock.now());
 
-  const app = await buildApp({ database, config, logger });
+  const bus = await openConfiguredBus(config, (error) =>
+    logger.warn({ err: error }, 'cache invalidation bus: connection problem (caches fall back to their TTL)'),
+  );
+  const app = await buildApp({ database, config, logger, ...(bus ? { bus } : {}) });
   await app.listen({ port: config.port, host: config.host });
   const metricsServer = await startMetricsServer(config);
   watchOutbox(database);
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
     // Sends in flight finish and record their results before the store closes.
     await worker?.stop();
     await metricsServer?.close();
+    await bus?.close();
     await database.close();
   });
 }

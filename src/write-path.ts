@@ -1,9 +1,11 @@
+import type { InvalidationBus } from './platform/bus/invalidation-bus.js';
 import type { Db } from './platform/db/client.js';
 import { UnitOfWork } from './platform/db/unit-of-work.js';
 import {
   type AvailabilityInvalidation,
   DatabaseAvailabilityInvalidation,
 } from './slots/availability-invalidation.js';
+import { BusAvailabilityInvalidation } from './slots/bus-invalidation.js';
 
 export interface WritePath {
   /** Every service write runs through it. */
@@ -14,9 +16,13 @@ export interface WritePath {
 
 /**
  * The one write path of a process (API, CLI, worker, tests alike): a unit of work whose commits
- * invalidate cached slot answers per workspace, in the database, so every process sees them.
+ * invalidate cached slot answers per workspace on every process. With a bus (a server's default,
+ * src/platform/bus/open-bus.ts) the versions cached answers check are pushed to each process;
+ * without one they are read from the store on each check.
  */
-export function openWritePath(db: Db): WritePath {
-  const availability = new DatabaseAvailabilityInvalidation(db);
+export function openWritePath(db: Db, bus?: InvalidationBus, now?: () => number): WritePath {
+  const availability = bus
+    ? new BusAvailabilityInvalidation(db, bus, now)
+    : new DatabaseAvailabilityInvalidation(db);
   return { uow: new UnitOfWork(db, availability), availability };
 }

@@ -1,6 +1,7 @@
 import { createApiKey, deleteApiKey, listApiKeys } from '../api-keys/api-keys.service.js';
 import { loadConfig } from '../config.js';
 import { invalidField, notFound } from '../errors.js';
+import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Database, Db } from '../platform/db/client.js';
 import { seedDemoWorkspace } from '../workspaces/demo.service.js';
 import { findWorkspaceBySlug, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
@@ -15,9 +16,10 @@ export async function executeCommand(
   database: Database,
   command: Exclude<Command, { kind: 'help' } | { kind: 'webhook' } | { kind: 'user' }>,
   now: number,
+  bus?: InvalidationBus,
 ): Promise<unknown> {
   const db = database.db;
-  const { uow } = openWritePath(db);
+  const { uow } = openWritePath(db, bus);
   switch (command.kind) {
     case 'workspace-create': {
       // createWorkspace checks slug, name, currency and locale with the API's own rules.

@@ -1,4 +1,6 @@
 import { loadConfig } from '../config.js';
+import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
+import { openConfiguredBus } from '../platform/bus/open-bus.js';
 import { type Database, openDatabase } from '../platform/db/client.js';
 import { migrate } from '../platform/db/migrate.js';
 import { userCommand } from '../users/users.cli.js';
@@ -29,6 +31,7 @@ export async function runCli(
   now: () => number = Date.now,
 ): Promise<number> {
   let database: Database | undefined;
+  let bus: InvalidationBus | undefined;
   try {
     const command = parseCommand(argv);
     if (command.kind === 'help') {
@@ -43,12 +46,16 @@ export async function runCli(
     });
     const applied = await migrate(database);
     if (applied.length > 0) io.stderr(`Applied migrations: ${applied.join(', ')}\n`);
+    // Servers on the same database learn of this command's writes as of each other's.
+    bus = await openConfiguredBus(config);
     const result =
       command.kind === 'user'
         ? await userCommand(database, command.args, now(), env)
         : command.kind === 'webhook'
-          ? await webhookCommand(database, command.args)
-          : await executeCommand(database, command, now());
+          ? await webhookCommand(database, command.args, bus)
+          : await executeCommand(database, command, now(), bus);
+    await bus?.close();
+    bus = undefined;
     await database.close();
     database = undefined;
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
@@ -61,6 +68,7 @@ export async function runCli(
     io.stderr(`${JSON.stringify(body)}\n`);
     return exitCode;
   } finally {
+    await bus?.close().catch(() => {});
     await database?.close().catch(() => {});
   }
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/errors.js';
 import { loadConfig } from '../config.js';
 import { notFound } from '../errors.js';
+import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Database } from '../platform/db/client.js';
 import { findWorkspaceBySlug } from '../workspaces/workspaces.repository.js';
 import { openWritePath } from '../write-path.js';
@@ -46,7 +47,11 @@ const COMMANDS: Record<string, { flags: Flags; required: string[] }> = {
  * `npm run --silent cli -- webhook <command> ...`: the operator's side of the management API.
  * Returns what the CLI prints as JSON; the secret appears only in create and rotate-secret.
  */
-export async function webhookCommand(database: Database, args: string[]): Promise<unknown> {
+export async function webhookCommand(
+  database: Database,
+  args: string[],
+  bus?: InvalidationBus,
+): Promise<unknown> {
   const [name, ...rest] = args;
   if (name === undefined || name === 'help' || args.includes('--help') || args.includes('-h')) {
     return { commands: USAGE };
@@ -65,7 +70,7 @@ export async function webhookCommand(database: Database, args: string[]): Promis
   }
 
   const db = database.db;
-  const { uow } = openWritePath(db);
+  const { uow } = openWritePath(db, bus);
   const workspace = await findWorkspaceBySlug(db, values.workspace as string);
   if (!workspace) throw notFound('Workspace');
   const uuid = values.uuid as string | undefined;

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { CreatedApiKey } from '../../src/api-keys/api-keys.service.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { InvalidationBus } from '../../src/platform/bus/invalidation-bus.js';
 import type { Database, Db } from '../../src/platform/db/client.js';
 import type { ApiApp, Clock } from '../../src/platform/http/types.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
@@ -32,12 +33,23 @@ export interface TestApp {
 let counter = 0;
 
 export async function buildTestApp(
-  options: { clock?: Clock; database?: Database; slug?: string; config?: Partial<Config> } = {},
+  options: {
+    clock?: Clock;
+    database?: Database;
+    slug?: string;
+    config?: Partial<Config>;
+    bus?: InvalidationBus;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
   // The API rate limit is off unless a test sets it: one test file's key may make thousands of calls.
   const config: Config = { ...loadConfig({}), worker: 'off', apiRateLimitPerMinute: 0, ...options.config };
-  const app = await buildApp({ database, config, ...(options.clock ? { clock: options.clock } : {}) });
+  const app = await buildApp({
+    database,
+    config,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.bus ? { bus: options.bus } : {}),
+  });
   await app.ready();
   counter += 1;
   const { workspace, apiKey } = await createWorkspace(openWritePath(database.db).uow, {

@@ -92,6 +92,9 @@ export class ServerProcess {
       'PUBLIC_URL',
       'METRICS_PORT',
       'METRICS_TOKEN',
+      'REDIS_URL',
+      'INVALIDATION_BUS',
+      'INVALIDATION_CHANNEL',
     ])
       delete env[name];
     if ('databaseUrl' in store) env.DATABASE_URL = store.databaseUrl;

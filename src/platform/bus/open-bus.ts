@@ -31,3 +31,26 @@ export async function openInvalidationBus(config: BusConfig): Promise<Invalidati
   await bus.ready();
   return bus;
 }
+
+/**
+ * The bus a process of this installation uses (docs/operations/scale-out.md): none with
+ * INVALIDATION_BUS=off (cached answers read their version from the store), Redis with REDIS_URL,
+ * LISTEN/NOTIFY on a PostgreSQL server, and in-process on the embedded store (one process owns it).
+ */
+export async function openConfiguredBus(
+  config: {
+    invalidationBus: 'auto' | 'off';
+    invalidationChannel: string;
+    redisUrl: string | undefined;
+    databaseUrl: string | undefined;
+  },
+  onError?: (error: unknown) => void,
+): Promise<InvalidationBus | undefined> {
+  if (config.invalidationBus === 'off') return undefined;
+  return openInvalidationBus({
+    redisUrl: config.redisUrl,
+    databaseUrl: config.databaseUrl,
+    channel: config.invalidationChannel,
+    ...(onError ? { onError } : {}),
+  });
+}
