@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -6,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, publicBaseUrl } from './config.js';
 import type { Database } from './platform/db/client.js';
 import { projectRoot } from './platform/db/project-root.js';
 import { registerDrain } from './platform/http/drain.js';
@@ -37,12 +38,17 @@ export interface BuildAppOptions {
  * main.ts listens; tests inject.
  */
 export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
+  let server: Server | undefined;
   const deps: AppDeps = {
     database: options.database,
     db: options.database.db,
     ...openWritePath(options.database.db),
     clock: options.clock ?? systemClock,
     config: options.config,
+    linkBase: () => {
+      const address = server?.listening ? server.address() : null;
+      return publicBaseUrl(options.config, typeof address === 'object' && address ? address.port : undefined);
+    },
   };
   const loggerOption =
     options.logger && typeof (options.logger as FastifyBaseLogger).info === 'function'
@@ -62,6 +68,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  server = app.server;
   registerRequestIdHeader(app);
   registerHttpMetrics(app);
   const drain = registerDrain(app);

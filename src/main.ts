@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, publicBaseUrl } from './config.js';
 import { settleAccepts } from './platform/http/drain.js';
 import { systemClock } from './platform/http/types.js';
 import { startMetricsServer } from './platform/metrics/endpoint.js';
@@ -36,8 +36,7 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const base =
-    config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const base = publicBaseUrl(config, port);
 
   const lines = [
     '',
