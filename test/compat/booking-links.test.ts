@@ -7,6 +7,7 @@ import { API, buildTestApp, createOtherWorkspace, type TestApp } from '../helper
 import { FixedClock } from '../helpers/clock.js';
 import { drainWebhooks } from '../helpers/webhook-events.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import type { Json } from './strict-client.js';
 
 /**
  * Issue 16 §1 and §5: a booking answer's `links[]` and a legacy webhook body's `booking_page` /
@@ -39,7 +40,7 @@ async function api(method: string, path: string, body?: unknown) {
     headers: { ...t.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: response.status, json: (await response.json()) as Record<string, any> };
+  return { status: response.status, json: (await response.json()) as Json };
 }
 
 /** Flips one character of the signed half of a token: a link nobody was given. */
