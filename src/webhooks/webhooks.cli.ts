@@ -127,7 +127,8 @@ export async function webhookCommand(database: Database, args: string[]): Promis
           maxWebhooks: loadConfig().maxWebhooksPerWorkspace,
         },
       );
-      return { data: presentWebhookWithSecret(webhook, secret) };
+      // As the API answers a create: the secret and the header values, shown this once.
+      return { data: { ...presentWebhookWithSecret(webhook, secret), headers: webhook.headers } };
     }
     case 'delete': {
       await deleteWebhook(uow, workspace.id, uuid as string);
