@@ -18,6 +18,7 @@ import { type ApiApp, type AppDeps, type Clock, systemClock } from './platform/h
 import { registerValidation } from './platform/http/validator.js';
 import { registerHttpMetrics, registerMetricsRoute } from './platform/metrics/endpoint.js';
 import { API_PREFIX, apiSurface } from './surfaces/api/api.plugin.js';
+import { icalSurface } from './surfaces/ical/ical.plugin.js';
 import { PANEL_PREFIX, panelSurface } from './surfaces/panel/panel.plugin.js';
 import { widgetSurface } from './surfaces/widget/widget.plugin.js';
 import { RELEASE_VERSION } from './version.js';
@@ -137,5 +138,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   await app.register((api) => apiSurface(api, deps), { prefix: API_PREFIX });
   await app.register((panel) => panelSurface(panel, deps), { prefix: PANEL_PREFIX });
   await app.register((widget) => widgetSurface(widget, deps));
+  await app.register((ical) => icalSurface(ical, deps));
   return app as unknown as ApiApp;
 }

@@ -261,7 +261,13 @@ describe('webhook CLI', () => {
     const read = (await t.call('GET', `/webhooks/${created.data.uuid}`)).json().data;
     expect(read.format).toBe('legacy');
     expect([...read.header_names].sort()).toEqual(['Webhook-Token', 'X-Shop']);
-    const plain = (await webhookCommand(t.database, ['create', '--workspace', slug, '--url', PUBLIC_URL])) as {
+    const plain = (await webhookCommand(t.database, [
+      'create',
+      '--workspace',
+      slug,
+      '--url',
+      PUBLIC_URL,
+    ])) as {
       data: { format: string; header_names: string[] };
     };
     expect(plain.data).toMatchObject({ format: 'standard', header_names: [] });
@@ -286,10 +292,9 @@ describe('webhook CLI', () => {
       ...flags,
     ]);
     await expect(attempt).rejects.toMatchObject({ code: 'validation_failed' });
-    const errors = (await attempt.catch((error: { errors: Record<string, string[]> }) => error.errors)) as Record<
-      string,
-      string[]
-    >;
+    const errors = (await attempt.catch(
+      (error: { errors: Record<string, string[]> }) => error.errors,
+    )) as Record<string, string[]>;
     expect(Object.keys(errors)).toEqual([field]);
     // Nothing was stored.
     expect((await t.call('GET', '/webhooks?per_page=100')).json().meta.total).toBe(before);
