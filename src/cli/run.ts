@@ -1,3 +1,4 @@
+import { calendarFeedCommand } from '../calendar-feeds/calendar-feeds.cli.js';
 import { loadConfig } from '../config.js';
 import { type Database, openDatabase } from '../platform/db/client.js';
 import { migrate } from '../platform/db/migrate.js';
@@ -48,7 +49,9 @@ export async function runCli(
         ? await userCommand(database, command.args, now(), env)
         : command.kind === 'webhook'
           ? await webhookCommand(database, command.args)
-          : await executeCommand(database, command, now());
+          : command.kind === 'calendar-feed'
+            ? await calendarFeedCommand(database, command.args, now(), env)
+            : await executeCommand(database, command, now());
     await database.close();
     database = undefined;
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
