@@ -18,7 +18,7 @@ function FeedUrl({ id, url, label }: { id: string; url: string; label: string })
 }
 
 const HOW =
-  'Subscribe to it in Google Calendar (Other calendars → From URL), Apple Calendar (File → New Calendar Subscription) or Outlook (Add calendar → Subscribe from web). Anyone with the URL sees the bookings: regenerate it if it leaked, and the old URL stops at once.';
+  'Subscribe to the URL in Google Calendar (Other calendars → From URL), Apple Calendar (File → New Calendar Subscription) or Outlook (Add calendar → Subscribe from web). Anyone with the URL sees the bookings: regenerate it if it leaked, and the old URL stops at once.';
 
 export interface StafferFeedView {
   stafferId: string;
@@ -79,7 +79,7 @@ export function CalendarFeedsPage(props: {
                       <p class="muted">Made {when(staffer.regeneratedAt!)}</p>
                     </>
                   ) : (
-                    <span class="muted">No feed yet.</span>
+                    <p class="muted">No feed yet.</p>
                   )}
                   <form
                     method="post"

@@ -13,7 +13,7 @@ import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feed
 const settings = { config: { panelAccess: 'settings' as const } };
 
 const NOTICES: Record<string, string> = {
-  regenerated: 'The feed has a new URL; the old one no longer works.',
+  regenerated: 'The feed URL is ready. Any URL the feed had before no longer works.',
   linked: 'The panel user is saved.',
 };
 
