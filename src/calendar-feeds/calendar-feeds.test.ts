@@ -134,6 +134,8 @@ describe('a staffer calendar feed', () => {
     const response = await fetchFeed(url);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/calendar/);
+    // Calendar apps probe with HEAD too.
+    expect((await t.app.inject({ method: 'HEAD', url: pathOf(url) })).statusCode).toBe(200);
     const { calendar, events } = parseFeed(response.body);
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Test Studio · Nina Night');
     expect([...events.keys()].sort()).toEqual(
