@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { bookingFixture } from '../helpers/booking-fixture.js';
+import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { createLocation } from '../helpers/factories.js';
 
 /** Issue 18 point 3: links never take the request's Host header, which any client can forge. */
