@@ -3,7 +3,7 @@ import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { str } from '../../surfaces/panel/forms.js';
 import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
+import { uuidOrNotFound, uuidParam } from '../../surfaces/panel/params.js';
 import { listMembers } from '../../users/users.repository.js';
 import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { listStafferFeeds, stafferName, stafferOfMember } from '../calendar-feeds.repository.js';
@@ -80,8 +80,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       if (current.member_user_id)
         await linkMemberToStaffer(deps.uow, workspaceId, current.member_user_id, null);
     } else {
-      (request.params as Record<string, string>).userId = userId;
-      await linkMemberToStaffer(deps.uow, workspaceId, uuidParam(request, 'userId'), stafferId);
+      await linkMemberToStaffer(deps.uow, workspaceId, uuidOrNotFound(userId), stafferId);
     }
     return reply.redirect(`${FEEDS}?notice=linked`, 303);
   });
