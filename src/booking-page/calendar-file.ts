@@ -1,5 +1,6 @@
 import { createEvents, type EventAttributes } from 'ics';
 import type { BookingView } from '../bookings/bookings.repository.js';
+import { BoundedCache } from '../slots/bounded-cache.js';
 
 /**
  * Bookings as RFC 5545 calendars (the `ics` library writes, folds, escapes and validates them):
@@ -62,31 +63,57 @@ export interface FeedBooking extends BookingView {
 }
 
 /**
+ * Each feed event's text, by everything it is made of. The `ics` library validates every event
+ * (yup) and formats it: about a millisecond per event, so a feed of a few hundred bookings would
+ * hold the event loop for a noticeable time on every calendar poll. An event's text depends only on
+ * its attributes, so a poll formats only the bookings that changed since the last one (DTSTAMP is
+ * when the text was made; LAST-MODIFIED the booking's last change). 8 MB of texts at most.
+ */
+const eventTexts = new BoundedCache<{ text: string }>(8 * 1024 * 1024, (entry) => entry.text.length * 2);
+
+function eventText(event: UtcEvent): string {
+  const key = JSON.stringify(event);
+  let entry = eventTexts.get(key);
+  if (!entry) {
+    // The library's own VEVENT, cut out of a one-event calendar.
+    const file = write([event], { productId: 'kairos/calendar-feed' });
+    entry = { text: file.slice(file.indexOf('BEGIN:VEVENT\r\n'), file.lastIndexOf('END:VCALENDAR')) };
+    eventTexts.set(key, entry);
+  }
+  return entry.text;
+}
+
+/**
  * A calendar feed: the bookings of one staffer (docs/calendar-feeds.md). It is read by the
  * staff, so an event names the customer and how to reach them; its URL is the only key.
  */
 export function calendarFeedFile(bookings: FeedBooking[], args: { name: string; host: string }): string {
-  return write(
-    bookings.map((booking) => {
-      const customer = [booking.customer_first_name, booking.customer_last_name]
-        .filter((part) => part !== '')
-        .join(' ');
-      const services = booking.lines.map((line) => line.name).join(', ');
-      const details = [
-        customer && `Customer: ${customer}`,
-        `Phone: ${booking.customer_phone}`,
-        booking.customer_email && `Email: ${booking.customer_email}`,
-        booking.booking_comment && `Comment: ${booking.booking_comment}`,
-        `Status: ${booking.status_name}`,
-      ].filter(Boolean);
-      return bookingEvent(booking, args.host, {
+  const events = bookings.map((booking) => {
+    const customer = [booking.customer_first_name, booking.customer_last_name]
+      .filter((part) => part !== '')
+      .join(' ');
+    const services = booking.lines.map((line) => line.name).join(', ');
+    const details = [
+      customer && `Customer: ${customer}`,
+      `Phone: ${booking.customer_phone}`,
+      booking.customer_email && `Email: ${booking.customer_email}`,
+      booking.booking_comment && `Comment: ${booking.booking_comment}`,
+      `Status: ${booking.status_name}`,
+    ].filter(Boolean);
+    return eventText(
+      bookingEvent(booking, args.host, {
         title: customer ? `${services} · ${customer}` : services,
         location: [booking.location_name, booking.location_address, booking.location_city]
           .filter(Boolean)
           .join(', '),
         description: details.join('\n'),
-      });
-    }),
-    { productId: 'kairos/calendar-feed', calName: args.name },
-  );
+        created: booking.created_at.getTime(),
+        lastModified: booking.updated_at.getTime(),
+      }),
+    );
+  });
+  // The calendar around them (header with the feed's name, footer), as the library writes it.
+  const shell = write([], { productId: 'kairos/calendar-feed', calName: args.name });
+  const footer = shell.lastIndexOf('END:VCALENDAR');
+  return shell.slice(0, footer) + events.join('') + shell.slice(footer);
 }
