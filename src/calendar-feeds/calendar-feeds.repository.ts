@@ -107,8 +107,8 @@ export async function stafferOfMember(db: Db, workspaceId: string, userId: strin
   return row?.staffer_id ?? null;
 }
 
-/** "First Last" of a staffer, archived ones included (their feed still serves their bookings). */
-export async function stafferName(
+/** "First Last" of a live staffer; undefined when archived or unknown (their feeds end). */
+export async function liveStafferName(
   db: Db,
   workspaceId: string,
   stafferId: string,
@@ -118,6 +118,7 @@ export async function stafferName(
     .select(['first_name', 'last_name'])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', stafferId)
+    .where('archived_at', 'is', null)
     .executeTakeFirst();
   return staffer && `${staffer.first_name} ${staffer.last_name}`.trim();
 }

@@ -13,10 +13,10 @@ import {
   findFeed,
   findFeedByTokenHash,
   insertFeed,
+  liveStafferName,
   lockFeed,
   renewFeed,
   setMemberStaffer,
-  stafferName,
   stafferOfMember,
 } from './calendar-feeds.repository.js';
 import { feedToken, newNonce, tokenHash, workspaceOfToken } from './feed-token.js';
@@ -130,20 +130,24 @@ export async function renderFeed(
   if (!feed) return undefined;
   const workspace = await findWorkspaceById(db, workspaceId);
   if (!workspace) return undefined;
+  // A staffer's feed ends when the staffer is archived; a member's then holds nothing.
   const stafferId = feed.staffer_id ?? (await stafferOfMember(db, workspaceId, feed.user_id!));
+  const staffer = stafferId ? await liveStafferName(db, workspaceId, stafferId) : undefined;
+  if (feed.staffer_id && staffer === undefined) return undefined;
   const from = new Date(now - FEED_DAYS_BACK * 86_400_000);
   const to = new Date(now + workspace.horizon_days * 86_400_000);
-  const bookings = stafferId
-    ? await feedBookings(db, workspaceId, stafferId, { from, to, limit: FEED_MAX_EVENTS })
-    : [];
+  const bookings =
+    stafferId && staffer !== undefined
+      ? await feedBookings(db, workspaceId, stafferId, { from, to, limit: FEED_MAX_EVENTS })
+      : [];
+  const owner = feed.staffer_id ? staffer : await memberName(db, feed.user_id!);
   return calendarFeedFile(bookings, {
-    name: `${workspace.name} · ${await ownerName(db, workspaceId, feed)}`,
+    name: `${workspace.name} · ${owner}`,
     host: new URL(linkBase).hostname,
   });
 }
 
-async function ownerName(db: Db, workspaceId: string, feed: CalendarFeedRow): Promise<string> {
-  if (feed.staffer_id) return (await stafferName(db, workspaceId, feed.staffer_id)) ?? 'Staffer';
-  const user = await findUserById(db, feed.user_id!);
+async function memberName(db: Db, userId: string): Promise<string> {
+  const user = await findUserById(db, userId);
   return user ? user.name || user.email : 'Member';
 }

@@ -255,6 +255,33 @@ describe('a staffer calendar feed', () => {
   });
 });
 
+describe('an archived staffer', () => {
+  it('ends the staffer’s feed, and empties the feed of the member who was them', async () => {
+    const cleo = await createStaffer(t.db, t.workspace.id, location.id, [consult.id], {
+      firstName: 'Cleo',
+      weekly: ALL_DAY,
+    });
+    await book('cleos', '2026-10-14T08:00:00Z', cleo.id);
+    const user = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    await linkMemberToStaffer(uow(), t.workspace.id, user.id, cleo.id);
+    const staffers = await regenerateFeed(
+      uow(),
+      t.workspace,
+      { stafferId: cleo.id },
+      PUBLIC_URL,
+      clock.now(),
+    );
+    const own = await regenerateFeed(uow(), t.workspace, { userId: user.id }, PUBLIC_URL, clock.now());
+    expect([...parseFeed((await fetchFeed(own.url)).body).events.keys()]).toEqual([booked.cleos]);
+
+    expect((await t.call('DELETE', `/staffers/${cleo.id}`)).statusCode).toBe(204);
+    expect((await fetchFeed(staffers.url)).statusCode).toBe(404);
+    const after = await fetchFeed(own.url);
+    expect(after.statusCode).toBe(200);
+    expect(parseFeed(after.body).events.size).toBe(0);
+  });
+});
+
 describe('a member’s own feed', () => {
   it('holds the bookings of the staffer the member is, and ends with the membership', async () => {
     const user = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);

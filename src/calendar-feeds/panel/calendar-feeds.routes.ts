@@ -6,7 +6,7 @@ import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { uuidOrNotFound, uuidParam } from '../../surfaces/panel/params.js';
 import { listMembers } from '../../users/users.repository.js';
 import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { listStafferFeeds, stafferName, stafferOfMember } from '../calendar-feeds.repository.js';
+import { listStafferFeeds, liveStafferName, stafferOfMember } from '../calendar-feeds.repository.js';
 import { feedUrlOf, linkMemberToStaffer, regenerateFeed, showFeed } from '../calendar-feeds.service.js';
 import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feeds.page.js';
 
@@ -102,7 +102,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         workspaceName: workspace.name,
         url: feed?.url,
         regeneratedAt: feed?.regenerated_at,
-        stafferName: stafferId ? await stafferName(deps.db, workspace.id, stafferId) : undefined,
+        stafferName: stafferId ? await liveStafferName(deps.db, workspace.id, stafferId) : undefined,
         ...(notice ? { notice } : {}),
       }),
     });
