@@ -4,8 +4,8 @@
  * Import runSlotsEngineBench() from a bench runner to get the same figures as an object.
  */
 import { pathToFileURL } from 'node:url';
-import { computeSlots } from '../src/slots/compute-slots.js';
-import type { Occupancy, SlotQuery, StafferInput, Weekday } from '../src/slots/types.js';
+import { computeSlots } from '../src/slots/engine/compute-slots.js';
+import type { Occupancy, SlotQuery, StafferInput, Weekday } from '../src/slots/engine/types.js';
 import { prng } from './random.js';
 
 export interface SlotsEngineBenchResult {
@@ -78,8 +78,7 @@ export function buildSlotsEngineQuery(
     rules: { slotStepMinutes: 15, minNoticeMinutes: 60, horizonDays: 120 },
     staffers,
     now: Date.UTC(2026, 1, 28, 12, 0, 0),
-    currency: 'EUR',
-    locale: 'de-DE',
+    priceFormatted: '25,00 €',
   };
 }
 

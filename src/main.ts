@@ -7,7 +7,7 @@ import { startMetricsServer } from './platform/metrics/endpoint.js';
 import { closeGracefully, openStore } from './process.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { watchOutbox } from './webhooks/outbox-metrics.js';
-import { seedDemoIfEmpty } from './workspaces/demo.js';
+import { seedDemoIfEmpty } from './workspaces/demo.service.js';
 
 /** config -> db -> migrate -> (first run: demo) -> app -> listen. */
 async function main(): Promise<void> {

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
+import { precompiled } from '../platform/db/precompiled.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
 
 /** The keys table of Settings -> Developers -> API keys. */
 export interface ApiKeyUsageRow {
@@ -42,6 +44,28 @@ export function findLiveApiKey(db: Db, workspaceId: string, keyId: string) {
 }
 
 /**
+ * A live key of the workspace, by its secret's hash. Compiled once: the API's auth looks it up on
+ * every request (src/surfaces/api/api-auth.ts), by workspace_id, so on a database distributed by
+ * workspace (DESIGN §8) it is one node's work.
+ */
+export async function findLiveApiKeyByHash(
+  db: Db,
+  workspaceId: string,
+  secretHash: string,
+): Promise<{ id: string; last_used_at: Date | null } | undefined> {
+  return (await liveKeyByHash(db, workspaceId, secretHash)).rows[0];
+}
+
+const liveKeyByHash = precompiled(2, (db, workspaceId: string, secretHash: string) =>
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'last_used_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('secret_hash', '=', secretHash)
+    .where('deleted_at', 'is', null),
+);
+
+/**
  * Records that a key was used, at most once per `everyMs` per key: the condition in the WHERE
  * makes concurrent requests (on any process) write it once, and most requests skip the call.
  */
@@ -64,4 +88,63 @@ export async function touchApiKey(
       ]),
     )
     .execute();
+}
+
+/** The workspace's live keys, counted under a lock on its row (held until `tx` ends). */
+export async function countLiveApiKeysLocked(tx: Tx, workspaceId: string): Promise<number> {
+  await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
+  const { count } = await tx
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export function insertApiKey(
+  tx: Tx,
+  values: {
+    workspaceId: string;
+    name: string;
+    secretHash: string;
+    secretHint: string;
+    createdBy: string | null;
+  },
+): Promise<{ id: string; name: string }> {
+  return tx
+    .insertInto('api_keys')
+    .values({
+      workspace_id: values.workspaceId,
+      name: values.name,
+      secret_hash: values.secretHash,
+      secret_hint: values.secretHint,
+      created_by: values.createdBy,
+    })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The live keys, oldest first (the CLI's list). */
+export function listLiveApiKeys(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'secret_hint', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Marks a live key deleted; false when there was none. */
+export async function softDeleteApiKey(db: Db, workspaceId: string, keyId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ deleted_at: new Date() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -1,8 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { invalidField, limitReached, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import {
+  countLiveApiKeysLocked,
+  insertApiKey,
+  listLiveApiKeys,
+  softDeleteApiKey,
+} from './api-keys.repository.js';
 
 /** `secret_` + 32 random bytes, base64url (DESIGN §4.6). */
 export function generateSecret(): string {
@@ -55,14 +60,8 @@ export async function createApiKey(
   }
   const limit = options.limit;
   if (limit !== undefined) {
-    await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
-    const { count } = await tx
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('workspace_id', '=', workspaceId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= limit) {
+    const count = await countLiveApiKeysLocked(tx, workspaceId);
+    if (count >= limit) {
       throw limitReached(
         'api_keys',
         `This workspace already has ${limit} API keys, the most it may have; delete one first.`,
@@ -70,29 +69,18 @@ export async function createApiKey(
     }
   }
   const secret = generateSecret();
-  const row = await tx
-    .insertInto('api_keys')
-    .values({
-      workspace_id: workspaceId,
-      name,
-      secret_hash: hashSecret(secret),
-      secret_hint: `secret_…${secret.slice(-4)}`,
-      created_by: createdBy,
-    })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
+  const row = await insertApiKey(tx, {
+    workspaceId,
+    name,
+    secretHash: hashSecret(secret),
+    secretHint: `secret_…${secret.slice(-4)}`,
+    createdBy,
+  });
   return { uuid: row.id, name: row.name, secret };
 }
 
 export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyListItem[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select(['id', 'name', 'secret_hint', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await listLiveApiKeys(db, workspaceId);
   return rows.map((row) => ({
     uuid: row.id,
     name: row.name,
@@ -103,12 +91,5 @@ export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyLi
 
 /** Deleting is immediate: the auth check reads the key on every request, nothing caches it. */
 export async function deleteApiKey(db: Db, workspaceId: string, keyId: string): Promise<void> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ deleted_at: new Date() })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', keyId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) throw notFound('API key');
+  if (!(await softDeleteApiKey(db, workspaceId, keyId))) throw notFound('API key');
 }

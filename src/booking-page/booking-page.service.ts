@@ -8,10 +8,11 @@ import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
 import { addDays, localDateOf } from '../platform/time/zone.js';
 import { listServicesAtLocation, type ServiceRecord } from '../services/services.repository.js';
-import { type EvaluationReuse, nextTimeSlots, timeSlots } from '../slots/slots.service.js';
-import type { Slot } from '../slots/types.js';
+import type { Slot } from '../slots/engine/types.js';
+import type { OfferedService } from '../slots/slots.repository.js';
+import { type EvaluationReuse, nextTimeSlots, slotsOfCheckedService } from '../slots/slots.service.js';
 import { listStaffersAtLocation, type StafferRecord } from '../staffers/staffers.repository.js';
-import { BOOKING_FORM_FIELDS } from '../workspaces/settings.js';
+import { BOOKING_FORM_FIELDS } from '../workspaces/workspace-settings.rules.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import {
   claimFormToken,
@@ -74,26 +75,24 @@ export async function pageStaffers(
   );
 }
 
-/** The slots of `days` days from `from`, in `zone`: the API's time-slots service. */
+/**
+ * The slots from `from` to `to`, in `zone`, by the API's slot engine and caches. The service and
+ * staffer come from the page's catalog, which lists only what is offered there: no second check.
+ */
 export function pageSlots(
   db: Db,
   workspace: WorkspaceRow,
   location: LocationRow,
-  args: { serviceId: string; stafferId: string | undefined; zone: string; from: string; to: string },
+  args: { service: OfferedService; stafferId: string | undefined; zone: string; from: string; to: string },
   now: number,
   reuse?: EvaluationReuse,
 ) {
-  return timeSlots(
+  return slotsOfCheckedService(
     db,
     workspace,
     location,
-    {
-      service_uuid: args.serviceId,
-      staffer_uuid: args.stafferId,
-      timezone: args.zone,
-      range_start: args.from,
-      range_end: args.to,
-    },
+    args.service,
+    { stafferId: args.stafferId, zone: args.zone, rangeStart: args.from, rangeEnd: args.to },
     now,
     reuse,
   );

@@ -7,7 +7,7 @@ import type { CancelReason } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { parseInstant } from '../platform/time/instant.js';
 import { toUtcIso } from '../platform/time/zone.js';
-import { checkBookable } from '../slots/compute-slots.js';
+import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
 import { type EventType, recordBookingEvents } from '../webhooks/outbox.repository.js';

@@ -1,5 +1,5 @@
+import type { ServiceInput } from '../slots/engine/types.js';
 import type { OfferedService } from '../slots/slots.repository.js';
-import type { ServiceInput } from '../slots/types.js';
 
 const MINUTE_MS = 60_000;
 

@@ -1,4 +1,4 @@
-import { normalizePhone } from '../customers/phone.js';
+import { normalizePhone } from '../customers/phone.rules.js';
 import { FieldErrorBag, type FieldErrors } from '../errors.js';
 import type { BookingFormField } from '../platform/db/schema.js';
 import { parseInstant } from '../platform/time/instant.js';

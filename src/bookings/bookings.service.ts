@@ -6,9 +6,9 @@ import { findLiveLocation, type LocationRow } from '../locations/locations.repos
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
-import { checkBookable } from '../slots/compute-slots.js';
+import { checkBookable } from '../slots/engine/compute-slots.js';
+import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
-import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/types.js';
 import { recordBookingEvents } from '../webhooks/outbox.repository.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { type Actor, appendHistory } from './booking-history.repository.js';
@@ -174,8 +174,6 @@ export async function availabilityFor(
     },
     staffers,
     now: ctx.now,
-    currency: ctx.workspace.currency,
-    locale: ctx.workspace.locale,
   };
 }
 

@@ -2,7 +2,7 @@ import { createApiKey, deleteApiKey, listApiKeys } from '../api-keys/api-keys.se
 import { loadConfig } from '../config.js';
 import { invalidField, notFound } from '../errors.js';
 import type { Database, Db } from '../platform/db/client.js';
-import { seedDemoWorkspace } from '../workspaces/demo.js';
+import { seedDemoWorkspace } from '../workspaces/demo.service.js';
 import { findWorkspaceBySlug, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { createWorkspace } from '../workspaces/workspaces.service.js';
 import { openWritePath } from '../write-path.js';

@@ -1,7 +1,7 @@
 import { FieldErrorBag } from '../errors.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { type CustomerRow, upsertCustomerRow } from './customers.repository.js';
-import { normalizePhone } from './phone.js';
+import { normalizePhone } from './phone.rules.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,6 +1,6 @@
 import type { OverrideJson, TimeRangeJson, WeeklyJson } from '../platform/db/schema.js';
-import { WEEKDAYS } from './schedule-validation.js';
 import type { ScheduleRow } from './schedules.repository.js';
+import { WEEKDAYS } from './schedules.rules.js';
 
 /** A staffer-location pair without a stored row works nowhere: it reads as this. */
 export const EMPTY_SCHEDULE = { weekly: {}, breaks: {}, overrides: [] };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { OverrideJson, WeeklyJson } from '../platform/db/schema.js';
-import type { ScheduleInput } from './schedule-validation.js';
+import type { ScheduleInput } from './schedules.rules.js';
 
 /** A stored schedule as the slot engine reads it (JSON columns already parsed). */
 export interface ScheduleRow {

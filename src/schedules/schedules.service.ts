@@ -1,7 +1,6 @@
 import { requireLocation } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
-import type { ScheduleInput } from './schedule-validation.js';
 import { presentSchedule } from './schedules.presenter.js';
 import {
   findSchedule,
@@ -9,6 +8,7 @@ import {
   requireLiveStaffer,
   upsertSchedule,
 } from './schedules.repository.js';
+import type { ScheduleInput } from './schedules.rules.js';
 
 export async function listSchedules(db: Db, workspaceId: string, stafferId: string) {
   await requireLiveStaffer(db, workspaceId, stafferId);

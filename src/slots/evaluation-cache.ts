@@ -1,5 +1,5 @@
 import { BoundedCache } from './bounded-cache.js';
-import type { Evaluation } from './compute-slots.js';
+import type { Evaluation } from './engine/compute-slots.js';
 
 /** At most this many numbers (instants, quantities, span bounds) are held: ~16 MB. */
 const MAX_NUMBERS = 1_000_000;

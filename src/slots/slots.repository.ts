@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
-import type { Occupancy, Schedule, StafferInput } from './types.js';
+import type { Occupancy, Schedule, StafferInput } from './engine/types.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,13 +1,14 @@
 import { FieldErrorBag } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
+import { formatMoney } from '../platform/money.js';
 import { addDays, canonicalZone, daysBetween, todayIn } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { makeContext } from './availability.js';
-import { computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
+import { makeContext } from './engine/availability.js';
+import { computeSlots, evaluateAvailability, queryWindow } from './engine/compute-slots.js';
+import type { AvailabilityInput, SlotDay } from './engine/types.js';
 import type { EvaluationCache } from './evaluation-cache.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from './slots.repository.js';
-import type { AvailabilityInput, SlotDay } from './types.js';
 
 export const MAX_RANGE_DAYS = 90;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -65,7 +66,7 @@ export async function loadAvailability(
   return { ...availabilityRules(args.workspace, args.location, args.service, args.now), staffers };
 }
 
-/** The engine's input but the staffers: service, booking rules, clock, money format. */
+/** The engine's input but the staffers: service, booking rules, clock. */
 function availabilityRules(
   workspace: WorkspaceRow,
   location: LocationRow,
@@ -88,8 +89,6 @@ function availabilityRules(
       horizonDays: workspace.horizon_days,
     },
     now,
-    currency: workspace.currency,
-    locale: workspace.locale,
   };
 }
 
@@ -137,6 +136,35 @@ export async function timeSlots(
     reuse,
   );
   return { today, timezone: zone, currency: workspace.currency, dates };
+}
+
+/**
+ * The days rangeStart..rangeEnd for a service and staffer the caller has already checked are
+ * offered at the location (the booking page's catalog has): the engine's answer, without the
+ * validating reads of `timeSlots`.
+ */
+export async function slotsOfCheckedService(
+  db: Db,
+  workspace: WorkspaceRow,
+  location: LocationRow,
+  service: OfferedService,
+  args: { stafferId: string | undefined; zone: string; rangeStart: string; rangeEnd: string },
+  now: number,
+  reuse?: EvaluationReuse,
+): Promise<TimeSlotsResponse> {
+  const dates = await slotDays(
+    db,
+    workspace,
+    location,
+    service,
+    args.stafferId,
+    args.zone,
+    args.rangeStart,
+    args.rangeEnd,
+    now,
+    reuse,
+  );
+  return { today: todayIn(args.zone, now), timezone: args.zone, currency: workspace.currency, dates };
 }
 
 // Dates outside these years name no time anyone books, and the zone arithmetic at the ends of
@@ -265,7 +293,12 @@ async function slotDays(
   now: number,
   reuse?: EvaluationReuse,
 ): Promise<SlotDay[]> {
-  const range = { answerZone: zone, rangeStart, rangeEnd };
+  const range = {
+    answerZone: zone,
+    rangeStart,
+    rangeEnd,
+    priceFormatted: formatMoney(service.price, workspace.currency, workspace.locale),
+  };
   if (reuse === undefined) {
     const availability = await loadAvailability(db, {
       workspace,

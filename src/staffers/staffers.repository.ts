@@ -17,14 +17,14 @@ export interface StafferRecord extends StafferRow {
 }
 
 /**
- * One page of the live staffers who provide at least one live service that is offered at the
- * location (the caller has checked that the location itself is live), and their total.
+ * One page of the live staffers who provide at least one live service at the location (the
+ * caller has checked that the location itself is live), and their total.
  *
  * One query, walked in list order on staffers_list (migration 0006) with an EXISTS probe per
- * staffer through primary keys, so its cost grows with the number of staffers and never with
- * their product with the services: the planner cannot turn it into the nested loops over
- * (location, service) pairs that an `IN (join)` became without fresh statistics (PGlite runs no
- * autovacuum), which took seconds per page at 500 staffers.
+ * staffer: their assignments there by primary key, then the service by primary key. Its cost
+ * grows with the number of staffers and never with their product with the services. No join to
+ * service_locations: an assignment exists only where its service is offered
+ * (replaceServiceLocations removes the assignments of a location the service leaves).
  */
 export async function listStaffersAtLocation(db: Db, workspaceId: string, locationId: string, page: Page) {
   const live = () =>
@@ -35,12 +35,6 @@ export async function listStaffersAtLocation(db: Db, workspaceId: string, locati
       .where(({ exists, selectFrom }) =>
         exists(
           selectFrom('staffer_services as ss')
-            .innerJoin('service_locations as sl', (join) =>
-              join
-                .onRef('sl.workspace_id', '=', 'ss.workspace_id')
-                .onRef('sl.service_id', '=', 'ss.service_id')
-                .onRef('sl.location_id', '=', 'ss.location_id'),
-            )
             .innerJoin('services as s', (join) =>
               join.onRef('s.workspace_id', '=', 'ss.workspace_id').onRef('s.id', '=', 'ss.service_id'),
             )

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingStatusesTable, StatusType } from '../platform/db/schema.js';
@@ -102,6 +102,11 @@ export async function nextPosition(tx: Db, workspaceId: string): Promise<number>
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirstOrThrow();
   return row.next;
+}
+
+/** A new workspace's built-in statuses. */
+export async function insertStatuses(tx: Db, rows: Insertable<BookingStatusesTable>[]): Promise<void> {
+  await tx.insertInto('booking_statuses').values(rows).execute();
 }
 
 export async function insertCustomStatus(

@@ -223,6 +223,88 @@ async function claimInWorkspace(
   return result.rows;
 }
 
+/** What one attempt leaves on its delivery (the send's result and the delivery's next state). */
+export interface AttemptSettlement {
+  state: DeliveryState;
+  nextAttemptAt: Date | null;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * Writes an attempt's result on its delivery, only while the claim still owns it: the row is still
+ * `sending` with the claim's attempt number. False when another worker claimed it meanwhile (the
+ * lease ran out) or the delivery is gone.
+ */
+export async function settleClaimedDelivery(
+  tx: Db,
+  claimed: Pick<ClaimedDelivery, 'workspace_id' | 'id' | 'attempt_count'>,
+  settlement: AttemptSettlement,
+): Promise<boolean> {
+  const owned = await tx
+    .updateTable('webhook_deliveries')
+    .set({
+      state: settlement.state,
+      next_attempt_at: settlement.nextAttemptAt,
+      locked_until: null,
+      last_attempt_at: settlement.attemptedAt,
+      last_status_code: settlement.statusCode,
+      last_duration_ms: settlement.durationMs,
+      last_error: settlement.error,
+      updated_at: settlement.updatedAt,
+    })
+    .where('workspace_id', '=', claimed.workspace_id)
+    .where('id', '=', claimed.id)
+    .where('state', '=', 'sending')
+    .where('attempt_count', '=', claimed.attempt_count)
+    .returning('id')
+    .executeTakeFirst();
+  return owned !== undefined;
+}
+
+export async function deliveryExists(db: Db, workspaceId: string, deliveryId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Logs an attempt; a second log of the same attempt number is ignored. */
+export async function insertDeliveryAttempt(
+  tx: Db,
+  attempt: {
+    workspaceId: string;
+    deliveryId: string;
+    attempt: number;
+    startedAt: Date;
+    statusCode: number | null;
+    durationMs: number;
+    error: string | null;
+    responseExcerpt: string | null;
+  },
+): Promise<void> {
+  await tx
+    .insertInto('webhook_delivery_attempts')
+    .values({
+      workspace_id: attempt.workspaceId,
+      delivery_id: attempt.deliveryId,
+      attempt: attempt.attempt,
+      started_at: attempt.startedAt,
+      status_code: attempt.statusCode,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+      response_excerpt: attempt.responseExcerpt,
+    })
+    .onConflict((oc) => oc.columns(['workspace_id', 'delivery_id', 'attempt']).doNothing())
+    .execute();
+}
+
 export async function listDeliveries(
   db: Db,
   workspaceId: string,

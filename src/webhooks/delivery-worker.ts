@@ -1,10 +1,11 @@
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
 import { claimDueDeliveries, fanOutEvents } from './deliveries.repository.js';
-import { type Outcome, recordAttempt } from './delivery-outcome.js';
+import type { Outcome } from './delivery-outcome.rules.js';
+import { recordAttempt } from './delivery-outcome.service.js';
 import { DEFAULT_TIMEOUT_MS, type SendResult, sendWebhook } from './http-sender.js';
 import { countAttempt } from './outbox-metrics.js';
-import { PartitionLeases } from './partition-leases.js';
+import { PartitionLeases } from './partition-leases.service.js';
 import { activeSecrets, signedHeaders } from './signing.js';
 
 /** Between rounds while the store is unreachable: often enough to resume within a second or so. */

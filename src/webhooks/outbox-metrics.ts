@@ -1,7 +1,8 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Database, Db } from '../platform/db/client.js';
 import { onScrape, registry, storeUp } from '../platform/metrics/registry.js';
-import type { Outcome } from './delivery-outcome.js';
+import type { Outcome } from './delivery-outcome.rules.js';
+import { readOutboxBacklog } from './outbox.repository.js';
 
 /**
  * What an operator watches of the webhook pipeline (docs/operations/monitoring.md): events the
@@ -54,38 +55,14 @@ export function watchOutbox(database: Database): () => void {
   });
 }
 
-/** One round trip; each part reads a partial index (outbox_events_pending, the delivery state ones). */
+/** The backlog as gauges show it: counts, and the age in seconds of each oldest (0 when none). */
 export async function outboxFigures(db: Db, now: number) {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('outbox_events')
-        .where('dispatched_at', 'is', null)
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .as('undispatched'),
-      eb
-        .selectFrom('outbox_events')
-        .where('dispatched_at', 'is', null)
-        .select((e) => e.fn.min('created_at').as('t'))
-        .as('oldest_undispatched'),
-      eb
-        .selectFrom('webhook_deliveries')
-        .where('state', 'in', ['pending', 'sending'])
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .as('undelivered'),
-      eb
-        .selectFrom('webhook_deliveries')
-        .where('state', 'in', ['pending', 'sending'])
-        .select((e) => e.fn.min('created_at').as('t'))
-        .as('oldest_undelivered'),
-    ])
-    .executeTakeFirstOrThrow();
-  const age = (at: Date | string | null) =>
-    at === null ? 0 : Math.max(0, (now - new Date(at).getTime()) / 1000);
+  const backlog = await readOutboxBacklog(db);
+  const age = (at: Date | null) => (at === null ? 0 : Math.max(0, (now - at.getTime()) / 1000));
   return {
-    undispatched: Number(row.undispatched ?? 0),
-    oldestUndispatchedAgeS: age(row.oldest_undispatched as Date | null),
-    undelivered: Number(row.undelivered ?? 0),
-    oldestUndeliveredAgeS: age(row.oldest_undelivered as Date | null),
+    undispatched: backlog.undispatched,
+    oldestUndispatchedAgeS: age(backlog.oldestUndispatchedAt),
+    undelivered: backlog.undelivered,
+    oldestUndeliveredAgeS: age(backlog.oldestUndeliveredAt),
   };
 }

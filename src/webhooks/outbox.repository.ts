@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Db } from '../platform/db/client.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
 /** DESIGN §3 "Webhook events": SPEC's four plus booking-created. */
@@ -77,4 +78,49 @@ async function reserveSequences(
     .returning('event_sequence')
     .executeTakeFirstOrThrow();
   return last - input.types.length + 1;
+}
+
+/** What is waiting in the webhook pipeline, across workspaces (the monitoring gauges read it). */
+export interface OutboxBacklog {
+  /** Outbox events not yet turned into deliveries, and when the oldest was made. */
+  undispatched: number;
+  oldestUndispatchedAt: Date | null;
+  /** Deliveries not yet delivered nor given up (pending or sending), and the oldest one's creation. */
+  undelivered: number;
+  oldestUndeliveredAt: Date | null;
+}
+
+/** One round trip; each part reads a partial index (outbox_events_pending, the delivery state ones). */
+export async function readOutboxBacklog(db: Db): Promise<OutboxBacklog> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('outbox_events')
+        .where('dispatched_at', 'is', null)
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('undispatched'),
+      eb
+        .selectFrom('outbox_events')
+        .where('dispatched_at', 'is', null)
+        .select((e) => e.fn.min('created_at').as('t'))
+        .as('oldest_undispatched'),
+      eb
+        .selectFrom('webhook_deliveries')
+        .where('state', 'in', ['pending', 'sending'])
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('undelivered'),
+      eb
+        .selectFrom('webhook_deliveries')
+        .where('state', 'in', ['pending', 'sending'])
+        .select((e) => e.fn.min('created_at').as('t'))
+        .as('oldest_undelivered'),
+    ])
+    .executeTakeFirstOrThrow();
+  const at = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    undispatched: Number(row.undispatched ?? 0),
+    oldestUndispatchedAt: at(row.oldest_undispatched as Date | string | null),
+    undelivered: Number(row.undelivered ?? 0),
+    oldestUndeliveredAt: at(row.oldest_undelivered as Date | string | null),
+  };
 }

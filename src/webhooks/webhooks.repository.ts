@@ -53,6 +53,51 @@ export async function countWebhooksLocked(tx: Db, workspaceId: string): Promise<
   return Number(count);
 }
 
+/** A success ends the webhook's failure streak (a write only when one is running). */
+export async function clearWebhookFailing(tx: Db, workspaceId: string, webhookId: string): Promise<void> {
+  await tx
+    .updateTable('webhooks')
+    .set({ failing_since: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** The webhook's health, its row locked until `tx` ends; undefined when it was deleted. */
+export async function lockWebhookHealth(
+  tx: Db,
+  workspaceId: string,
+  webhookId: string,
+): Promise<{ enabled: boolean; failing_since: Date | null } | undefined> {
+  return tx
+    .selectFrom('webhooks')
+    .select(['enabled', 'failing_since'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Records a running failure streak and, when given, disables the webhook for that reason. */
+export async function setWebhookFailing(
+  tx: Db,
+  workspaceId: string,
+  webhookId: string,
+  failingSince: Date,
+  disable: { reason: 'gone' | 'failing'; at: Date } | null,
+): Promise<void> {
+  await tx
+    .updateTable('webhooks')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', webhookId)
+    .set({
+      failing_since: failingSince,
+      ...(disable ? { enabled: false, disabled_reason: disable.reason, updated_at: disable.at } : {}),
+    })
+    .execute();
+}
+
 export async function insertWebhook(
   db: Db,
   values: {

@@ -7,7 +7,7 @@ import { emitBookingEvents, insertBookingRow } from '../../test/helpers/webhook-
 import { WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
 import { type Database, type Db, openDatabase } from '../platform/db/client.js';
 import { claimDueDeliveries } from './deliveries.repository.js';
-import { recordAttempt } from './delivery-outcome.js';
+import { recordAttempt } from './delivery-outcome.service.js';
 import { WebhookWorker } from './delivery-worker.js';
 import { EVENT_TYPES, type EventType } from './outbox.repository.js';
 

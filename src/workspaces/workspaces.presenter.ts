@@ -1,4 +1,4 @@
-import { BOOKING_FORM_FIELDS } from './settings.js';
+import { BOOKING_FORM_FIELDS } from './workspace-settings.rules.js';
 import type { WorkspaceRow } from './workspaces.repository.js';
 
 /** The workspace as GET /workspace shows it (SPEC: includes `slug`). */

@@ -1,7 +1,14 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from '../platform/http/nullable.js';
 import { Uuid } from '../platform/http/responses.js';
-import { BOOKING_FORM_FIELDS, BOOKING_FORM_MODES, STAFFER_SELECTIONS } from './settings.js';
+import {
+  BOOKING_FORM_FIELDS,
+  BOOKING_FORM_MODES,
+  MAX_EMBED_ORIGINS,
+  NAME_MAX_LENGTH,
+  SETTINGS_LIMITS,
+  STAFFER_SELECTIONS,
+} from './workspace-settings.rules.js';
 
 export const PingJson = Type.Object({
   ping: Type.Literal('pong'),
@@ -38,3 +45,59 @@ export const WorkspaceJson = Type.Object({
   created_at: Type.String({ description: 'ISO 8601 instant' }),
   updated_at: Type.String({ description: 'ISO 8601 instant' }),
 });
+
+/** PATCH /workspace: the settings a business may change (the slug is not among them). */
+const BookingFormMode = Type.Enum([...BOOKING_FORM_MODES]);
+
+export const WorkspaceSettingsBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH })),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217', examples: ['EUR'] })),
+  locale: Type.Optional(Type.String({ description: 'BCP 47 tag, e.g. de-DE', examples: ['en-US'] })),
+  booking_form: Type.Optional(
+    Type.Object(
+      Object.fromEntries(BOOKING_FORM_FIELDS.map((field) => [field, Type.Optional(BookingFormMode)])),
+      { additionalProperties: false, description: 'Only the fields sent change.' },
+    ),
+  ),
+  staffer_selection: Type.Optional(Type.Enum([...STAFFER_SELECTIONS])),
+  slot_step_minutes: Type.Optional(
+    Type.Integer({ minimum: 5, maximum: 720, description: 'A divisor of 1440 (5, 10, 15, 20, 30, 60...)' }),
+  ),
+  min_notice_minutes: Type.Optional(
+    Type.Integer({
+      minimum: SETTINGS_LIMITS.min_notice_minutes.min,
+      maximum: SETTINGS_LIMITS.min_notice_minutes.max,
+    }),
+  ),
+  horizon_days: Type.Optional(
+    Type.Integer({ minimum: SETTINGS_LIMITS.horizon_days.min, maximum: SETTINGS_LIMITS.horizon_days.max }),
+  ),
+  manage_cutoff_minutes: Type.Optional(
+    Type.Integer({
+      minimum: SETTINGS_LIMITS.manage_cutoff_minutes.min,
+      maximum: SETTINGS_LIMITS.manage_cutoff_minutes.max,
+      description:
+        'Customers may cancel or reschedule through their manage link until this long before the start',
+    }),
+  ),
+  embed_origins: Type.Optional(
+    Type.Array(Type.String(), {
+      maxItems: MAX_EMBED_ORIGINS,
+      description:
+        'Origins (https://host[:port]) that may embed the booking page; empty = it cannot be framed',
+    }),
+  ),
+  country_iso: Type.Optional(
+    Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, e.g. DE; null or "" clears' })),
+  ),
+  contacts: Type.Optional(
+    Type.Object(
+      {
+        phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'International format' }))),
+        email: Type.Optional(Nullable(Type.String({ maxLength: 320 }))),
+      },
+      { additionalProperties: false, description: 'The business contacts; only the fields sent change.' },
+    ),
+  ),
+});
+export type WorkspaceSettings = Static<typeof WorkspaceSettingsBody>;

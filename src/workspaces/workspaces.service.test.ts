@@ -3,7 +3,7 @@ import { openTestDatabase } from '../../test/helpers/test-db.js';
 import type { Database } from '../platform/db/client.js';
 import { verifyPassword } from '../users/passwords.js';
 import { openWritePath } from '../write-path.js';
-import { seedDemoIfEmpty } from './demo.js';
+import { seedDemoIfEmpty } from './demo.service.js';
 import { createWorkspace } from './workspaces.service.js';
 
 let database: Database;

@@ -1,9 +1,19 @@
 import { type CreatedApiKey, createApiKey } from '../api-keys/api-keys.service.js';
+import { normalizePhone } from '../customers/phone.rules.js';
 import { FieldErrorBag } from '../errors.js';
-import type { StatusType } from '../platform/db/schema.js';
+import type { BookingForm, StatusType } from '../platform/db/schema.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
-import { canonicalLocale, settingsRuleErrors } from './settings.js';
-import type { WorkspaceRow } from './workspaces.repository.js';
+import { insertStatuses } from '../statuses/statuses.repository.js';
+import { canonicalLocale, settingsRuleErrors } from './workspace-settings.rules.js';
+import {
+  findWorkspaceById,
+  findWorkspaceBySlug,
+  insertWorkspace,
+  updateWorkspace,
+  type WorkspaceChanges,
+  type WorkspaceRow,
+} from './workspaces.repository.js';
+import type { WorkspaceSettings } from './workspaces.schemas.js';
 
 /** Every workspace starts with these (DESIGN §3 "Status"). */
 export const DEFAULT_STATUSES: { name: string; type: StatusType; color: string; is_default: boolean }[] = [
@@ -48,34 +58,68 @@ export async function createWorkspace(
   errors.throwIfAny();
   // A new workspace has no cached answers to invalidate.
   return uow.run(null, async (tx) => {
-    const existing = await tx
-      .selectFrom('workspaces')
-      .select('id')
-      .where('slug', '=', input.slug)
-      .executeTakeFirst();
-    if (existing) {
+    if (await findWorkspaceBySlug(tx, input.slug)) {
       const bag = new FieldErrorBag();
       bag.add('slug', `The slug "${input.slug}" is already taken.`);
       bag.throwIfAny();
     }
-    const workspace = await tx
-      .insertInto('workspaces')
-      .values({
-        slug: input.slug,
-        name: input.name.trim(),
-        ...(input.currency ? { currency: input.currency } : {}),
-        ...(input.locale ? { locale: canonicalLocale(input.locale) ?? input.locale } : {}),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await tx
-      .insertInto('booking_statuses')
-      .values(
-        DEFAULT_STATUSES.map((status, position) => ({ ...status, position, workspace_id: workspace.id })),
-      )
-      .execute();
+    const workspace = await insertWorkspace(tx, {
+      slug: input.slug,
+      name: input.name.trim(),
+      ...(input.currency ? { currency: input.currency } : {}),
+      ...(input.locale ? { locale: canonicalLocale(input.locale) ?? input.locale } : {}),
+    });
+    await insertStatuses(
+      tx,
+      DEFAULT_STATUSES.map((status, position) => ({ ...status, position, workspace_id: workspace.id })),
+    );
     const apiKey = await createApiKey(tx, workspace.id, keyName);
     await fill?.(tx, workspace);
     return { workspace, apiKey };
   });
+}
+
+/**
+ * Applies a valid settings body in one statement and returns the row as stored now. The booking
+ * form merges inside the UPDATE (workspaces.repository), so two PATCHes of different form fields
+ * both stick.
+ */
+export async function updateWorkspaceSettings(
+  uow: UnitOfWork,
+  workspaceId: string,
+  settings: WorkspaceSettings,
+): Promise<WorkspaceRow> {
+  const bookingForm: Partial<BookingForm> = { ...settings.booking_form };
+  const changes: WorkspaceChanges = {
+    ...(settings.name !== undefined ? { name: settings.name.trim() } : {}),
+    ...(settings.currency !== undefined ? { currency: settings.currency } : {}),
+    ...(settings.locale !== undefined ? { locale: canonicalLocale(settings.locale) ?? settings.locale } : {}),
+    ...(Object.keys(bookingForm).length > 0 ? { booking_form_patch: bookingForm } : {}),
+    ...(settings.staffer_selection !== undefined ? { staffer_selection: settings.staffer_selection } : {}),
+    ...(settings.slot_step_minutes !== undefined ? { slot_step_minutes: settings.slot_step_minutes } : {}),
+    ...(settings.min_notice_minutes !== undefined ? { min_notice_minutes: settings.min_notice_minutes } : {}),
+    ...(settings.horizon_days !== undefined ? { horizon_days: settings.horizon_days } : {}),
+    ...(settings.manage_cutoff_minutes !== undefined
+      ? { manage_cutoff_minutes: settings.manage_cutoff_minutes }
+      : {}),
+    ...(settings.embed_origins !== undefined
+      ? { embed_origins: JSON.stringify([...new Set(settings.embed_origins)]) }
+      : {}),
+    ...(settings.country_iso !== undefined
+      ? { country_iso: (settings.country_iso ?? '').toUpperCase() }
+      : {}),
+    ...(settings.contacts?.phone !== undefined
+      ? { contact_phone: normalizePhone(settings.contacts.phone ?? '') ?? '' }
+      : {}),
+    ...(settings.contacts?.email !== undefined
+      ? { contact_email: (settings.contacts.email ?? '').trim() }
+      : {}),
+  };
+  if (Object.keys(changes).length === 0) {
+    const row = await findWorkspaceById(uow.db, workspaceId);
+    if (!row) throw new Error(`workspace ${workspaceId} vanished`);
+    return row;
+  }
+  // Slot step, notice and horizon shape every cached slot answer: the unit of work invalidates them.
+  return uow.run(workspaceId, (tx) => updateWorkspace(tx, workspaceId, changes));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/platform/time/zone.js';
-import { validateSchedule } from '../../src/schedules/schedule-validation.js';
-import { seedDemoWorkspace } from '../../src/workspaces/demo.js';
+import { validateSchedule } from '../../src/schedules/schedules.rules.js';
+import { seedDemoWorkspace } from '../../src/workspaces/demo.service.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
 

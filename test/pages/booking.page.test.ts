@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoWorkspace } from '../../src/workspaces/demo.js';
+import { seedDemoWorkspace } from '../../src/workspaces/demo.service.js';
 import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
 import { openWritePath } from '../../src/write-path.js';
 import { type BookingFixture, bookingFixture } from '../helpers/booking-fixture.js';

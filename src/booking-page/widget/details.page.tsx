@@ -1,6 +1,6 @@
 import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
-import type { Slot } from '../../slots/types.js';
-import { BOOKING_FORM_FIELDS } from '../../workspaces/settings.js';
+import type { Slot } from '../../slots/engine/types.js';
+import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
 import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
 import { formatDateTime } from '../format.js';
 import { renderPage } from './layout.js';

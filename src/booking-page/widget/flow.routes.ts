@@ -53,7 +53,7 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
     const resolved = await resolveSelection(catalog, workspace, pageContextState(request.query));
     const zone = 'selection' in resolved ? resolved.selection.location.timezone : undefined;
     const ctx = pageContext(request, reply, workspace, zone);
-    return renderStep(deps, ctx, workspace, resolved, deps.clock.now());
+    return renderStep(deps, ctx, workspace, resolved, deps.clock.now(), catalog.version);
   });
 
   app.get<{ Params: Params }>(
@@ -177,6 +177,7 @@ function renderStep(
   workspace: WorkspaceRow,
   resolved: Resolved,
   now: number,
+  version: string,
 ): string | Promise<string> {
   const { slug, state } = ctx;
   switch (resolved.step) {
@@ -197,7 +198,7 @@ function renderStep(
         pageHref(slug, state, { service: undefined }),
       );
     case 'slot':
-      return renderSlots(deps, ctx, workspace, resolved.selection, now);
+      return renderSlots(deps, ctx, workspace, resolved.selection, now, { version });
     case 'details':
       return details_(ctx, workspace, resolved, EMPTY, {}, newToken());
   }
@@ -217,6 +218,8 @@ export async function renderSlots(
     /** The step's own path after /book/<slug> (the manage link's reschedule has its own). */
     path?: string;
     heading?: string;
+    /** The workspace's availability version this request has read already (its catalog's). */
+    version?: string;
   } = {},
 ): Promise<string> {
   const { db } = deps;
@@ -231,12 +234,15 @@ export async function renderSlots(
   const reuse =
     minute === undefined
       ? undefined
-      : { cache: evaluations, stamp: `${minute}|${await deps.availability.version(workspace.id)}` };
+      : {
+          cache: evaluations,
+          stamp: `${minute}|${options.version ?? (await deps.availability.version(workspace.id))}`,
+        };
   const answer = await pageSlots(
     db,
     workspace,
     selection.location,
-    { serviceId: selection.service.id, stafferId: selection.staffer?.id, zone: ctx.zone, from, to },
+    { service: selection.service, stafferId: selection.staffer?.id, zone: ctx.zone, from, to },
     now,
     reuse,
   );

@@ -4,7 +4,7 @@ import { Data, Paginated, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { listCustomers, presentCustomer, requireCustomer } from '../customers.repository.js';
 import { CustomerJson, CustomerParams } from '../customers.schemas.js';
-import { normalizePhone } from '../phone.js';
+import { normalizePhone } from '../phone.rules.js';
 
 export async function customersRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.get(

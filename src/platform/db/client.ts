@@ -165,6 +165,8 @@ async function openPGlite(options: OpenOptions): Promise<Database> {
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: statementLog });
   // A store in a data folder runs for long: it gets autovacuum's work done (pglite-maintenance.ts).
   const maintenance = options.dataDir ? startPGliteMaintenance(db) : undefined;
+  // Statistics before the first query: a plan made without them can be quadratic (see there).
+  await maintenance?.analyzeStale();
   let closed = false;
   return {
     kind: 'pglite',

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/helpers/test-db.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
-import type { Database } from './client.js';
+import { type Database, openDatabase } from './client.js';
+import { migrate } from './migrate.js';
 import { CHURNING_TABLES, startPGliteMaintenance } from './pglite-maintenance.js';
 
 async function vacuumedAndAnalyzed(database: Database) {
@@ -79,6 +83,60 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a maintenance pass', ()
       );
       maintenance.stop();
     } finally {
+      await database.close();
+    }
+  });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('statistics on the embedded store', () => {
+  const estimatedRows = async (db: Database['db'], table: string) => {
+    const { rows } = await sql<{ n: number }>`
+      SELECT reltuples::int AS n FROM pg_class WHERE relname = ${table} AND relkind = 'r'`.execute(db);
+    return Number(rows[0]?.n);
+  };
+
+  it('are made before a store opened on data without them answers its first query', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kairos-stats-'));
+    try {
+      const first = await openDatabase({ dataDir: path.join(dir, 'data'), lockOwner: 'test' });
+      await migrate(first);
+      // A bulk load, as an import or the bench's seed makes, then closed before any pass ran.
+      await sql`INSERT INTO workspaces (slug, name) SELECT 'bulk-' || i, 'Bulk' FROM generate_series(1, 400) i`.execute(
+        first.db,
+      );
+      await first.close();
+      const reopened = await openDatabase({ dataDir: path.join(dir, 'data'), lockOwner: 'test' });
+      try {
+        expect(await estimatedRows(reopened.db, 'workspaces')).toBe(400);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are refreshed for the tables changed past the threshold, and only for them', async () => {
+    const database = await openTestDatabase();
+    const maintenance = startPGliteMaintenance(database.db, {
+      intervalMs: 3_600_000,
+      statsCheckMs: 3_600_000,
+    });
+    try {
+      await maintenance.analyzeStale();
+      expect(await maintenance.analyzeStale()).toEqual([]);
+      await sql`INSERT INTO workspaces (slug, name) SELECT 'grown-' || i, 'Grown' FROM generate_series(1, 300) i`.execute(
+        database.db,
+      );
+      expect(await maintenance.analyzeStale()).toEqual(['workspaces']);
+      expect(await estimatedRows(database.db, 'workspaces')).toBeGreaterThanOrEqual(300);
+      // A handful of changes stays under 50 rows + 10%: no ANALYZE for them.
+      await sql`UPDATE workspaces SET name = 'Renamed' WHERE slug IN ('grown-1', 'grown-2')`.execute(
+        database.db,
+      );
+      expect(await maintenance.analyzeStale()).toEqual([]);
+    } finally {
+      maintenance.stop();
       await database.close();
     }
   });

@@ -5,7 +5,7 @@ import { answerWrite } from '../../platform/http/idempotency.js';
 import { Data, DataList, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { schemaFieldErrors, throwIfInvalid } from '../../platform/http/validation.js';
-import { MAX_OVERRIDES, MAX_RANGES_PER_DAY, validateSchedule, WEEKDAYS } from '../schedule-validation.js';
+import { MAX_OVERRIDES, MAX_RANGES_PER_DAY, validateSchedule, WEEKDAYS } from '../schedules.rules.js';
 import { getSchedule, listSchedules, replaceSchedule } from '../schedules.service.js';
 
 const StafferParams = Type.Object({ stafferUuid: Type.String({ format: 'uuid' }) });

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { touchApiKey } from '../../api-keys/api-keys.repository.js';
+import { findLiveApiKeyByHash, touchApiKey } from '../../api-keys/api-keys.repository.js';
 import { hashSecret, SECRET_PATTERN } from '../../api-keys/api-keys.service.js';
 import { badRequest, invalidToken } from '../../errors.js';
 import type { Db } from '../../platform/db/client.js';
-import { precompiled } from '../../platform/db/precompiled.js';
+import { findWorkspaceBySlug } from '../../workspaces/workspaces.repository.js';
 
 /**
  * Every API route needs `Authorization: Bearer secret_...` and `Workspace: <slug>` (SPEC
@@ -26,9 +26,10 @@ export function registerAuth(app: FastifyInstance, db: Db, clock: { now(): numbe
     }
     // Two statements, not one join: the key is then looked up by workspace_id = $1, which on a
     // database distributed by workspace (DESIGN §8) is one node's work, not every node's.
-    const [workspace] = (await workspaceBySlug(db, slug.trim())).rows;
+    // Both are compiled once (precompiled.ts): they run on every request.
+    const workspace = await findWorkspaceBySlug(db, slug.trim());
     if (!workspace) throw invalidToken();
-    const [key] = (await liveKey(db, workspace.id, hashSecret(secret))).rows;
+    const key = await findLiveApiKeyByHash(db, workspace.id, hashSecret(secret));
     if (!key) throw invalidToken();
     request.auth = { workspace, apiKeyId: key.id };
     lastUsed.set(request, key.last_used_at);
@@ -48,21 +49,6 @@ export function registerAuth(app: FastifyInstance, db: Db, clock: { now(): numbe
     ).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the API key as used'));
   });
 }
-
-/** The workspace a slug names (workspaces is global: a reference table on Citus). */
-const workspaceBySlug = precompiled(1, (db, slug: string) =>
-  db.selectFrom('workspaces').selectAll().where('slug', '=', slug),
-);
-
-/** A live key of the workspace, by its secret's hash. */
-const liveKey = precompiled(2, (db, workspaceId: string, secretHash: string) =>
-  db
-    .selectFrom('api_keys')
-    .select(['id', 'last_used_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('secret_hash', '=', secretHash)
-    .where('deleted_at', 'is', null),
-);
 
 function bearerSecret(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

@@ -3,9 +3,10 @@ import { Data, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { schemaFieldErrors, throwIfInvalid } from '../../platform/http/validation.js';
 import { RELEASE_VERSION } from '../../version.js';
-import { settingsRuleErrors, updateWorkspaceSettings, WorkspaceSettingsBody } from '../settings.js';
+import { settingsRuleErrors } from '../workspace-settings.rules.js';
 import { presentWorkspace } from '../workspaces.presenter.js';
-import { PingJson, WorkspaceJson } from '../workspaces.schemas.js';
+import { PingJson, WorkspaceJson, WorkspaceSettingsBody } from '../workspaces.schemas.js';
+import { updateWorkspaceSettings } from '../workspaces.service.js';
 
 export async function workspacesRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.get(

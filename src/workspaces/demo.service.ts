@@ -10,10 +10,20 @@ import type {
   PaymentAccountType,
   WeeklyJson,
 } from '../platform/db/schema.js';
+import { insertService } from '../services/services.repository.js';
+import { insertStaffer } from '../staffers/staffers.repository.js';
 import { upsertMembership } from '../users/users.repository.js';
 import { createUser } from '../users/users.service.js';
 import { openWritePath } from '../write-path.js';
-import type { WorkspaceRow } from './workspaces.repository.js';
+import {
+  insertDemoCategories,
+  insertDemoLocation,
+  insertDemoPaymentAccounts,
+  insertDemoSchedule,
+  insertDemoServiceLocations,
+  insertDemoStafferServices,
+} from './demo.repository.js';
+import { anyWorkspaceExists, replaceBookingForm, type WorkspaceRow } from './workspaces.repository.js';
 import { createWorkspace } from './workspaces.service.js';
 
 export const DEMO_SLUG = 'demo';
@@ -277,121 +287,77 @@ export async function seedDemoWorkspace(
   now: number,
 ): Promise<DemoSummary> {
   const workspace_id = workspace.id;
-  {
-    await tx
-      .updateTable('workspaces')
-      .set({ booking_form: JSON.stringify(DEMO_BOOKING_FORM), updated_at: new Date(now) })
-      .where('id', '=', workspace_id)
-      .execute();
+  await replaceBookingForm(tx, workspace_id, DEMO_BOOKING_FORM, new Date(now));
 
-    const locationIds = {} as Record<LocationKey, string>;
-    for (const [key, location] of Object.entries(LOCATIONS) as [
-      LocationKey,
-      (typeof LOCATIONS)[LocationKey],
-    ][]) {
-      const row = await tx
-        .insertInto('locations')
-        .values({
-          ...location,
-          workspace_id,
-          opening_hours: JSON.stringify(location.opening_hours),
-          images: '[]',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      locationIds[key] = row.id;
-    }
-    await tx
-      .insertInto('payment_accounts')
-      .values(
-        Object.values(locationIds).flatMap((location_id) =>
-          PAYMENT_ACCOUNTS.map((account) => ({ ...account, workspace_id, location_id })),
-        ),
-      )
-      .execute();
-
-    const categories = await tx
-      .insertInto('service_categories')
-      .values(CATEGORIES.map((name, position) => ({ workspace_id, name, position })))
-      .returning(['id', 'name'])
-      .execute();
-    const categoryId = new Map(categories.map((row) => [row.name, row.id]));
-
-    const serviceIds = {} as Record<ServiceKey, string>;
-    for (const [key, service] of Object.entries(SERVICES) as [ServiceKey, (typeof SERVICES)[ServiceKey]][]) {
-      const row = await tx
-        .insertInto('services')
-        .values({
-          workspace_id,
-          category_id: categoryId.get(service.category) ?? null,
-          name: service.name,
-          description: service.description,
-          price: service.price,
-          duration_minutes: service.duration,
-          capacity: service.capacity ?? 1,
-          buffer_before_minutes: service.bufferBefore ?? 0,
-          buffer_after_minutes: service.bufferAfter ?? 0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      serviceIds[key] = row.id;
-    }
-    // Every service is offered at both locations.
-    await tx
-      .insertInto('service_locations')
-      .values(
-        Object.values(serviceIds).flatMap((service_id) =>
-          Object.values(locationIds).map((location_id) => ({ workspace_id, service_id, location_id })),
-        ),
-      )
-      .execute();
-
-    const stafferIds: string[] = [];
-    for (const staffer of STAFFERS) {
-      const location_id = locationIds[staffer.location];
-      const row = await tx
-        .insertInto('staffers')
-        .values({
-          workspace_id,
-          first_name: staffer.first_name,
-          last_name: staffer.last_name,
-          position: staffer.position,
-          description: staffer.description,
-          avatar: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      stafferIds.push(row.id);
-      await tx
-        .insertInto('staffer_services')
-        .values(
-          staffer.services.map((key) => ({
-            workspace_id,
-            staffer_id: row.id,
-            location_id,
-            service_id: serviceIds[key],
-          })),
-        )
-        .execute();
-      const today = DateTime.fromMillis(now, { zone: LOCATIONS[staffer.location].timezone }).startOf('day');
-      const overrides: OverrideJson[] = (staffer.overrides ?? []).map((override) => ({
-        date: override.date(today).toISODate() ?? '',
-        intervals: override.intervals,
-      }));
-      await tx
-        .insertInto('schedules')
-        .values({
-          workspace_id,
-          staffer_id: row.id,
-          location_id,
-          weekly: JSON.stringify(staffer.weekly),
-          breaks: JSON.stringify(staffer.breaks ?? {}),
-          overrides: JSON.stringify(overrides),
-        })
-        .execute();
-    }
-    return { locationIds, serviceIds, stafferIds };
+  const locationIds = {} as Record<LocationKey, string>;
+  for (const [key, location] of Object.entries(LOCATIONS) as [
+    LocationKey,
+    (typeof LOCATIONS)[LocationKey],
+  ][]) {
+    locationIds[key] = await insertDemoLocation(tx, workspace_id, location);
   }
+  await insertDemoPaymentAccounts(
+    tx,
+    workspace_id,
+    Object.values(locationIds).flatMap((location_id) =>
+      PAYMENT_ACCOUNTS.map((account) => ({ ...account, location_id })),
+    ),
+  );
+
+  const categoryId = await insertDemoCategories(tx, workspace_id, CATEGORIES);
+
+  const serviceIds = {} as Record<ServiceKey, string>;
+  for (const [key, service] of Object.entries(SERVICES) as [ServiceKey, (typeof SERVICES)[ServiceKey]][]) {
+    serviceIds[key] = await insertService(tx, workspace_id, {
+      category_id: categoryId.get(service.category) ?? null,
+      name: service.name,
+      description: service.description,
+      price: service.price,
+      duration_minutes: service.duration,
+      capacity: service.capacity ?? 1,
+      buffer_before_minutes: service.bufferBefore ?? 0,
+      buffer_after_minutes: service.bufferAfter ?? 0,
+    });
+  }
+  // Every service is offered at both locations.
+  await insertDemoServiceLocations(
+    tx,
+    workspace_id,
+    Object.values(serviceIds).flatMap((service_id) =>
+      Object.values(locationIds).map((location_id) => ({ service_id, location_id })),
+    ),
+  );
+
+  const stafferIds: string[] = [];
+  for (const staffer of STAFFERS) {
+    const location_id = locationIds[staffer.location];
+    const staffer_id = await insertStaffer(tx, workspace_id, {
+      first_name: staffer.first_name,
+      last_name: staffer.last_name,
+      position: staffer.position,
+      description: staffer.description,
+      avatar: null,
+    });
+    stafferIds.push(staffer_id);
+    await insertDemoStafferServices(
+      tx,
+      workspace_id,
+      staffer.services.map((key) => ({ staffer_id, location_id, service_id: serviceIds[key] })),
+    );
+    const today = DateTime.fromMillis(now, { zone: LOCATIONS[staffer.location].timezone }).startOf('day');
+    const overrides: OverrideJson[] = (staffer.overrides ?? []).map((override) => ({
+      date: override.date(today).toISODate() ?? '',
+      intervals: override.intervals,
+    }));
+    await insertDemoSchedule(tx, workspace_id, {
+      staffer_id,
+      location_id,
+      weekly: staffer.weekly,
+      breaks: staffer.breaks ?? {},
+      overrides,
+    });
+  }
+  return { locationIds, serviceIds, stafferIds };
 }
 
 /** The first user: the demo workspace's owner, signing in with a one-time password. */
@@ -409,8 +375,7 @@ export async function seedDemoIfEmpty(
   db: Db,
   now: number,
 ): Promise<{ workspace: WorkspaceRow; apiKey: CreatedApiKey; owner: DemoOwner } | undefined> {
-  const any = await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
-  if (any) return undefined;
+  if (await anyWorkspaceExists(db)) return undefined;
   let created: { workspace: WorkspaceRow; apiKey: CreatedApiKey };
   let owner: DemoOwner | undefined;
   try {

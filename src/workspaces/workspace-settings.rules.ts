@@ -2,14 +2,8 @@
  * PATCH /workspace: the settings a business may change. The slug is not among them: it is the
  * key integrators send in the Workspace header and must survive a rename (SPEC "Authentication").
  */
-import { sql } from 'kysely';
-import { type Static, Type } from 'typebox';
-import { normalizePhone } from '../customers/phone.js';
+import { normalizePhone } from '../customers/phone.rules.js';
 import type { FieldErrors } from '../errors.js';
-import type { BookingForm } from '../platform/db/schema.js';
-import type { UnitOfWork } from '../platform/db/unit-of-work.js';
-import { Nullable } from '../platform/http/nullable.js';
-import type { WorkspaceRow } from './workspaces.repository.js';
 
 export const BOOKING_FORM_FIELDS = [
   'customer_first_name',
@@ -41,63 +35,12 @@ export function isEmbedOrigin(value: string): boolean {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) return false;
   return url.origin === value;
 }
-const LIMITS = {
+/** The documented bounds of the numeric settings (OpenAPI and the 422 messages both use them). */
+export const SETTINGS_LIMITS = {
   min_notice_minutes: { min: 0, max: 525_600, unit: 'minutes (a year)' },
   manage_cutoff_minutes: { min: 0, max: 525_600, unit: 'minutes (a year)' },
   horizon_days: { min: 1, max: 730, unit: 'days' },
 } as const;
-
-const BookingFormMode = Type.Enum([...BOOKING_FORM_MODES]);
-
-export const WorkspaceSettingsBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH })),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217', examples: ['EUR'] })),
-  locale: Type.Optional(Type.String({ description: 'BCP 47 tag, e.g. de-DE', examples: ['en-US'] })),
-  booking_form: Type.Optional(
-    Type.Object(
-      Object.fromEntries(BOOKING_FORM_FIELDS.map((field) => [field, Type.Optional(BookingFormMode)])),
-      { additionalProperties: false, description: 'Only the fields sent change.' },
-    ),
-  ),
-  staffer_selection: Type.Optional(Type.Enum([...STAFFER_SELECTIONS])),
-  slot_step_minutes: Type.Optional(
-    Type.Integer({ minimum: 5, maximum: 720, description: 'A divisor of 1440 (5, 10, 15, 20, 30, 60...)' }),
-  ),
-  min_notice_minutes: Type.Optional(
-    Type.Integer({ minimum: LIMITS.min_notice_minutes.min, maximum: LIMITS.min_notice_minutes.max }),
-  ),
-  horizon_days: Type.Optional(
-    Type.Integer({ minimum: LIMITS.horizon_days.min, maximum: LIMITS.horizon_days.max }),
-  ),
-  manage_cutoff_minutes: Type.Optional(
-    Type.Integer({
-      minimum: LIMITS.manage_cutoff_minutes.min,
-      maximum: LIMITS.manage_cutoff_minutes.max,
-      description:
-        'Customers may cancel or reschedule through their manage link until this long before the start',
-    }),
-  ),
-  embed_origins: Type.Optional(
-    Type.Array(Type.String(), {
-      maxItems: MAX_EMBED_ORIGINS,
-      description:
-        'Origins (https://host[:port]) that may embed the booking page; empty = it cannot be framed',
-    }),
-  ),
-  country_iso: Type.Optional(
-    Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, e.g. DE; null or "" clears' })),
-  ),
-  contacts: Type.Optional(
-    Type.Object(
-      {
-        phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'International format' }))),
-        email: Type.Optional(Nullable(Type.String({ maxLength: 320 }))),
-      },
-      { additionalProperties: false, description: 'The business contacts; only the fields sent change.' },
-    ),
-  ),
-});
-export type WorkspaceSettings = Static<typeof WorkspaceSettingsBody>;
 
 let currencies: Set<string> | undefined;
 /** ISO 4217 codes this runtime can format; a made-up 'ABC' would only print as "ABC 90.00". */
@@ -195,66 +138,11 @@ export function settingsRuleErrors(body: Record<string, unknown>): FieldErrors {
       errors['contacts.email'] = ['The contacts.email must be a valid email address.'];
     }
   }
-  for (const [field, limit] of Object.entries(LIMITS)) {
+  for (const [field, limit] of Object.entries(SETTINGS_LIMITS)) {
     const value = body[field];
     if (isInteger(value) && (value < limit.min || value > limit.max)) {
       errors[field] = [`The ${field} must be between ${limit.min} and ${limit.max} ${limit.unit}.`];
     }
   }
   return errors;
-}
-
-/**
- * Applies a valid settings body in one statement and returns the row as stored now. The booking
- * form merges inside the UPDATE (jsonb ||), so two PATCHes of different form fields both stick.
- */
-export async function updateWorkspaceSettings(
-  uow: UnitOfWork,
-  workspaceId: string,
-  settings: WorkspaceSettings,
-): Promise<WorkspaceRow> {
-  const bookingForm: Partial<BookingForm> = { ...settings.booking_form };
-  const changes = {
-    ...(settings.name !== undefined ? { name: settings.name.trim() } : {}),
-    ...(settings.currency !== undefined ? { currency: settings.currency } : {}),
-    ...(settings.locale !== undefined ? { locale: canonicalLocale(settings.locale) ?? settings.locale } : {}),
-    ...(Object.keys(bookingForm).length > 0
-      ? { booking_form: sql<string>`booking_form || ${JSON.stringify(bookingForm)}::jsonb` }
-      : {}),
-    ...(settings.staffer_selection !== undefined ? { staffer_selection: settings.staffer_selection } : {}),
-    ...(settings.slot_step_minutes !== undefined ? { slot_step_minutes: settings.slot_step_minutes } : {}),
-    ...(settings.min_notice_minutes !== undefined ? { min_notice_minutes: settings.min_notice_minutes } : {}),
-    ...(settings.horizon_days !== undefined ? { horizon_days: settings.horizon_days } : {}),
-    ...(settings.manage_cutoff_minutes !== undefined
-      ? { manage_cutoff_minutes: settings.manage_cutoff_minutes }
-      : {}),
-    ...(settings.embed_origins !== undefined
-      ? { embed_origins: JSON.stringify([...new Set(settings.embed_origins)]) }
-      : {}),
-    ...(settings.country_iso !== undefined
-      ? { country_iso: (settings.country_iso ?? '').toUpperCase() }
-      : {}),
-    ...(settings.contacts?.phone !== undefined
-      ? { contact_phone: normalizePhone(settings.contacts.phone ?? '') ?? '' }
-      : {}),
-    ...(settings.contacts?.email !== undefined
-      ? { contact_email: (settings.contacts.email ?? '').trim() }
-      : {}),
-  };
-  if (Object.keys(changes).length === 0) {
-    return uow.db
-      .selectFrom('workspaces')
-      .selectAll()
-      .where('id', '=', workspaceId)
-      .executeTakeFirstOrThrow();
-  }
-  // Slot step, notice and horizon shape every cached slot answer: the unit of work invalidates them.
-  return uow.run(workspaceId, (tx) =>
-    tx
-      .updateTable('workspaces')
-      .set({ ...changes, updated_at: sql`now()` })
-      .where('id', '=', workspaceId)
-      .returningAll()
-      .executeTakeFirstOrThrow(),
-  );
 }

@@ -4,7 +4,6 @@
  * decides one booking with the same per-staffer predicate (availability.ts, DESIGN §4.2).
  */
 
-import { formatMoney } from '../platform/money.js';
 import {
   addDays,
   daysBetween,
@@ -13,7 +12,7 @@ import {
   offsetMinutesAt,
   resolveWallBoundary,
   toUtcIso,
-} from '../platform/time/zone.js';
+} from '../../platform/time/zone.js';
 import {
   type EngineContext,
   freeSeatsAt,
@@ -111,7 +110,6 @@ export function computeSlots(q: SlotQuery, evaluation?: Evaluation): SlotDay[] {
     throw new RangeError('computeSlots: the evaluation does not cover the query');
 
   const price = q.service.priceMinor;
-  const priceFormatted = formatMoney(price, q.currency, q.locale);
   const dayIndex = new Map(dates.map((d, i) => [Date.parse(d), i]));
   for (let k = firstIndexAtOrAfter(ev.starts, lower); k < ev.starts.length; k++) {
     const t = ev.starts[k]!;
@@ -135,7 +133,7 @@ export function computeSlots(q: SlotQuery, evaluation?: Evaluation): SlotDay[] {
       end_formatted: endWall * 60,
       quantity: ev.quantities[k]!,
       price,
-      price_formatted: priceFormatted,
+      price_formatted: q.priceFormatted,
       start_time: toUtcIso(t),
       end_time: toUtcIso(end),
       start_offset: offsetLabel(startOffset),

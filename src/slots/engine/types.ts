@@ -63,13 +63,13 @@ export interface AvailabilityInput {
   staffers: StafferInput[];
   /** Epoch ms (injected clock). */
   now: number;
-  currency: string;
-  locale: string;
 }
 
 /** Dates are in answerZone, inclusive. */
 export interface SlotQuery extends AvailabilityInput {
   answerZone: string;
+  /** The service's price as each slot shows it, formatted by the caller: the engine formats no money. */
+  priceFormatted: string;
   rangeStart: string;
   rangeEnd: string;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, validateSchedule, wallMinutes } from './schedule-validation.js';
+import { isCalendarDate, validateSchedule, wallMinutes } from './schedules.rules.js';
 
 const range = (from: string, to: string) => ({ from, to });
 

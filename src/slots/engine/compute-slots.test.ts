@@ -33,8 +33,7 @@ function query(over: Partial<SlotQuery> & Pick<SlotQuery, 'rangeStart' | 'rangeE
     rules: { slotStepMinutes: 60, minNoticeMinutes: 0, horizonDays: 365 },
     staffers: [],
     now: Date.parse('2026-01-01T00:00:00Z'),
-    currency: 'EUR',
-    locale: 'en-US',
+    priceFormatted: '€90.00',
     ...over,
   };
 }

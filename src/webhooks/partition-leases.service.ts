@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
 import { PARTITION_COUNT } from './deliveries.repository.js';
+import {
+  beatWorkerHeartbeat,
+  countLiveWorkers,
+  deleteDeadWorkers,
+  deleteWorker,
+  releaseLeases,
+  renewHeldLeases,
+  takeFreeLeases,
+} from './partition-leases.repository.js';
 
 /**
  * This process's worker id unless one is given. Workers of one process share it, and with it
@@ -48,48 +56,19 @@ export class PartitionLeases {
     const at = new Date(now);
     const until = new Date(now + this.leaseMs);
     const { db, workerId } = this;
-    await db
-      .insertInto('delivery_workers')
-      .values({ id: workerId, alive_until: until })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ alive_until: until }))
-      .execute();
-    await db.deleteFrom('delivery_workers').where('alive_until', '<=', at).execute();
-    const { live } = await db
-      .selectFrom('delivery_workers')
-      .select(sql<number>`count(*)::int`.as('live'))
-      .executeTakeFirstOrThrow();
+    await beatWorkerHeartbeat(db, workerId, until);
+    await deleteDeadWorkers(db, at);
+    const live = await countLiveWorkers(db);
     const share = Math.ceil(PARTITION_COUNT / Math.max(1, live));
 
-    const mine = (
-      await db
-        .updateTable('worker_leases')
-        .set({ lease_until: until })
-        .where('holder', '=', workerId)
-        .returning('partition')
-        .execute()
-    ).map((row) => row.partition);
+    const mine = await renewHeldLeases(db, workerId, until);
     let held = mine;
     if (mine.length > share) {
-      const extra = mine.slice(share);
-      await db
-        .updateTable('worker_leases')
-        .set({ holder: null, lease_until: null })
-        .where('holder', '=', workerId)
-        .where('partition', 'in', extra)
-        .execute();
+      await releaseLeases(db, workerId, mine.slice(share));
       held = mine.slice(0, share);
     } else if (mine.length < share) {
-      const taken = await sql<{ partition: number }>`
-        UPDATE worker_leases SET holder = ${workerId}, lease_until = ${until}
-        WHERE partition IN (
-          SELECT partition FROM worker_leases
-          WHERE holder IS NULL OR lease_until <= ${at}
-          ORDER BY random()
-          LIMIT ${share - mine.length}
-          FOR UPDATE SKIP LOCKED)
-        AND (holder IS NULL OR lease_until <= ${at})
-        RETURNING partition`.execute(db);
-      held = [...mine, ...taken.rows.map((row) => row.partition)];
+      const taken = await takeFreeLeases(db, workerId, at, until, share - mine.length);
+      held = [...mine, ...taken];
     }
     this.held = held.sort((a, b) => a - b);
     this.renewAt = now + this.leaseMs / 3;
@@ -98,12 +77,8 @@ export class PartitionLeases {
 
   /** On a clean stop: the partitions are free at once instead of after the lease runs out. */
   async release(): Promise<void> {
-    await this.db
-      .updateTable('worker_leases')
-      .set({ holder: null, lease_until: null })
-      .where('holder', '=', this.workerId)
-      .execute();
-    await this.db.deleteFrom('delivery_workers').where('id', '=', this.workerId).execute();
+    await releaseLeases(this.db, this.workerId);
+    await deleteWorker(this.db, this.workerId);
     this.held = [];
     this.renewAt = Number.NEGATIVE_INFINITY;
   }

@@ -13,7 +13,7 @@ import {
   resolveWallBoundary,
   resolveWallTime,
   weekdayOf,
-} from '../platform/time/zone.js';
+} from '../../platform/time/zone.js';
 import { checkBookable, computeSlots, evaluateAvailability, queryWindow } from './compute-slots.js';
 import type { Occupancy, Schedule, SlotQuery, StafferInput, TimeRange, Weekday } from './types.js';
 
@@ -115,8 +115,7 @@ const queryArb: fc.Arbitrary<SlotQuery> = fc
       now: fc
         .integer({ min: -1 * 96, max: 2 * 96 })
         .map((q) => Date.parse(base.rangeStart) + q * 15 * MINUTE),
-      currency: fc.constant('EUR'),
-      locale: fc.constant('en-US'),
+      priceFormatted: fc.constant('€25.00'),
     }),
   );
 

@@ -8,7 +8,7 @@ import {
   resolveLocalBoundary,
   utcMsToDate,
   weekdayOf,
-} from '../platform/time/zone.js';
+} from '../../platform/time/zone.js';
 import type { Schedule, TimeRange, Weekday } from './types.js';
 
 export interface Span {

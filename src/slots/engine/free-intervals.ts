@@ -4,7 +4,7 @@
  * the date's first instant (or the earliest bookable one) and at the end of the last booking that
  * could start on the date, never at midnight (docs/decisions/0002).
  */
-import { formatMinutes, offsetLabel, offsetMinutesAt, toUtcIso } from '../platform/time/zone.js';
+import { formatMinutes, offsetLabel, offsetMinutesAt, toUtcIso } from '../../platform/time/zone.js';
 import type { EngineContext, PreparedStaffer } from './availability.js';
 import type { FreeInterval } from './types.js';
 import { mergeSpans, type Span, subtractSpans } from './working-spans.js';
