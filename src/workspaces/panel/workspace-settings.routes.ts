@@ -5,8 +5,10 @@ import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { str } from '../../surfaces/panel/forms.js';
 import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { settingsRuleErrors, updateWorkspaceSettings, WorkspaceSettingsBody } from '../settings.js';
+import { settingsRuleErrors } from '../workspace-settings.rules.js';
 import { findWorkspaceById, type WorkspaceRow } from '../workspaces.repository.js';
+import { WorkspaceSettingsBody } from '../workspaces.schemas.js';
+import { updateWorkspaceSettings } from '../workspaces.service.js';
 import { WORKSPACE_SETTINGS, WorkspaceSettingsPage } from './workspace-settings.page.js';
 
 const access = { config: { panelAccess: 'settings' as const } };
