@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -6,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, publicBaseUrl } from './config.js';
 import type { InvalidationBus } from './platform/bus/invalidation-bus.js';
 import type { Database } from './platform/db/client.js';
 import { projectRoot } from './platform/db/project-root.js';
@@ -18,6 +19,7 @@ import { type ApiApp, type AppDeps, type Clock, systemClock } from './platform/h
 import { registerValidation } from './platform/http/validator.js';
 import { registerHttpMetrics, registerMetricsRoute } from './platform/metrics/endpoint.js';
 import { API_PREFIX, apiSurface } from './surfaces/api/api.plugin.js';
+import { icalSurface } from './surfaces/ical/ical.plugin.js';
 import { PANEL_PREFIX, panelSurface } from './surfaces/panel/panel.plugin.js';
 import { widgetSurface } from './surfaces/widget/widget.plugin.js';
 import { RELEASE_VERSION } from './version.js';
@@ -40,12 +42,17 @@ export interface BuildAppOptions {
  * main.ts listens; tests inject.
  */
 export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
+  let server: Server | undefined;
   const deps: AppDeps = {
     database: options.database,
     db: options.database.db,
     ...openWritePath(options.database.db, options.bus, () => (options.clock ?? systemClock).now()),
     clock: options.clock ?? systemClock,
     config: options.config,
+    linkBase: () => {
+      const address = server?.listening ? server.address() : null;
+      return publicBaseUrl(options.config, typeof address === 'object' && address ? address.port : undefined);
+    },
   };
   const loggerOption =
     options.logger && typeof (options.logger as FastifyBaseLogger).info === 'function'
@@ -65,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  server = app.server;
   registerRequestIdHeader(app);
   registerHttpMetrics(app);
   const drain = registerDrain(app);
@@ -133,5 +141,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   await app.register((api) => apiSurface(api, deps), { prefix: API_PREFIX });
   await app.register((panel) => panelSurface(panel, deps), { prefix: PANEL_PREFIX });
   await app.register((widget) => widgetSurface(widget, deps));
+  await app.register((ical) => icalSurface(ical, deps));
   return app as unknown as ApiApp;
 }

@@ -72,6 +72,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * The base of the absolute links Kairos hands out that must open from anywhere: manage and
+ * calendar links in API answers and webhook bodies, calendar feed URLs, password reset links, the
+ * start-up banner. PUBLIC_URL (without a trailing slash) when set; without it, the address the
+ * server listens on (HOST and PORT, with 0.0.0.0 and :: read as loopback), which only this machine
+ * can open — set PUBLIC_URL for anything others must reach (README "Configuration").
+ */
+export function publicBaseUrl(
+  config: Pick<Config, 'publicUrl' | 'host' | 'port'>,
+  port = config.port,
+): string {
+  if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

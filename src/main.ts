@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, publicBaseUrl } from './config.js';
 import { openConfiguredBus } from './platform/bus/open-bus.js';
 import { settleAccepts } from './platform/http/drain.js';
 import { systemClock } from './platform/http/types.js';
@@ -40,8 +40,7 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const base =
-    config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const base = publicBaseUrl(config, port);
 
   const lines = [
     '',

@@ -70,7 +70,7 @@ async function changeBooking(
       workspaceSlug: workspace.slug,
       bookingId,
       types: outcome.events,
-      booking: presentBooking(view, workspace),
+      booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
     });
     return view;

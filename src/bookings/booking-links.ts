@@ -1,3 +1,4 @@
+import { manageToken } from '../booking-page/manage-link.js';
 import { toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
@@ -5,11 +6,10 @@ import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
  * The customer's own links to a booking and the rules they follow (issue 16 §5: `links[]`,
  * `policy`; §1: `booking_hash_id`, `booking_page` of legacy webhook bodies).
  *
- * SEAM: the manage link comes with the booking page (issue 14, branch `widget`:
- * src/booking-page/manage-link.ts, `/book/<slug>/manage/<token>` and `.../calendar.ics`, the
- * cut-off in `workspaces.manage_cutoff_minutes`). Until that is merged no booking has a manage
- * link: `manageLinkOf` answers null, `links` is `[]` and the legacy body sends null. Wiring it
- * means returning `{ hashId: token, url }` here; every caller already handles both cases.
+ * The manage link is the booking page's (src/booking-page/manage-link.ts): `/book/<slug>/manage/
+ * <token>`, the token signed with the workspace's secret, so it is made again whenever a booking
+ * is presented and never stored. `base` is the app's link base (src/config.ts publicBaseUrl:
+ * PUBLIC_URL, else the address the server listens on).
  */
 export interface ManageLink {
   /** The token of the link: what legacy receivers read as `booking_hash_id`. */
@@ -18,12 +18,18 @@ export interface ManageLink {
   url: string;
 }
 
-export function manageLinkOf(_workspace: WorkspaceRow, _bookingId: string): ManageLink | null {
-  return null;
+export function manageLinkOf(workspace: WorkspaceRow, bookingId: string, base: string): ManageLink {
+  const hashId = manageToken(workspace, bookingId);
+  return { hashId, url: `${base}${manageLinkPath(workspace.slug, hashId)}` };
 }
 
-export function bookingLinks(link: ManageLink | null): { type: 'manage' | 'ical'; link: string }[] {
-  if (link === null) return [];
+/** The path of a manage link; its `.ics` download is this path plus `/calendar.ics`. */
+export function manageLinkPath(slug: string, token: string): string {
+  return `/book/${encodeURIComponent(slug)}/manage/${token}`;
+}
+
+/** `links[]` of a booking answer: its manage page and the calendar file that page offers. */
+export function bookingLinks(link: ManageLink): { type: 'manage' | 'ical'; link: string }[] {
   return [
     { type: 'manage', link: link.url },
     { type: 'ical', link: `${link.url}/calendar.ics` },

@@ -108,8 +108,17 @@ describe('POST /bookings: the created booking', () => {
       public_notes: 'Window seat, please',
       booking_callback: true,
       source: 'api',
-      // No manage link before the booking page exists (src/bookings/booking-links.ts).
-      links: [],
+      // The customer's manage page and its calendar file, under the app's link base (HOST:PORT
+      // without PUBLIC_URL), with a signed token (test/compat/booking-links.test.ts opens them).
+      links: [
+        {
+          type: 'manage',
+          link: expect.stringMatching(
+            new RegExp(`^http://127\\.0\\.0\\.1:3000/book/${s.t.workspace.slug}/manage/[A-Za-z0-9_-]{44}$`),
+          ),
+        },
+        { type: 'ical', link: expect.stringMatching(/\/manage\/[A-Za-z0-9_-]{44}\/calendar\.ics$/) },
+      ],
       policy: {
         cancel_cutoff_minutes: 1440,
         cancel_until: plusMinutes(start, -1440),

@@ -6,8 +6,11 @@ import type { HistoryRow } from './booking-history.repository.js';
 import { bookingLinks, bookingPolicy, manageLinkOf } from './booking-links.js';
 import type { BookingView, PublicNoteRow } from './bookings.repository.js';
 
-/** DESIGN §3 "Booking". `*_local` fields are in the location's zone. */
-export function presentBooking(view: BookingView, workspace: WorkspaceRow) {
+/**
+ * DESIGN §3 "Booking". `*_local` fields are in the location's zone. `linkBase` is the base of the
+ * customer's absolute links (AppDeps.linkBase, src/config.ts publicBaseUrl).
+ */
+export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkBase: string) {
   const start = new Date(view.start_time).getTime();
   const end = new Date(view.end_time).getTime();
   const { currency, locale } = workspace;
@@ -74,7 +77,7 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow) {
     public_notes: publicNotes,
     booking_callback: view.booking_callback,
     source: view.source,
-    links: bookingLinks(manageLinkOf(workspace, view.id)),
+    links: bookingLinks(manageLinkOf(workspace, view.id, linkBase)),
     policy: bookingPolicy(workspace, start),
     created_at: toUtcIso(new Date(view.created_at).getTime()),
     updated_at: toUtcIso(new Date(view.updated_at).getTime()),

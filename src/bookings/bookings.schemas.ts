@@ -167,9 +167,20 @@ export const BookingJson = Type.Object({
   public_notes: Type.String({ description: 'The booking comment and every added note, joined by newlines' }),
   booking_callback: Nullable(Type.Boolean()),
   source: Type.String(),
-  links: Type.Array(Type.Object({ type: Type.Enum(['manage', 'ical']), link: Type.String() }), {
-    description: "The customer's manage link and calendar file; empty until the booking page exists",
-  }),
+  links: Type.Array(
+    Type.Object({
+      type: Type.Enum(['manage', 'ical'], {
+        description: '"manage": the customer\'s manage page; "ical": its RFC 5545 file of the booking',
+      }),
+      link: Type.String({ format: 'uri' }),
+    }),
+    {
+      description:
+        "The customer's own links, absolute under PUBLIC_URL (without it, the address the server listens on): " +
+        '`manage` (`/book/<slug>/manage/<token>`: see, cancel, reschedule until the cut-off) and `ical` ' +
+        '(the same plus `/calendar.ics`). The token is signed; the links open until 30 days after the booking ends.',
+    },
+  ),
   policy: Type.Object(
     {
       cancel_cutoff_minutes: Type.Integer(),

@@ -32,6 +32,8 @@ export interface BookingContext {
   workspace: WorkspaceRow;
   actor: Actor;
   now: number;
+  /** The base of the customer's absolute links in presented bookings (AppDeps.linkBase()). */
+  linkBase: string;
 }
 
 export type { CreateBookingInput } from './bookings.rules.js';
@@ -134,7 +136,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       workspaceSlug: workspace.slug,
       bookingId,
       types: ['booking-created'],
-      booking: presentBooking(view, workspace),
+      booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
       firstSequence: 1,
     });

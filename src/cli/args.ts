@@ -19,7 +19,9 @@ export type Command =
   /** Handled by src/webhooks/webhooks.cli.ts, which parses its own arguments. */
   | { kind: 'webhook'; args: string[] }
   /** Handled by src/users/users.cli.ts (panel users). */
-  | { kind: 'user'; args: string[] };
+  | { kind: 'user'; args: string[] }
+  /** Handled by src/calendar-feeds/calendar-feeds.cli.ts. */
+  | { kind: 'calendar-feed'; args: string[] };
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; required?: boolean }>;
 
@@ -41,6 +43,7 @@ export function parseCommand(argv: string[]): Command {
   if (group === undefined) throw new UsageError('No command given. Run with --help to see the commands.');
   // The webhook commands belong to another module, with their own flags (and their own --help).
   if (group === 'webhook') return { kind: 'webhook', args: argv.slice(1) };
+  if (group === 'calendar-feed') return { kind: 'calendar-feed', args: argv.slice(1) };
   if (group === 'user') {
     parseUserArgs(argv.slice(1));
     return { kind: 'user', args: argv.slice(1) };

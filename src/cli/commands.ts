@@ -14,7 +14,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** Runs one parsed command on an open, migrated store; the result is printed as JSON. */
 export async function executeCommand(
   database: Database,
-  command: Exclude<Command, { kind: 'help' } | { kind: 'webhook' } | { kind: 'user' }>,
+  command: Exclude<
+    Command,
+    { kind: 'help' } | { kind: 'webhook' } | { kind: 'user' } | { kind: 'calendar-feed' }
+  >,
   now: number,
   bus?: InvalidationBus,
 ): Promise<unknown> {

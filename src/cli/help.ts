@@ -16,6 +16,12 @@ Commands:
       -> {"deleted":true,"uuid":U}   (the key fails with 403 from the next request on)
   webhook <subcommand> ...
       Webhook subscriptions and deliveries; see "webhook --help".
+  calendar-feed show|regenerate --workspace S (--staffer U | --user E)
+      A staffer's or a member's calendar feed URL; regenerate makes one or gives it a new URL
+      (the old one stops at once). -> {"url":"<PUBLIC_URL>/ical/....ics","regenerated_at":"..."}
+  calendar-feed link --workspace S --user E (--staffer U | --none)
+      Which staffer a member is: their own feed holds that staffer's bookings.
+      -> {"user":E,"staffer_uuid":U|null}
   user create --email E [--name N]
       A panel user with a one-time password (chosen anew at the first sign-in).
       -> {"user":{"uuid","email","name"},"one_time_password":"..."}

@@ -1,3 +1,4 @@
+import { calendarFeedCommand } from '../calendar-feeds/calendar-feeds.cli.js';
 import { loadConfig } from '../config.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import { openConfiguredBus } from '../platform/bus/open-bus.js';
@@ -53,7 +54,9 @@ export async function runCli(
         ? await userCommand(database, command.args, now(), env)
         : command.kind === 'webhook'
           ? await webhookCommand(database, command.args, bus)
-          : await executeCommand(database, command, now(), bus);
+          : command.kind === 'calendar-feed'
+            ? await calendarFeedCommand(database, command.args, now(), env)
+            : await executeCommand(database, command, now(), bus);
     await bus?.close();
     bus = undefined;
     await database.close();

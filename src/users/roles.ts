@@ -4,13 +4,14 @@ export const ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
 
 /**
  * What each role may do in the panel. Owners run the team; owners and admins run the developer
- * settings (API keys, webhooks); staff see their workspace's home page only.
+ * settings (API keys, webhooks) and the workspace settings (Settings → Workspace, Calendar feeds);
+ * staff see their workspace's home page and their own account pages only.
  */
-export type Permission = 'team' | 'developers';
+export type Permission = 'team' | 'developers' | 'settings';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ['team', 'developers'],
-  admin: ['developers'],
+  owner: ['team', 'developers', 'settings'],
+  admin: ['developers', 'settings'],
   staff: [],
 };
 

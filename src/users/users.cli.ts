@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/errors.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, publicBaseUrl } from '../config.js';
 import { notFound } from '../errors.js';
 import type { Database } from '../platform/db/client.js';
 import { findWorkspaceBySlug } from '../workspaces/workspaces.repository.js';
@@ -96,8 +96,5 @@ export async function userCommand(
 
 /** Where the server answers: PUBLIC_URL, else the HOST and PORT it listens on. */
 function panelBase(env: NodeJS.ProcessEnv): string {
-  const config = loadConfig(env);
-  if (config.publicUrl) return config.publicUrl.replace(/\/$/, '');
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  return publicBaseUrl(loadConfig(env));
 }

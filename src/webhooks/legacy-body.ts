@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { bookingPolicy, manageLinkOf } from '../bookings/booking-links.js';
+import { manageToken } from '../booking-page/manage-link.js';
+import { bookingPolicy } from '../bookings/booking-links.js';
 import type { BookingJson } from '../bookings/bookings.presenter.js';
 import type { Db } from '../platform/db/client.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
@@ -53,13 +54,15 @@ export function statusLabel(status: { name: string; type: string }, locale: stri
 export function legacyBody(booking: BookingJson, facts: LegacyFacts): Record<string, unknown> {
   const { customer, staffer, ordered_services: lines, order } = booking;
   const fullName = [customer.first_name, customer.last_name].filter((part) => part !== '').join(' ');
-  const link = manageLinkOf(facts.workspace, booking.uuid);
+  // The event's booking carries its links as they were made at the write (under the app's link
+  // base); an event written before links existed has none, and the body then says null.
+  const manage = (booking.links ?? []).find((link) => link.type === 'manage');
   const policy = bookingPolicy(facts.workspace, Date.parse(booking.start_time));
   return {
     id: facts.bookingIntId,
     uid: booking.uuid,
-    booking_hash_id: link?.hashId ?? null,
-    booking_page: link?.url ?? null,
+    booking_hash_id: manage ? manageToken(facts.workspace, booking.uuid) : null,
+    booking_page: manage?.link ?? null,
     booking_created_at: legacyInstant(booking.created_at),
     booking_date_start: legacyInstant(booking.start_time),
     booking_date_end: legacyInstant(booking.end_time),

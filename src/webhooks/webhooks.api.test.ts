@@ -239,4 +239,70 @@ describe('webhook CLI', () => {
     await expect(webhookCommand(t.database, ['explode'])).rejects.toMatchObject({ name: 'UsageError' });
     expect(await webhookCommand(t.database, ['--help'])).toHaveProperty('commands');
   });
+
+  it('creates a legacy webhook with static headers (--format, repeatable --header), read back through the API', async () => {
+    const slug = t.workspace.slug;
+    const created = (await webhookCommand(t.database, [
+      'create',
+      '--workspace',
+      slug,
+      '--url',
+      PUBLIC_URL,
+      '--format',
+      'legacy',
+      '--header',
+      'Webhook-Token: tok-1',
+      '--header',
+      'X-Shop:  north ',
+    ])) as { data: { uuid: string; format: string; headers: Record<string, string> } };
+    // Shown once, as the API shows them on creation; values trimmed as the API trims them.
+    expect(created.data.format).toBe('legacy');
+    expect(created.data.headers).toEqual({ 'Webhook-Token': 'tok-1', 'X-Shop': 'north' });
+    const read = (await t.call('GET', `/webhooks/${created.data.uuid}`)).json().data;
+    expect(read.format).toBe('legacy');
+    expect([...read.header_names].sort()).toEqual(['Webhook-Token', 'X-Shop']);
+    const plain = (await webhookCommand(t.database, [
+      'create',
+      '--workspace',
+      slug,
+      '--url',
+      PUBLIC_URL,
+    ])) as {
+      data: { format: string; header_names: string[] };
+    };
+    expect(plain.data).toMatchObject({ format: 'standard', header_names: [] });
+  });
+
+  it.each([
+    [['--format', 'xml'], 'format'],
+    [['--format', 'Legacy'], 'format'],
+    [['--header', 'Host: evil.example'], 'headers.Host'],
+    [['--header', 'webhook-signature: v1,x'], 'headers.webhook-signature'],
+    [['--header', 'bad name: x'], 'headers.bad name'],
+    [['--header', 'X-Token'], 'headers.X-Token'],
+    [['--header', 'X-A: 1', '--header', 'x-a: 2'], 'headers.x-a'],
+  ])('refuses %j with a 422 on %s, as the API would', async (flags, field) => {
+    const before = (await t.call('GET', '/webhooks?per_page=100')).json().meta.total;
+    const attempt = webhookCommand(t.database, [
+      'create',
+      '--workspace',
+      t.workspace.slug,
+      '--url',
+      PUBLIC_URL,
+      ...flags,
+    ]);
+    await expect(attempt).rejects.toMatchObject({ code: 'validation_failed' });
+    const errors = (await attempt.catch(
+      (error: { errors: Record<string, string[]> }) => error.errors,
+    )) as Record<string, string[]>;
+    expect(Object.keys(errors)).toEqual([field]);
+    // Nothing was stored.
+    expect((await t.call('GET', '/webhooks?per_page=100')).json().meta.total).toBe(before);
+  });
+
+  it('refuses a format the API refuses too', async () => {
+    const response = await t.call('POST', '/webhooks', { url: PUBLIC_URL, format: 'xml' });
+    expect(response.statusCode).toBe(422);
+    expect(Object.keys(response.json().errors)).toEqual(['format']);
+  });
 });

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/errors.js';
 import { loadConfig } from '../config.js';
-import { notFound } from '../errors.js';
+import { type FieldErrors, notFound } from '../errors.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Database } from '../platform/db/client.js';
+import type { WebhookFormat } from '../platform/db/schema.js';
+import { throwIfInvalid } from '../platform/http/validation.js';
 import { findWorkspaceBySlug } from '../workspaces/workspaces.repository.js';
 import { openWritePath } from '../write-path.js';
 import { presentWebhook, presentWebhookWithSecret } from './webhooks.presenter.js';
@@ -14,12 +16,12 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 const USAGE = [
   'webhook list --workspace <slug>',
-  'webhook create --workspace <slug> --url <url> [--events a,b | --events "*"] [--description <text>] [--disabled]',
+  'webhook create --workspace <slug> --url <url> [--events a,b | --events "*"] [--description <text>] [--disabled] [--format standard|legacy] [--header "Name: value"]...',
   'webhook delete --workspace <slug> --uuid <uuid>',
   'webhook rotate-secret --workspace <slug> --uuid <uuid>',
 ];
 
-type Flags = Record<string, { type: 'string' | 'boolean' }>;
+type Flags = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 const COMMANDS: Record<string, { flags: Flags; required: string[] }> = {
   list: { flags: { workspace: { type: 'string' } }, required: ['workspace'] },
@@ -30,6 +32,8 @@ const COMMANDS: Record<string, { flags: Flags; required: string[] }> = {
       events: { type: 'string' },
       description: { type: 'string' },
       disabled: { type: 'boolean' },
+      format: { type: 'string' },
+      header: { type: 'string', multiple: true },
     },
     required: ['workspace', 'url'],
   },
@@ -42,6 +46,29 @@ const COMMANDS: Record<string, { flags: Flags; required: string[] }> = {
     required: ['workspace', 'uuid'],
   },
 };
+
+/**
+ * `--header "Name: value"` flags as the API's `headers` object. A flag without a colon is refused
+ * here (it names no header); names and values are then checked by the service like the API's.
+ */
+function headersOf(flags: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const errors: FieldErrors = {};
+  for (const flag of flags) {
+    const colon = flag.indexOf(':');
+    if (colon <= 0) {
+      errors[`headers.${flag}`] = ['Each --header is "Name: value", e.g. --header "Webhook-Token: abc".'];
+      continue;
+    }
+    const name = flag.slice(0, colon).trim();
+    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase())) {
+      errors[`headers.${name}`] = [`The header ${name} is given twice (names are case-insensitive).`];
+    }
+    headers[name] = flag.slice(colon + 1);
+  }
+  throwIfInvalid({}, errors);
+  return headers;
+}
 
 /**
  * `npm run --silent cli -- webhook <command> ...`: the operator's side of the management API.
@@ -58,9 +85,11 @@ export async function webhookCommand(
   }
   const spec = COMMANDS[name];
   if (!spec) throw new UsageError(`Unknown command "webhook ${name}". Commands: ${USAGE.join(' | ')}`);
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
-    values = parseArgs({ args: rest, options: spec.flags, strict: true, allowPositionals: false }).values;
+    // Only `header` repeats (a string list); every other flag is one string or boolean.
+    values = parseArgs({ args: rest, options: spec.flags, strict: true, allowPositionals: false })
+      .values as typeof values;
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split('\n')[0]} (in "webhook ${name}").`);
   }
@@ -93,6 +122,9 @@ export async function webhookCommand(
           events,
           enabled: values.disabled !== true,
           description: typeof values.description === 'string' ? values.description : undefined,
+          // Checked by the service with the API's rules (format, header names and values).
+          format: typeof values.format === 'string' ? (values.format as WebhookFormat) : undefined,
+          headers: Array.isArray(values.header) ? headersOf(values.header) : undefined,
         },
         {
           now,
@@ -100,7 +132,8 @@ export async function webhookCommand(
           maxWebhooks: loadConfig().maxWebhooksPerWorkspace,
         },
       );
-      return { data: presentWebhookWithSecret(webhook, secret) };
+      // As the API answers a create: the secret and the header values, shown this once.
+      return { data: { ...presentWebhookWithSecret(webhook, secret), headers: webhook.headers } };
     }
     case 'delete': {
       await deleteWebhook(uow, workspace.id, uuid as string);

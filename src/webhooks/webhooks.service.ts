@@ -19,6 +19,8 @@ import {
 /** After a rotation the old secret keeps signing beside the new one for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
+export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['standard', 'legacy'];
+
 /** "*" (or its alias "all") subscribes to every event, including those added later. */
 export const ALL_EVENTS = '*';
 
@@ -65,6 +67,10 @@ async function validate(
     input.events === undefined || eventsRefused ? undefined : normalizeEvents(input.events, errors);
   const headers =
     input.headers === undefined || schemaErrors.headers ? undefined : checkHeaders(input.headers, errors);
+  // The API's schema refuses another format before this; the CLI passes what was typed.
+  if (input.format !== undefined && !schemaErrors.format && !WEBHOOK_FORMATS.includes(input.format)) {
+    errors.format = [`The format must be one of: ${WEBHOOK_FORMATS.join(', ')}.`];
+  }
   throwIfInvalid(schemaErrors, errors);
   return { events, url: input.url?.trim(), headers };
 }

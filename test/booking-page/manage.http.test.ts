@@ -57,7 +57,8 @@ describe('the manage link', () => {
     expect(lines).toContain('VERSION:2.0');
     expect(lines).toContain('DTSTART:20260910T070000Z');
     expect(lines).toContain('DTEND:20260910T080000Z');
-    expect(lines.find((l) => l.startsWith('UID:'))).toBe(`UID:${uuid}@localhost`);
+    // The host of the app's link base (HOST without PUBLIC_URL), not the Host header of the request.
+    expect(lines.find((l) => l.startsWith('UID:'))).toBe(`UID:${uuid}@127.0.0.1`);
     // Content lines fold at 75 octets (RFC 5545 §3.1).
     for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     expect(ics.body.endsWith('END:VCALENDAR\r\n')).toBe(true);

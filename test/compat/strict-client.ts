@@ -105,7 +105,9 @@ export function expectBooking(booking: Json, name: string): void {
   expect(booking.start_time).toMatch(UTC);
   expectInteger(booking.quantity, `${name}.quantity`);
   expectInteger(booking.duration.value, `${name}.duration.value`);
-  expect(Array.isArray(booking.links)).toBe(true);
+  // The customer's manage page and its calendar file, both absolute URLs.
+  expect(booking.links.map((link: Json) => link.type)).toEqual(['manage', 'ical']);
+  for (const link of booking.links) expect(() => new URL(link.link), `${name}.links`).not.toThrow();
   expectFields(booking.policy, ['cancel_until', 'reschedule_until'], `${name}.policy`);
   expect(booking.policy.cancel_until).toMatch(UTC);
   expectFields(booking.order, ORDER_FIELDS, `${name}.order`);

@@ -79,8 +79,6 @@ describe('legacy webhook bodies and static headers', () => {
     const uuid = first.json().data.uuid;
     expect(legacy).toMatchObject({
       uid: uuid,
-      booking_hash_id: null,
-      booking_page: null,
       booking_date_start: `${start.slice(0, 10)} ${start.slice(11, 19)}+0000`,
       booking_duration: 60,
       booking_status: 'Neu',
@@ -101,6 +99,12 @@ describe('legacy webhook bodies and static headers', () => {
       user_name: 'Anna Stylist',
       visits_total: 1,
     });
+    // The customer's manage link, the same the API answered in the booking's links[] (the page
+    // itself opening is tested in test/compat/booking-links.test.ts).
+    const manage = first.json().data.links.find((link: { type: string }) => link.type === 'manage').link;
+    expect(legacy.booking_page).toBe(manage);
+    expect(legacy.booking_hash_id).toMatch(/^[A-Za-z0-9_-]{44}$/);
+    expect(manage.endsWith(`/book/${kit.t.workspace.slug}/manage/${legacy.booking_hash_id}`)).toBe(true);
     expect(legacy.booking_date_end).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+0000$/);
     for (const field of ['id', 'customer_id', 'location_id', 'service_id']) {
       expect(Number.isInteger(legacy[field]), field).toBe(true);

@@ -9,6 +9,9 @@ import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
 import { type Json, type Operation, operationsOf, responseValidators } from './openapi-kit.js';
 
+/** Links in answers (a booking's `links`) are absolute under it. */
+const PUBLIC_URL = 'https://book.example';
+
 /**
  * Issue 11 point 4: every route declares its answers, and real answers match them. A realistic
  * sequence runs through the real app (reference data, schedules, slots, a booking's whole life,
@@ -25,7 +28,7 @@ const reached = new Set<string>();
 const failures: string[] = [];
 
 beforeAll(async () => {
-  t = await buildTestApp({ clock, config: { webhooksAllowPrivate: true } });
+  t = await buildTestApp({ clock, config: { webhooksAllowPrivate: true, publicUrl: PUBLIC_URL } });
   doc = (await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
   operations = operationsOf(doc);
 });
@@ -262,8 +265,10 @@ describe('declared response schemas', () => {
       .selectAll()
       .where('id', '=', t.workspace.id)
       .executeTakeFirstOrThrow();
-    expect(one.body).toBe(JSON.stringify({ data: presentBooking(view, workspace) }));
-    expect(list.body.startsWith(`{"data":[${JSON.stringify(presentBooking(view, workspace))}`)).toBe(true);
+    expect(one.body).toBe(JSON.stringify({ data: presentBooking(view, workspace, PUBLIC_URL) }));
+    expect(
+      list.body.startsWith(`{"data":[${JSON.stringify(presentBooking(view, workspace, PUBLIC_URL))}`),
+    ).toBe(true);
 
     const locationUuid = first.location_uuid;
     const serviceUuid = first.ordered_services[0].service_uuid;

@@ -245,6 +245,33 @@ describe('the account panel in a browser', () => {
     await check(page, 'team');
     await nav(page, 'Your password');
     await check(page, 'password');
+
+    // Settings → Workspace: what integrations read from GET /workspace.
+    await nav(page, 'Workspace');
+    await page.getByLabel('Country').fill('de');
+    await page.getByLabel('Phone').fill('+49 30 1234567');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/notice=saved/);
+    await expect(page.getByLabel('Country').inputValue()).resolves.toBe('DE');
+    await check(page, 'workspace');
+
+    // Calendar feeds: make Anna's, copy it with the island's button, and what was copied is a calendar.
+    await nav(page, 'Calendar feeds');
+    await page.getByRole('button', { name: /Make a feed URL for Anna/ }).click();
+    await page.waitForURL(/notice=regenerated/);
+    await page.locator(`[data-copy-target="feed-${fixture.anna.id}"] button`).click();
+    await page.locator(`[data-copy-target="feed-${fixture.anna.id}"]`).getByText('Copied').first().waitFor();
+    const feedUrl = await page.evaluate(() => navigator.clipboard.readText());
+    expect(feedUrl).toMatch(new RegExp(`^${base}/ical/[A-Za-z0-9_-]{65}\\.ics$`));
+    const feed = await fetch(feedUrl);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toMatch(/^text\/calendar/);
+    await check(page, 'calendar-feeds');
+    await nav(page, 'Your calendar feed');
+    await page.getByRole('button', { name: 'Make my feed URL' }).click();
+    await page.waitForURL(/notice=regenerated/);
+    await expect(page.locator('#own-feed').innerText()).resolves.toMatch(/\/ical\/[A-Za-z0-9_-]{65}\.ics$/);
+    await check(page, 'own-calendar-feed');
     await page.goto(`${base}/panel/no-such-page`);
     await check(page, 'not-found');
 

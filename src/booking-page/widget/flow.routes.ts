@@ -121,7 +121,7 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
       }
       const { selection, start } = resolved;
       const outcome = await bookFromPage(
-        { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now() },
+        { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
         {
           token,
           locationId: selection.location.id,

@@ -83,7 +83,7 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
   app.post<{ Params: Params }>('/:slug/manage/:token/cancel', async (request, reply) => {
     const { workspace, booking } = await load(request);
     const result = await cancelByCustomer(
-      { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now() },
+      { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
       booking,
     );
     if (result.refused) return refuse(request, reply, workspace, booking);
@@ -180,7 +180,7 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const body = (request.body ?? {}) as Record<string, unknown>;
     const at = typeof body.at === 'string' ? body.at : '';
     const result = await rescheduleByCustomer(
-      { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now() },
+      { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
       booking,
       at,
     );
@@ -232,9 +232,12 @@ function doneHref(
   return `${href}${href.includes('?') ? '&' : '?'}done=${done}`;
 }
 
-function absoluteUrl(deps: AppDeps, request: FastifyRequest, path: string): string {
-  const base = deps.config.publicUrl ?? `${request.protocol}://${request.host}`;
-  return new URL(path, base).href;
+/**
+ * The same base as the links in API answers and webhook bodies (AppDeps.linkBase), never the
+ * request's Host: the calendar file's UID then names one host however the page was reached.
+ */
+function absoluteUrl(deps: AppDeps, _request: FastifyRequest, path: string): string {
+  return `${deps.linkBase()}${path}`;
 }
 
 export function summaryOfBooking(

@@ -55,6 +55,7 @@ export async function bookingsCompatRoutes(app: ApiApp, deps: AppDeps): Promise<
     workspace: request.auth.workspace,
     actor: { type: 'api_key', id: request.auth.apiKeyId },
     now: deps.clock.now(),
+    linkBase: deps.linkBase(),
   });
   const tags = ['bookings'];
 
@@ -76,7 +77,7 @@ export async function bookingsCompatRoutes(app: ApiApp, deps: AppDeps): Promise<
           request.params.bookingUuid,
           request.body?.cancel_reason ?? undefined,
         );
-        return { data: presentBooking(booking, request.auth.workspace) };
+        return { data: presentBooking(booking, request.auth.workspace, deps.linkBase()) };
       }),
   );
 
@@ -102,7 +103,9 @@ export async function bookingsCompatRoutes(app: ApiApp, deps: AppDeps): Promise<
           location_uuid,
           items,
         });
-        return { data: bookings.map((booking) => presentBooking(booking, request.auth.workspace)) };
+        return {
+          data: bookings.map((booking) => presentBooking(booking, request.auth.workspace, deps.linkBase())),
+        };
       }),
   );
 }

@@ -43,6 +43,7 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     workspace: request.auth.workspace,
     actor: { type: 'api_key', id: request.auth.apiKeyId },
     now: deps.clock.now(),
+    linkBase: deps.linkBase(),
   });
   /** A booking write, answered `{data: booking}` (DESIGN §3 "Mutations answer"). */
   const writeBooking = (
@@ -52,7 +53,7 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     write: (ctx: BookingContext) => Promise<BookingView>,
   ) =>
     answerWrite(request, reply, deps.uow, status, async (uow) => ({
-      data: presentBooking(await write(context(request, uow)), request.auth.workspace),
+      data: presentBooking(await write(context(request, uow)), request.auth.workspace, deps.linkBase()),
     }));
   const tags = ['bookings'];
 
@@ -110,7 +111,7 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
       return paginated(
         request,
         page,
-        rows.map((row) => presentBooking(row, request.auth.workspace)),
+        rows.map((row) => presentBooking(row, request.auth.workspace, deps.linkBase())),
         total,
       );
     },
@@ -130,6 +131,7 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
       data: presentBooking(
         await requireBookingView(deps.db, request.auth.workspace.id, request.params.bookingUuid),
         request.auth.workspace,
+        deps.linkBase(),
       ),
     }),
   );

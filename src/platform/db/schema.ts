@@ -391,6 +391,8 @@ export interface MembershipsTable {
   user_id: string;
   role: Role;
   created_at: Timestamp;
+  /** The staffer this member is (migration 0012): a user's own bookings are that staffer's. */
+  staffer_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -443,6 +445,18 @@ export interface BookingPageSubmissionsTable {
   created_at: Timestamp;
 }
 
+/** Migration 0012: a secret iCalendar feed of a staffer or of a member (docs/calendar-feeds.md). */
+export interface CalendarFeedsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  staffer_id: string | null;
+  user_id: string | null;
+  nonce: string;
+  token_hash: string;
+  created_at: Timestamp;
+  regenerated_at: Timestamp;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -476,4 +490,5 @@ export interface DB {
   invites: InvitesTable;
   password_reset_tokens: PasswordResetTokensTable;
   booking_page_submissions: BookingPageSubmissionsTable;
+  calendar_feeds: CalendarFeedsTable;
 }

@@ -31,6 +31,11 @@ export interface AppDeps {
   availability: AvailabilityInvalidation;
   clock: Clock;
   config: Config;
+  /**
+   * The base of absolute links (src/config.ts publicBaseUrl): PUBLIC_URL, else the address this
+   * app listens on once it listens (its real port when PORT=0).
+   */
+  linkBase(): string;
 }
 
 /** Who is calling: set by the auth hook on every /api/public/v2 route. */

@@ -1,6 +1,8 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../../errors.js';
+import { fieldErrors } from './errors.js';
 import { HTTP_URL_FORMAT, isHttpUrl } from './http-url.js';
 import { registerJsonBody } from './json-body.js';
 import { registerTextGuard } from './text-guard.js';
@@ -16,6 +18,21 @@ const common: Options = { allErrors: true, useDefaults: true, removeAdditional: 
 const coercing = withOurFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 /** For JSON bodies, whose values have real types: `null` must not become 0, nor `true` become 1. */
 const exact = withOurFormats(new Ajv({ ...common, coerceTypes: false }));
+
+const outsideRoutes = new WeakMap<object, ValidateFunction>();
+
+/**
+ * A route schema's findings on a value outside a route (a panel form, a CLI flag), as the same
+ * field errors a 422 of the API names: one schema, one set of messages for every surface.
+ */
+export function schemaErrorsOf(schema: object, value: unknown): FieldErrors {
+  let validate = outsideRoutes.get(schema);
+  if (!validate) {
+    validate = exact.compile(schema);
+    outsideRoutes.set(schema, validate);
+  }
+  return validate(value) ? {} : fieldErrors(validate.errors ?? []);
+}
 
 function withOurFormats(ajv: Ajv): Ajv {
   addFormats(ajv);

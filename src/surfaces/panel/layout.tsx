@@ -32,7 +32,17 @@ const NAV: { group?: string; items: NavItem[] }[] = [
   {
     group: 'Settings',
     items: [
+      {
+        href: `${PANEL_PREFIX}/settings/workspace`,
+        label: 'Workspace',
+        show: (role) => can(role, 'settings'),
+      },
       { href: `${PANEL_PREFIX}/team`, label: 'Team', show: (role) => can(role, 'team') },
+      {
+        href: `${PANEL_PREFIX}/settings/calendar-feeds`,
+        label: 'Calendar feeds',
+        show: (role) => can(role, 'settings'),
+      },
       {
         href: `${PANEL_PREFIX}/settings/developers/api-keys`,
         label: 'API keys',
@@ -43,6 +53,7 @@ const NAV: { group?: string; items: NavItem[] }[] = [
         label: 'Webhooks',
         show: (role) => can(role, 'developers'),
       },
+      { href: `${PANEL_PREFIX}/account/calendar-feed`, label: 'Your calendar feed', show: () => true },
       { href: `${PANEL_PREFIX}/account/password`, label: 'Your password', show: () => true },
     ],
   },

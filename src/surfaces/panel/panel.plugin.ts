@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
+import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
 import { AppError } from '../../errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
@@ -11,6 +12,7 @@ import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
 import { webhooksPanelRoutes } from '../../webhooks/panel/webhooks.routes.js';
 import { homeRoutes } from '../../workspaces/panel/home.routes.js';
+import { workspaceSettingsRoutes } from '../../workspaces/panel/workspace-settings.routes.js';
 import { cookiesSecure, registerPanelAuth } from './panel-auth.js';
 import { registerHtmlErrors } from './panel-errors.js';
 import { sendPage } from './render.js';
@@ -76,6 +78,8 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     teamRoutes,
     apiKeysPanelRoutes,
     webhooksPanelRoutes,
+    workspaceSettingsRoutes,
+    calendarFeedsPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }

@@ -6,7 +6,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A uuid path parameter; anything else names nothing of this workspace: 404, like an unknown one. */
 export function uuidParam(request: FastifyRequest, name: string): string {
-  const value = (request.params as Record<string, string | undefined>)[name];
+  return uuidOrNotFound((request.params as Record<string, string | undefined>)[name]);
+}
+
+/** A uuid a form names (a select's value); anything else is a 404 like an unknown one. */
+export function uuidOrNotFound(value: string | undefined): string {
   if (!value || !UUID.test(value)) throw notFound();
   return value;
 }

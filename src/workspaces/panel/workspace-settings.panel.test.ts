@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const PAGE = '/panel/settings/workspace';
+const workspaceJson = async () => (await t.call('GET', '/workspace')).json().data;
+
+describe('Settings → Workspace', () => {
+  it('sets country and contacts as PATCH /workspace does, and GET /workspace answers them', async () => {
+    const admin = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'admin' }]),
+    );
+    const page = await admin.get(PAGE);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<a href="/panel/settings/workspace" aria-current="page">Workspace</a>');
+
+    const saved = await admin.post(PAGE, {
+      country_iso: 'at',
+      'contacts.phone': '+43 1 234 5678',
+      'contacts.email': ' hallo@salon.example ',
+    });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe(`${PAGE}?notice=saved`);
+    // Normalised by the same service as the API: upper-case country, E.164 phone, trimmed email.
+    expect(await workspaceJson()).toMatchObject({
+      country_iso: 'AT',
+      contacts: { phone: '+4312345678', email: 'hallo@salon.example' },
+    });
+    const shown = await admin.get(`${PAGE}?notice=saved`);
+    expect(shown.body).toContain('The settings are saved.');
+    expect(shown.body).toMatch(/name="country_iso" type="text" value="AT"/);
+
+    // Empty fields clear, as null or "" do through the API.
+    expect(
+      (await admin.post(PAGE, { country_iso: '', 'contacts.phone': '', 'contacts.email': '' })).statusCode,
+    ).toBe(303);
+    expect(await workspaceJson()).toMatchObject({
+      country_iso: null,
+      contacts: { phone: null, email: null },
+    });
+  });
+
+  it('refuses what the API refuses, each error next to its field, and keeps what was typed', async () => {
+    const owner = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]),
+    );
+    await owner.get(PAGE);
+    const before = await workspaceJson();
+    const bad = await owner.post(PAGE, {
+      country_iso: 'XQ',
+      'contacts.phone': '12',
+      'contacts.email': 'nope',
+    });
+    expect(bad.statusCode).toBe(422);
+    const api = await t.call('PATCH', '/workspace', {
+      country_iso: 'XQ',
+      contacts: { phone: '12', email: 'nope' },
+    });
+    expect(api.statusCode).toBe(422);
+    // The panel shows the API's own messages, field by field.
+    for (const [field, messages] of Object.entries(api.json().errors as Record<string, string[]>)) {
+      expect(bad.body).toContain(
+        `<p class="error" id="f-${field.replace('.', '-')}-error">${messages.join(' ')}</p>`,
+      );
+    }
+    expect(bad.body).toMatch(/name="contacts.email" type="email" value="nope"[^>]*aria-invalid="true"/);
+    const tooLong = await owner.post(PAGE, {
+      country_iso: 'DEU',
+      'contacts.phone': '',
+      'contacts.email': '',
+    });
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.body).toContain('id="f-country_iso-error"');
+    expect(await workspaceJson()).toEqual(before);
+  });
+
+  it('is for owners and admins only, and takes no write without the form’s CSRF token', async () => {
+    const staff = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]),
+    );
+    expect((await staff.get(PAGE)).statusCode).toBe(403);
+    expect((await staff.get('/panel')).body).not.toContain('href="/panel/settings/workspace"');
+    const owner = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]),
+    );
+    await owner.get(PAGE);
+    const forged = await owner.post(PAGE, { country_iso: 'FR' }, { csrf: null });
+    expect(forged.statusCode).toBe(403);
+    expect((await workspaceJson()).country_iso).not.toBe('FR');
+  });
+});
