@@ -24,6 +24,10 @@ export interface Config {
   maxWebhooksPerWorkspace: number;
   /** Requests per minute one IP may make to the booking page (/book, /embed.js). */
   widgetRequestsPerMinute: number;
+  /** Where emails go (smtp:// or smtps://, auth in the URL); unset: nothing is sent, the mail log keeps each message. */
+  smtpUrl: string | undefined;
+  /** The From address of every email; the workspace's sender name is its display name. */
+  mailFrom: string;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -52,7 +56,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxApiKeysPerWorkspace: integer(env, 'MAX_API_KEYS_PER_WORKSPACE', 50, 1, 100_000),
     maxWebhooksPerWorkspace: integer(env, 'MAX_WEBHOOKS_PER_WORKSPACE', 25, 1, 100_000),
     widgetRequestsPerMinute: integer(env, 'WIDGET_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, env.PUBLIC_URL),
   };
+}
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  if (!url.hostname) throw new Error('SMTP_URL must name a host');
+  return raw;
+}
+
+/** MAIL_FROM, else no-reply at PUBLIC_URL's host, else at localhost. */
+function mailFrom(raw: string | undefined, publicUrl: string | undefined): string {
+  if (raw) {
+    if (!/^[^@<>\s]+@[^@<>\s]+$/.test(raw) && !/<[^@<>\s]+@[^@<>\s]+>\s*$/.test(raw))
+      throw new Error(
+        `MAIL_FROM must be an address, like bookings@example.com or "Studio <bookings@example.com>", got "${raw}"`,
+      );
+    return raw;
+  }
+  let host = 'localhost';
+  try {
+    if (publicUrl) host = new URL(publicUrl).hostname || host;
+  } catch {
+    // PUBLIC_URL is checked where it is used.
+  }
+  return `no-reply@${host}`;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

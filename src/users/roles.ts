@@ -4,13 +4,14 @@ export const ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
 
 /**
  * What each role may do in the panel. Owners run the team; owners and admins run the developer
- * settings (API keys, webhooks); staff see their workspace's home page only.
+ * settings (API keys, webhooks) and the notification settings; staff see their workspace's home
+ * page and their own booking emails only.
  */
-export type Permission = 'team' | 'developers';
+export type Permission = 'team' | 'developers' | 'notifications';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ['team', 'developers'],
-  admin: ['developers'],
+  owner: ['team', 'developers', 'notifications'],
+  admin: ['developers', 'notifications'],
   staff: [],
 };
 

@@ -34,6 +34,11 @@ const NAV: { group?: string; items: NavItem[] }[] = [
     items: [
       { href: `${PANEL_PREFIX}/team`, label: 'Team', show: (role) => can(role, 'team') },
       {
+        href: `${PANEL_PREFIX}/settings/notifications`,
+        label: 'Notifications',
+        show: (role) => can(role, 'notifications'),
+      },
+      {
         href: `${PANEL_PREFIX}/settings/developers/api-keys`,
         label: 'API keys',
         show: (role) => can(role, 'developers'),
@@ -43,6 +48,7 @@ const NAV: { group?: string; items: NavItem[] }[] = [
         label: 'Webhooks',
         show: (role) => can(role, 'developers'),
       },
+      { href: `${PANEL_PREFIX}/account/notifications`, label: 'Your booking emails', show: () => true },
       { href: `${PANEL_PREFIX}/account/password`, label: 'Your password', show: () => true },
     ],
   },

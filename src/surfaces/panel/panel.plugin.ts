@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
 import { AppError } from '../../errors.js';
+import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
@@ -76,6 +77,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     teamRoutes,
     apiKeysPanelRoutes,
     webhooksPanelRoutes,
+    notificationsPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
