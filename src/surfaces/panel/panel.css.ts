@@ -79,9 +79,10 @@ td a,td code{overflow-wrap:anywhere}
 details.attempts summary{cursor:pointer}
 pre.excerpt{white-space:pre-wrap;word-break:break-all;background:#f0f2f7;padding:.4rem .6rem;border-radius:6px;margin:.3rem 0;font-size:.85rem;max-height:8rem;overflow:auto}
 h3{font-size:1.05rem;margin:0 0 .25rem}
-.wrap{overflow-wrap:anywhere}
+.wrap{overflow-wrap:break-word}
+td.wrap{min-width:9rem}
 .badge.muted{color:var(--muted)}
-.inline-field{display:flex;flex-direction:column;gap:.25rem;font-weight:400}
+.field label.inline-field{display:flex;flex-direction:column;gap:.25rem;font-weight:400;margin:0}
 .inline-field input{width:7rem}
 form.staffer{border-top:1px solid var(--line);padding-top:1rem;margin-top:1rem}
 form.staffer .row{align-items:flex-start;gap:0 1.5rem}
