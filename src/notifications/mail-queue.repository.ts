@@ -153,33 +153,37 @@ export interface AttemptRecord {
 }
 
 /**
- * Records an attempt's end, only while this claim still owns the message (state `sending`, same
- * attempt number). Answers false when another claim took it meanwhile (the lease ran out).
+ * Records the ends of attempts of one workspace in one statement, each only while its claim
+ * still owns the message (state `sending`, same attempt number): one statement per round and
+ * workspace, not one per message, so the worker keeps up on a busy embedded store. Answers the
+ * ids that were recorded; a missing one was taken by another claim meanwhile (its lease ran out).
  */
-export async function recordAttempt(
+export async function recordAttempts(
   db: Db,
-  claimed: MailRow,
-  record: AttemptRecord,
+  workspaceId: string,
+  attempts: { claimed: MailRow; record: AttemptRecord }[],
   now: number,
-): Promise<boolean> {
-  const owned = await db
-    .updateTable('mail_messages')
-    .set({
-      state: record.state,
-      next_attempt_at: new Date(record.nextAttemptAt ?? now),
-      last_response: record.response,
-      ...(record.subject !== undefined ? { subject: record.subject } : {}),
-      ...(record.bodyText !== undefined ? { body_text: record.bodyText } : {}),
-      ...(record.sentAt !== undefined ? { sent_at: new Date(record.sentAt) } : {}),
-      updated_at: new Date(now),
-    })
-    .where('workspace_id', '=', claimed.workspace_id)
-    .where('id', '=', claimed.id)
-    .where('state', '=', 'sending')
-    .where('attempt_count', '=', claimed.attempt_count)
-    .returning('id')
-    .executeTakeFirst();
-  return owned !== undefined;
+): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set();
+  const at = new Date(now);
+  const rows = attempts.map(
+    ({ claimed, record }) =>
+      sql`(${claimed.id}::uuid, ${claimed.attempt_count}::int, ${record.state}::text,
+        ${new Date(record.nextAttemptAt ?? now)}::timestamptz, ${record.response}::text,
+        ${record.subject ?? null}::text, ${record.bodyText ?? null}::text,
+        ${record.sentAt === undefined ? null : new Date(record.sentAt)}::timestamptz)`,
+  );
+  const result = await sql<{ id: string }>`
+    UPDATE mail_messages AS m
+    SET state = v.state, next_attempt_at = v.next_attempt_at, last_response = v.last_response,
+        subject = coalesce(v.subject, m.subject), body_text = coalesce(v.body_text, m.body_text),
+        sent_at = coalesce(v.sent_at, m.sent_at), updated_at = ${at}
+    FROM (VALUES ${sql.join(rows)})
+      AS v(id, attempt_count, state, next_attempt_at, last_response, subject, body_text, sent_at)
+    WHERE m.workspace_id = ${workspaceId} AND m.id = v.id
+      AND m.state = 'sending' AND m.attempt_count = v.attempt_count
+    RETURNING m.id`.execute(db);
+  return new Set(result.rows.map((row) => row.id));
 }
 
 /** The mail log of a workspace, newest first. */
@@ -216,7 +220,10 @@ export async function openMessageFigures(db: Db, now: number): Promise<{ open: n
     .selectFrom('mail_messages')
     .select([
       sql<number>`count(*)::int`.as('open'),
-      sql<number>`count(*) FILTER (WHERE next_attempt_at <= ${new Date(now)})::int`.as('due'),
+      // A claimed message's next_attempt_at is its lease's end: it counts as due while it is out.
+      sql<number>`count(*) FILTER (WHERE state = 'sending' OR next_attempt_at <= ${new Date(now)})::int`.as(
+        'due',
+      ),
     ])
     .where('state', 'in', ['pending', 'sending'])
     .executeTakeFirstOrThrow();

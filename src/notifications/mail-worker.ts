@@ -10,7 +10,7 @@ import {
   type AttemptRecord,
   claimDueMessages,
   type MailRow,
-  recordAttempt,
+  recordAttempts,
 } from './mail-queue.repository.js';
 import { renderMail } from './mail-render.js';
 import { type MailSender, parseMailFrom, SMTP_TIMEOUTS, smtpSender } from './smtp-sender.js';
@@ -89,27 +89,39 @@ export class MailWorker {
     const partitions = await this.leases.current();
     const now = clock.now();
     const claimed = await claimDueMessages(db, now, now + this.claimMs, this.batchSize, partitions);
-    return Promise.all(claimed.map((message) => this.deliver(message)));
-  }
-
-  private async deliver(message: MailRow): Promise<MailOutcome> {
-    const { clock, sender, db } = this.options;
-    const startedAt = clock.now();
-    const record = await this.attempt(message, sender, startedAt);
-    const owned = await recordAttempt(db, message, record, clock.now());
-    const outcome: MailOutcome = !owned
-      ? 'lease_lost'
-      : record.state === 'pending'
-        ? 'retrying'
-        : record.state;
-    countMail(outcome);
-    if (outcome === 'retrying' || outcome === 'failed') {
-      this.options.logger?.warn(
-        { mail: message.id, kind: message.kind, attempt: message.attempt_count, outcome },
-        `email not sent: ${record.response}`,
-      );
+    if (claimed.length === 0) return [];
+    // Sent in parallel (the transport pools its connections), recorded per workspace at once.
+    const attempts = await Promise.all(
+      claimed.map(async (message) => ({
+        claimed: message,
+        record: await this.attempt(message, this.options.sender, clock.now()),
+      })),
+    );
+    const byWorkspace = new Map<string, typeof attempts>();
+    for (const attempt of attempts) {
+      const group = byWorkspace.get(attempt.claimed.workspace_id) ?? [];
+      group.push(attempt);
+      byWorkspace.set(attempt.claimed.workspace_id, group);
     }
-    return outcome;
+    const recorded = new Set<string>();
+    for (const [workspaceId, group] of byWorkspace) {
+      for (const id of await recordAttempts(db, workspaceId, group, clock.now())) recorded.add(id);
+    }
+    return attempts.map(({ claimed: message, record }) => {
+      const outcome: MailOutcome = !recorded.has(message.id)
+        ? 'lease_lost'
+        : record.state === 'pending'
+          ? 'retrying'
+          : record.state;
+      countMail(outcome);
+      if (outcome === 'retrying' || outcome === 'failed') {
+        this.options.logger?.warn(
+          { mail: message.id, kind: message.kind, attempt: message.attempt_count, outcome },
+          `email not sent: ${record.response}`,
+        );
+      }
+      return outcome;
+    });
   }
 
   private async attempt(
