@@ -77,7 +77,7 @@ async function main(): Promise<number> {
       `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
     );
     const result = await runMailBench(log);
-    return result.drainSeconds === null || result.distinctMessageIds !== result.accepted ? 1 : 0;
+    return result.distinctMessageIds !== result.accepted ? 1 : 0;
   }
   if (only === 'lists' || only === 'soak') {
     clearTimeout(watchdog);

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Config } from '../config.js';
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
@@ -16,6 +17,13 @@ import { renderMail } from './mail-render.js';
 import { type MailSender, parseMailFrom, SMTP_TIMEOUTS, smtpSender } from './smtp-sender.js';
 
 const STORE_RETRY_MS = 1_000;
+/** Event loop utilization above which the process counts as saturated by other work. */
+const SATURATED = 0.85;
+/** While saturated: this many messages per round, a round per pause. */
+const SATURATED_BATCH = 4;
+const SATURATED_PAUSE_MS = 1_000;
+/** Between full batches: long enough to see whether other work keeps the loop busy. */
+const BUSY_PAUSE_MS = 50;
 
 /** What the log says of a message that was not sent because no SMTP_URL is set. */
 export const NOT_SENT_NO_SMTP = 'not sent: SMTP_URL is not set (kept in the mail log)';
@@ -84,11 +92,11 @@ export class MailWorker {
   }
 
   /** One round: claim, render, send, record. Resolves when every message of the round is recorded. */
-  async runOnce(): Promise<MailOutcome[]> {
+  async runOnce(limit: number = this.batchSize): Promise<MailOutcome[]> {
     const { db, clock } = this.options;
     const partitions = await this.leases.current();
     const now = clock.now();
-    const claimed = await claimDueMessages(db, now, now + this.claimMs, this.batchSize, partitions);
+    const claimed = await claimDueMessages(db, now, now + this.claimMs, limit, partitions);
     if (claimed.length === 0) return [];
     // Sent in parallel (the transport pools its connections), recorded per workspace at once.
     const attempts = await Promise.all(
@@ -174,17 +182,26 @@ export class MailWorker {
     };
   }
 
-  /** Polls until stop(); a full batch goes straight into the next round. */
+  /**
+   * Polls until stop(); a full batch goes straight into the next round. While this process's
+   * event loop is saturated (the API of the embedded store under load shares it), the worker
+   * yields: a few messages a second, so sending never takes the requests' CPU; the backlog goes
+   * out at full speed once the load eases (docs/notifications.md "Throughput").
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
     this.loop = (async () => {
+      // Measured over the pauses only: the worker's own sending is not what it yields to.
+      let saturated = false;
       while (this.running) {
         let busy = false;
         let wait = this.pollMs;
+        const limit = saturated ? SATURATED_BATCH : this.batchSize;
         try {
-          const outcomes = await this.runOnce();
-          busy = outcomes.length >= this.batchSize;
+          const outcomes = await this.runOnce(limit);
+          busy = outcomes.length >= limit && !saturated;
+          if (saturated) wait = Math.max(this.pollMs, SATURATED_PAUSE_MS);
           this.storeReachable();
         } catch (error) {
           if (isStoreUnavailable(error)) {
@@ -194,7 +211,10 @@ export class MailWorker {
             this.options.logger?.error({ err: error }, 'mail worker round failed');
           }
         }
-        if (this.running && !busy) await this.pause(wait);
+        if (!this.running) break;
+        const before = performance.eventLoopUtilization();
+        await this.pause(busy ? BUSY_PAUSE_MS : wait);
+        saturated = performance.eventLoopUtilization(before).utilization > SATURATED;
       }
     })();
   }
