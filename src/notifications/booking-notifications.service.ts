@@ -16,7 +16,11 @@ export interface BookingChangeNotice {
   /** The booking's revision after the change (its event sequence). */
   revision: number;
   now: number;
+  /** The booking's location when the caller has it at hand (a create does): one read fewer. */
+  location?: LocationAddress;
 }
+
+type LocationAddress = NonNullable<Awaited<ReturnType<typeof locationAddress>>>;
 
 /**
  * The emails of a booking change (issue 15 points 1-3), queued in the change's own transaction:
@@ -39,7 +43,7 @@ export async function queueBookingNotifications(tx: Tx, notice: BookingChangeNot
   if (plan.dropReminders) await dropPendingReminders(tx, workspace.id, booking.id, now);
   if (plan.messages.length === 0) return;
 
-  const location = await locationAddress(tx, workspace.id, booking.location_id);
+  const location = notice.location ?? (await locationAddress(tx, workspace.id, booking.location_id));
   const base: MailSnapshot = {
     audience: 'customer',
     workspaceName: workspace.name,

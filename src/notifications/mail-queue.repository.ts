@@ -87,21 +87,23 @@ export async function claimDueMessages(
     .selectFrom((eb) =>
       eb
         .selectFrom('mail_messages')
-        .select('workspace_id')
+        .select(['workspace_id', 'partition'])
         .distinct()
         .where('partition', 'in', partitions)
         .where('state', 'in', ['pending', 'sending'])
         .where('next_attempt_at', '<=', at)
         .as('due'),
     )
-    .select('workspace_id')
+    .select(['workspace_id', 'partition'])
     .orderBy(sql`random()`)
     .limit(Math.max(1, Math.min(Math.ceil(limit / 4), WORKSPACES_PER_ROUND)))
     .execute();
   if (workspaces.length === 0) return [];
   const share = Math.max(1, Math.floor(limit / workspaces.length));
   const claimed = await Promise.all(
-    workspaces.map(({ workspace_id }) => claimInWorkspace(db, workspace_id, at, new Date(leaseUntil), share)),
+    workspaces.map(({ workspace_id, partition }) =>
+      claimInWorkspace(db, workspace_id, partition, at, new Date(leaseUntil), share),
+    ),
   );
   return claimed.flat();
 }
@@ -111,11 +113,14 @@ export async function claimDueMessages(
  * next_attempt_at) with the attempt number bumped. A message waits while an earlier one of its
  * booking to the same recipient is in flight or not yet tried, so a customer reads "confirmed"
  * before "canceled". The due condition is checked again on the row being updated, so two
- * workers racing for one row never both claim it.
+ * workers racing for one row never both claim it. The workspace's partition lets the candidates
+ * be read from the due index (partition, next_attempt_at): the workspace's reminders of later,
+ * however many, are never scanned.
  */
 async function claimInWorkspace(
   db: Db,
   workspaceId: string,
+  partition: number,
   at: Date,
   leaseUntil: Date,
   limit: number,
@@ -127,7 +132,7 @@ async function claimInWorkspace(
       AND m.state IN ('pending', 'sending') AND m.next_attempt_at <= ${at}
       AND m.id IN (
         SELECT c.id FROM mail_messages AS c
-        WHERE c.workspace_id = ${workspaceId}
+        WHERE c.workspace_id = ${workspaceId} AND c.partition = ${partition}
           AND c.state IN ('pending', 'sending') AND c.next_attempt_at <= ${at}
           AND NOT EXISTS (
             SELECT 1 FROM mail_messages AS e
