@@ -12,6 +12,8 @@
  *   BENCH_DIST=<dir>    measure another build's dist/ (e.g. a copy built before a fix)
  *   BENCH_ONLY=many-processes  only issue 17.5's scenario (3 API processes + 2 workers vs 1)
  *   BENCH_ONLY=booking-page    only the booking page's service and slot steps (issue 14)
+ *   BENCH_ONLY=mail     only creates with emails on vs off, workers sending to a local SMTP
+ *                       server (issue 15); prints the figures, leaves docs/performance.md alone
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
  *   BENCH_SOAK_MINUTES  length of the PGlite soak (default 10; 0 skips it; quick: 2)
@@ -24,6 +26,7 @@ import { abort, isAborting } from './children.js';
 import { ROOT } from './dist.js';
 import { type ListResult, runListsBench } from './lists.js';
 import { loadAverage, machineInfo } from './machine.js';
+import { runMailBench } from './mail.js';
 import { runManyProcesses } from './many-processes.js';
 import { type BenchReport, evaluateBars, renderResults, runLogLine, writePerformanceDoc } from './report.js';
 import { FULL_TIMING, QUICK_TIMING } from './scenarios.js';
@@ -66,6 +69,15 @@ async function main(): Promise<number> {
     clearTimeout(watchdog);
     await runBookingPageBench(log);
     return 0;
+  }
+  if (only === 'mail') {
+    clearTimeout(watchdog);
+    const machine = machineInfo();
+    log(
+      `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
+    );
+    const result = await runMailBench(log);
+    return result.distinctMessageIds !== result.accepted ? 1 : 0;
   }
   if (only === 'lists' || only === 'soak') {
     clearTimeout(watchdog);
@@ -120,6 +132,13 @@ async function main(): Promise<number> {
     await runBookingPageBench(log);
   } catch (error) {
     const message = `booking page: ${(error as Error).stack ?? error}`;
+    console.error(`bench: ${message}`);
+    crashes.push(message);
+  }
+  try {
+    await runMailBench(log);
+  } catch (error) {
+    const message = `mail: ${(error as Error).stack ?? error}`;
     console.error(`bench: ${message}`);
     crashes.push(message);
   }

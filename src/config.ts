@@ -30,6 +30,10 @@ export interface Config {
   invalidationBus: 'auto' | 'off';
   /** INVALIDATION_CHANNEL: the bus channel; installations sharing a PostgreSQL or Redis need their own. */
   invalidationChannel: string;
+  /** Where emails go (smtp:// or smtps://, auth in the URL); unset: nothing is sent, the mail log keeps each message. */
+  smtpUrl: string | undefined;
+  /** The From address of every email; the workspace's sender name is its display name. */
+  mailFrom: string;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -69,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     invalidationBus,
     invalidationChannel,
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, env.PUBLIC_URL),
   };
 }
 
@@ -86,6 +92,38 @@ export function publicBaseUrl(
   if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  if (!url.hostname) throw new Error('SMTP_URL must name a host');
+  return raw;
+}
+
+/** MAIL_FROM, else no-reply at PUBLIC_URL's host, else at localhost. */
+function mailFrom(raw: string | undefined, publicUrl: string | undefined): string {
+  if (raw) {
+    if (!/^[^@<>\s]+@[^@<>\s]+$/.test(raw) && !/<[^@<>\s]+@[^@<>\s]+>\s*$/.test(raw))
+      throw new Error(
+        `MAIL_FROM must be an address, like bookings@example.com or "Studio <bookings@example.com>", got "${raw}"`,
+      );
+    return raw;
+  }
+  let host = 'localhost';
+  try {
+    if (publicUrl) host = new URL(publicUrl).hostname || host;
+  } catch {
+    // PUBLIC_URL is checked where it is used.
+  }
+  return `no-reply@${host}`;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

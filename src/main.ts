@@ -1,6 +1,8 @@
 import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
 import { loadConfig, publicBaseUrl } from './config.js';
+import { watchMailQueue } from './notifications/mail-metrics.js';
+import { mailWorkerFromConfig } from './notifications/mail-worker.js';
 import { openConfiguredBus } from './platform/bus/open-bus.js';
 import { settleAccepts } from './platform/http/drain.js';
 import { systemClock } from './platform/http/types.js';
@@ -34,13 +36,29 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
-  if (worker) {
-    worker.start();
-    logger.info('webhook delivery worker started');
-  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = publicBaseUrl(config, port);
+  // The mail worker shares the webhook worker's partition leases (one heartbeat per process).
+  const mailWorker = worker
+    ? mailWorkerFromConfig(config, {
+        db: database.db,
+        clock: systemClock,
+        logger,
+        leases: worker.leases,
+        publicBase: base,
+      })
+    : undefined;
+  watchMailQueue(database);
+  if (worker && mailWorker) {
+    worker.start();
+    logger.info('webhook delivery worker started');
+    mailWorker.start();
+    logger.info(
+      { smtp: config.smtpUrl ? 'on' : 'off: the mail log keeps each message' },
+      'mail worker started',
+    );
+  }
 
   const lines = [
     '',
@@ -77,6 +95,7 @@ async function main(): Promise<void> {
     await settleAccepts(app.server);
     await app.close();
     // Sends in flight finish and record their results before the store closes.
+    await mailWorker?.stop();
     await worker?.stop();
     await metricsServer?.close();
     await bus?.close();

@@ -59,6 +59,7 @@ SELECT create_distributed_table('memberships', 'workspace_id', colocate_with => 
 SELECT create_distributed_table('invites', 'workspace_id', colocate_with => 'locations');
 SELECT create_distributed_table('booking_page_submissions', 'workspace_id', colocate_with => 'locations'); -- -> bookings
 SELECT create_distributed_table('calendar_feeds', 'workspace_id', colocate_with => 'locations');     -- -> staffers, memberships
+SELECT create_distributed_table('mail_messages', 'workspace_id', colocate_with => 'locations');      -- -> bookings
 
 -- Tables added by later migrations: distribute each the same way, after its parents, in the
 -- release that adds it. test/scale/citus-script.test.ts fails until this file names every table

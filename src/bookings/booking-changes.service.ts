@@ -1,6 +1,7 @@
 import { bookingFinal, invalidField, notFound } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { requireLocation } from '../locations/locations.repository.js';
+import { queueBookingNotifications } from '../notifications/booking-notifications.service.js';
 import { findPaymentAccount } from '../payment-accounts/payment-accounts.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { CancelReason } from '../platform/db/schema.js';
@@ -65,7 +66,7 @@ async function changeBooking(
     if (outcome === UNCHANGED) return requireBookingView(tx, workspace.id, bookingId);
     await appendHistory(tx, { workspaceId: workspace.id, bookingId, ...outcome, actor: ctx.actor });
     const view = await requireBookingView(tx, workspace.id, bookingId);
-    await recordBookingEvents(tx, {
+    const revision = await recordBookingEvents(tx, {
       workspaceId: workspace.id,
       workspaceSlug: workspace.slug,
       bookingId,
@@ -73,6 +74,16 @@ async function changeBooking(
       booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
     });
+    // Emails go with events: a change that tells receivers nothing (a note) emails no one.
+    if (revision !== undefined) {
+      await queueBookingNotifications(tx, {
+        workspace,
+        booking: { ...view, event_sequence: revision },
+        change: outcome.action,
+        revision,
+        now: ctx.now,
+      });
+    }
     return view;
   });
 }

@@ -25,6 +25,10 @@ export interface BookingView {
   staffer_id: string;
   staffer_first_name: string | null;
   staffer_last_name: string | null;
+  /** Where the staffer's booking emails go, and which it wants (src/notifications). */
+  staffer_email: string | null;
+  staffer_user_id: string | null;
+  staffer_booking_emails: unknown;
   customer_id: string;
   customer_phone: string;
   customer_first_name: string;
@@ -35,6 +39,8 @@ export interface BookingView {
   source: string;
   created_at: Date;
   updated_at: Date;
+  /** The booking's revision: bumped by every change that sends events (the .ics SEQUENCE). */
+  event_sequence: number;
   lines: {
     id: string;
     service_id: string;
@@ -92,6 +98,9 @@ export function viewQuery(db: Db, workspaceId: string) {
       'b.staffer_id',
       'st.first_name as staffer_first_name',
       'st.last_name as staffer_last_name',
+      'st.email as staffer_email',
+      'st.user_id as staffer_user_id',
+      'st.booking_emails as staffer_booking_emails',
       'b.customer_id',
       'c.phone as customer_phone',
       'c.first_name as customer_first_name',
@@ -102,6 +111,7 @@ export function viewQuery(db: Db, workspaceId: string) {
       'b.source',
       'b.created_at',
       'b.updated_at',
+      'b.event_sequence',
       sql<BookingView['lines']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', bs.id, 'service_id', bs.service_id, 'name', bs.name, 'quantity', bs.quantity, 'price', bs.price,

@@ -4,14 +4,15 @@ export const ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
 
 /**
  * What each role may do in the panel. Owners run the team; owners and admins run the developer
- * settings (API keys, webhooks) and the workspace settings (Settings → Workspace, Calendar feeds);
- * staff see their workspace's home page and their own account pages only.
+ * settings (API keys, webhooks), the workspace settings (Settings → Workspace, Calendar feeds) and
+ * the notification settings; staff see their workspace's home page and their own account pages
+ * (their calendar feed, their booking emails) only.
  */
-export type Permission = 'team' | 'developers' | 'settings';
+export type Permission = 'team' | 'developers' | 'settings' | 'notifications';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ['team', 'developers', 'settings'],
-  admin: ['developers', 'settings'],
+  owner: ['team', 'developers', 'settings', 'notifications'],
+  admin: ['developers', 'settings', 'notifications'],
   staff: [],
 };
 

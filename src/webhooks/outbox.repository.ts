@@ -25,7 +25,8 @@ export interface EventBody {
  * Writes a change's events to the outbox. Call it inside the transaction of the change
  * (DESIGN §4.4): the events commit with it or not at all. The booking row's event_sequence is
  * bumped in the same statement, so concurrent changes of one booking get distinct numbers in
- * commit order.
+ * commit order. Answers the booking's sequence after the change (its revision), or undefined
+ * when there were no events.
  */
 export async function recordBookingEvents(
   tx: Tx,
@@ -39,8 +40,8 @@ export async function recordBookingEvents(
     /** Set when the caller already reserved the numbers (a create inserts the booking with them). */
     firstSequence?: number;
   },
-): Promise<void> {
-  if (input.types.length === 0) return;
+): Promise<number | undefined> {
+  if (input.types.length === 0) return undefined;
   const first = input.firstSequence ?? (await reserveSequences(tx, input));
   await tx
     .insertInto('outbox_events')
@@ -63,6 +64,7 @@ export async function recordBookingEvents(
       }),
     )
     .execute();
+  return first + input.types.length - 1;
 }
 
 /** Bumps the booking's event_sequence by the number of events; answers the first one's number. */

@@ -1,5 +1,7 @@
 import { pino } from 'pino';
-import { loadConfig } from '../config.js';
+import { loadConfig, publicBaseUrl } from '../config.js';
+import { watchMailQueue } from '../notifications/mail-metrics.js';
+import { mailWorkerFromConfig } from '../notifications/mail-worker.js';
 import { systemClock } from '../platform/http/types.js';
 import { startMetricsServer } from '../platform/metrics/endpoint.js';
 import { closeGracefully, openStore } from '../process.js';
@@ -22,14 +24,29 @@ async function main(): Promise<void> {
     allowPrivate: config.webhooksAllowPrivate,
     logger,
   });
+  // Emails go out from here too, on the same partition leases.
+  const mailWorker = mailWorkerFromConfig(config, {
+    db: database.db,
+    clock: systemClock,
+    logger,
+    leases: worker.leases,
+    publicBase: publicBaseUrl(config),
+  });
   worker.start();
+  mailWorker.start();
   // METRICS_PORT: the worker's own /metrics (it has no other HTTP server).
   const metricsServer = await startMetricsServer(config);
   watchOutbox(database);
+  watchMailQueue(database);
   logger.info(metricsServer ? { metricsPort: metricsServer.port } : {}, 'webhook delivery worker started');
+  logger.info(
+    { smtp: config.smtpUrl ? 'on' : 'off: the mail log keeps each message' },
+    'mail worker started',
+  );
 
   closeGracefully(logger, config.shutdownDrainMs, async () => {
     // Lets the sends in flight finish and record their results before the store closes.
+    await mailWorker.stop();
     await worker.stop();
     await metricsServer?.close();
     await database.close();

@@ -26,6 +26,8 @@ export const CHURNING_TABLES = [
   'webhook_deliveries',
   'webhook_delivery_attempts',
   'idempotency_keys',
+  // Every email is updated when claimed and when sent (src/notifications).
+  'mail_messages',
 ];
 const INTERVAL_MS = 60_000;
 const STATS_CHECK_MS = 10_000;

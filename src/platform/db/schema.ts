@@ -60,6 +60,8 @@ export interface WorkspacesTable {
   manage_cutoff_minutes: Generated<number>;
   embed_origins: ColumnType<string[], string | undefined, string>;
   booking_page_secret: Generated<string>;
+  /** migrations/0011_notifications.sql; read through src/notifications/notification-settings.rules.ts */
+  notification_settings: Json<Record<string, unknown>>;
 }
 
 export interface ApiKeysTable {
@@ -139,6 +141,10 @@ export interface StaffersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
+  /** migrations/0011_notifications.sql: where this staffer's booking emails go. */
+  email: string | null;
+  user_id: string | null;
+  booking_emails: Json<string[]>;
 }
 
 export interface StafferServicesTable {
@@ -457,6 +463,42 @@ export interface CalendarFeedsTable {
   regenerated_at: Timestamp;
 }
 
+export type MailState = 'pending' | 'sending' | 'sent' | 'logged' | 'failed' | 'dropped' | 'expired';
+export type MailKind =
+  | 'confirmed'
+  | 'rescheduled'
+  | 'canceled'
+  | 'completed'
+  | 'reminder'
+  | 'staff_new'
+  | 'staff_changed'
+  | 'staff_canceled'
+  | 'test';
+
+/** migrations/0011_notifications.sql: the mail outbox and log. */
+export interface MailMessagesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  partition: GeneratedAlways<number>;
+  booking_id: string | null;
+  kind: MailKind;
+  revision: number;
+  message_key: string;
+  recipient: string;
+  snapshot: JsonRequired<Record<string, unknown>>;
+  state: Generated<MailState>;
+  due_at: Instant;
+  starts_at: TimestampNullable;
+  next_attempt_at: Instant;
+  attempt_count: Generated<number>;
+  subject: string | null;
+  body_text: string | null;
+  last_response: string | null;
+  sent_at: TimestampNullable;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -491,4 +533,5 @@ export interface DB {
   password_reset_tokens: PasswordResetTokensTable;
   booking_page_submissions: BookingPageSubmissionsTable;
   calendar_feeds: CalendarFeedsTable;
+  mail_messages: MailMessagesTable;
 }

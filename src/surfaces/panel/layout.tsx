@@ -44,6 +44,11 @@ const NAV: { group?: string; items: NavItem[] }[] = [
         show: (role) => can(role, 'settings'),
       },
       {
+        href: `${PANEL_PREFIX}/settings/notifications`,
+        label: 'Notifications',
+        show: (role) => can(role, 'notifications'),
+      },
+      {
         href: `${PANEL_PREFIX}/settings/developers/api-keys`,
         label: 'API keys',
         show: (role) => can(role, 'developers'),
@@ -54,6 +59,7 @@ const NAV: { group?: string; items: NavItem[] }[] = [
         show: (role) => can(role, 'developers'),
       },
       { href: `${PANEL_PREFIX}/account/calendar-feed`, label: 'Your calendar feed', show: () => true },
+      { href: `${PANEL_PREFIX}/account/notifications`, label: 'Your booking emails', show: () => true },
       { href: `${PANEL_PREFIX}/account/password`, label: 'Your password', show: () => true },
     ],
   },

@@ -78,6 +78,15 @@ dl.meta+.row{margin-top:1rem}
 td a,td code{overflow-wrap:anywhere}
 details.attempts summary{cursor:pointer}
 pre.excerpt{white-space:pre-wrap;word-break:break-all;background:#f0f2f7;padding:.4rem .6rem;border-radius:6px;margin:.3rem 0;font-size:.85rem;max-height:8rem;overflow:auto}
+h3{font-size:1.05rem;margin:0 0 .25rem}
+.wrap{overflow-wrap:break-word}
+td.wrap{min-width:9rem}
+.badge.muted{color:var(--muted)}
+.field label.inline-field{display:flex;flex-direction:column;gap:.25rem;font-weight:400;margin:0}
+.inline-field input{width:7rem}
+form.staffer{border-top:1px solid var(--line);padding-top:1rem;margin-top:1rem}
+form.staffer .row{align-items:flex-start;gap:0 1.5rem}
+pre.mail-text{max-height:none;word-break:normal;overflow-wrap:anywhere;font-size:.9rem}
 footer.bottom{color:var(--muted);font-size:.8rem;text-align:center;padding:1rem}
 @media (max-width:720px){
   .shell{flex-direction:column}

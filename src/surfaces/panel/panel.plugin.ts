@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
 import { AppError } from '../../errors.js';
+import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
@@ -80,6 +81,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     webhooksPanelRoutes,
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
+    notificationsPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }

@@ -24,6 +24,12 @@ export function HomePage({ session }: { session: Session }) {
               <a href={`${PANEL_PREFIX}/team`}>Team</a>: invite members, change roles.
             </li>
           )}
+          {can(workspace.role, 'notifications') && (
+            <li>
+              <a href={`${PANEL_PREFIX}/settings/notifications`}>Notifications</a>: which emails customers and
+              staff get, and the mail log.
+            </li>
+          )}
           {can(workspace.role, 'developers') && (
             <>
               <li>
@@ -37,6 +43,9 @@ export function HomePage({ session }: { session: Session }) {
               </li>
             </>
           )}
+          <li>
+            <a href={`${PANEL_PREFIX}/account/notifications`}>Your booking emails</a>
+          </li>
           <li>
             <a href={`${PANEL_PREFIX}/account/password`}>Your password</a>
           </li>

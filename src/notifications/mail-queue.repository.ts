@@ -1,0 +1,236 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../platform/db/client.js';
+import type { MailKind, MailMessagesTable, MailState } from '../platform/db/schema.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+import { ALL_PARTITIONS } from '../webhooks/deliveries.repository.js';
+import type { MailSnapshot } from './mail-message.js';
+
+export type MailRow = Selectable<MailMessagesTable>;
+
+/** A message to queue, in the transaction of the change it tells of. */
+export interface NewMessage {
+  workspaceId: string;
+  bookingId: string | null;
+  kind: MailKind;
+  revision: number;
+  messageKey: string;
+  recipient: string;
+  snapshot: MailSnapshot;
+  dueAt: number;
+  startsAt: number | null;
+}
+
+/**
+ * Queues messages. A key that exists already is left as it is: a message per booking, kind,
+ * revision and variant is queued at most once.
+ */
+export async function insertMessages(tx: Tx, messages: NewMessage[], now: number): Promise<void> {
+  if (messages.length === 0) return;
+  await tx
+    .insertInto('mail_messages')
+    .values(
+      messages.map((m) => ({
+        workspace_id: m.workspaceId,
+        booking_id: m.bookingId,
+        kind: m.kind,
+        revision: m.revision,
+        message_key: m.messageKey,
+        recipient: m.recipient,
+        snapshot: JSON.stringify(m.snapshot),
+        due_at: new Date(m.dueAt),
+        starts_at: m.startsAt === null ? null : new Date(m.startsAt),
+        next_attempt_at: new Date(m.dueAt),
+        updated_at: new Date(now),
+      })),
+    )
+    .onConflict((oc) => oc.columns(['workspace_id', 'message_key']).doNothing())
+    .execute();
+}
+
+/** A booking changed or ended: its reminders not yet claimed are dropped (a new plan follows). */
+export async function dropPendingReminders(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  now: number,
+): Promise<void> {
+  await tx
+    .updateTable('mail_messages')
+    .set({ state: 'dropped', updated_at: new Date(now), last_response: 'dropped: the booking changed' })
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', 'reminder')
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/** At most this many workspaces are claimed in per round, so one round stays short. */
+const WORKSPACES_PER_ROUND = 50;
+
+/**
+ * Claims up to `limit` due messages of the given partitions: pending ones whose time has come and
+ * claimed ones whose lease ran out (their worker died mid-send: the message goes again, with the
+ * same Message-ID). Like webhook deliveries (src/webhooks/deliveries.repository.ts): workspaces
+ * with due work are found by a plain read, then each is claimed by one statement that touches
+ * that workspace only.
+ */
+export async function claimDueMessages(
+  db: Db,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+  partitions: readonly number[] = ALL_PARTITIONS,
+): Promise<MailRow[]> {
+  if (partitions.length === 0) return [];
+  const at = new Date(now);
+  const workspaces = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('mail_messages')
+        .select(['workspace_id', 'partition'])
+        .distinct()
+        .where('partition', 'in', partitions)
+        .where('state', 'in', ['pending', 'sending'])
+        .where('next_attempt_at', '<=', at)
+        .as('due'),
+    )
+    .select(['workspace_id', 'partition'])
+    .orderBy(sql`random()`)
+    .limit(Math.max(1, Math.min(Math.ceil(limit / 4), WORKSPACES_PER_ROUND)))
+    .execute();
+  if (workspaces.length === 0) return [];
+  const share = Math.max(1, Math.floor(limit / workspaces.length));
+  const claimed = await Promise.all(
+    workspaces.map(({ workspace_id, partition }) =>
+      claimInWorkspace(db, workspace_id, partition, at, new Date(leaseUntil), share),
+    ),
+  );
+  return claimed.flat();
+}
+
+/**
+ * One workspace's claim: due messages become `sending` until `leaseUntil` (kept in
+ * next_attempt_at) with the attempt number bumped. A message waits while an earlier one of its
+ * booking to the same recipient is in flight or not yet tried, so a customer reads "confirmed"
+ * before "canceled". The due condition is checked again on the row being updated, so two
+ * workers racing for one row never both claim it. The workspace's partition lets the candidates
+ * be read from the due index (partition, next_attempt_at): the workspace's reminders of later,
+ * however many, are never scanned.
+ */
+async function claimInWorkspace(
+  db: Db,
+  workspaceId: string,
+  partition: number,
+  at: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<MailRow[]> {
+  const result = await sql<MailRow>`
+    UPDATE mail_messages AS m
+    SET state = 'sending', attempt_count = m.attempt_count + 1, next_attempt_at = ${leaseUntil}, updated_at = ${at}
+    WHERE m.workspace_id = ${workspaceId}
+      AND m.state IN ('pending', 'sending') AND m.next_attempt_at <= ${at}
+      AND m.id IN (
+        SELECT c.id FROM mail_messages AS c
+        WHERE c.workspace_id = ${workspaceId} AND c.partition = ${partition}
+          AND c.state IN ('pending', 'sending') AND c.next_attempt_at <= ${at}
+          AND NOT EXISTS (
+            SELECT 1 FROM mail_messages AS e
+            WHERE e.workspace_id = ${workspaceId} AND e.booking_id = c.booking_id
+              AND e.recipient = c.recipient AND e.revision < c.revision AND e.kind <> 'reminder'
+              AND ((e.state = 'sending' AND e.next_attempt_at > ${at})
+                OR (e.state = 'pending' AND e.attempt_count = 0)))
+        ORDER BY c.next_attempt_at, c.revision, c.id
+        LIMIT ${limit})
+    RETURNING m.*`.execute(db);
+  return result.rows;
+}
+
+/** What an attempt ended in. */
+export interface AttemptRecord {
+  state: Extract<MailState, 'pending' | 'sent' | 'logged' | 'failed' | 'expired'>;
+  /** For `pending`: when to try again. */
+  nextAttemptAt?: number;
+  response: string;
+  subject?: string;
+  bodyText?: string;
+  sentAt?: number;
+}
+
+/**
+ * Records the ends of attempts of one workspace in one statement, each only while its claim
+ * still owns the message (state `sending`, same attempt number): one statement per round and
+ * workspace, not one per message, so the worker keeps up on a busy embedded store. Answers the
+ * ids that were recorded; a missing one was taken by another claim meanwhile (its lease ran out).
+ */
+export async function recordAttempts(
+  db: Db,
+  workspaceId: string,
+  attempts: { claimed: MailRow; record: AttemptRecord }[],
+  now: number,
+): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set();
+  const at = new Date(now);
+  const rows = attempts.map(
+    ({ claimed, record }) =>
+      sql`(${claimed.id}::uuid, ${claimed.attempt_count}::int, ${record.state}::text,
+        ${new Date(record.nextAttemptAt ?? now)}::timestamptz, ${record.response}::text,
+        ${record.subject ?? null}::text, ${record.bodyText ?? null}::text,
+        ${record.sentAt === undefined ? null : new Date(record.sentAt)}::timestamptz)`,
+  );
+  const result = await sql<{ id: string }>`
+    UPDATE mail_messages AS m
+    SET state = v.state, next_attempt_at = v.next_attempt_at, last_response = v.last_response,
+        subject = coalesce(v.subject, m.subject), body_text = coalesce(v.body_text, m.body_text),
+        sent_at = coalesce(v.sent_at, m.sent_at), updated_at = ${at}
+    FROM (VALUES ${sql.join(rows)})
+      AS v(id, attempt_count, state, next_attempt_at, last_response, subject, body_text, sent_at)
+    WHERE m.workspace_id = ${workspaceId} AND m.id = v.id
+      AND m.state = 'sending' AND m.attempt_count = v.attempt_count
+    RETURNING m.id`.execute(db);
+  return new Set(result.rows.map((row) => row.id));
+}
+
+/** The mail log of a workspace, newest first. */
+export async function listMailLog(
+  db: Db,
+  workspaceId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: MailRow[]; total: number }> {
+  const rows = await db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { rows, total: Number(rows[0]?.total ?? 0) };
+}
+
+export async function findMessage(db: Db, workspaceId: string, id: string): Promise<MailRow | undefined> {
+  return db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Messages not yet done with (pending or being sent) across all workspaces, and how many are due. */
+export async function openMessageFigures(db: Db, now: number): Promise<{ open: number; due: number }> {
+  const row = await db
+    .selectFrom('mail_messages')
+    .select([
+      sql<number>`count(*)::int`.as('open'),
+      // A claimed message's next_attempt_at is its lease's end: it counts as due while it is out.
+      sql<number>`count(*) FILTER (WHERE state = 'sending' OR next_attempt_at <= ${new Date(now)})::int`.as(
+        'due',
+      ),
+    ])
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return row;
+}

@@ -1,0 +1,249 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { publicBaseUrl } from '../../config.js';
+import { AppError, notFound } from '../../errors.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { type FormState, list, str } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
+import { domainOf, type MailSnapshot, messageIdOf } from '../mail-message.js';
+import { findMessage, listMailLog } from '../mail-queue.repository.js';
+import { renderMail } from '../mail-render.js';
+import { settingsOf } from '../notification-settings.rules.js';
+import { listMembers, listStafferRecipients } from '../notifications.repository.js';
+import {
+  resendMessage,
+  sendTestEmail,
+  updateNotificationSettings,
+  updateOwnBookingEmails,
+  updateStafferRecipients,
+} from '../notifications.service.js';
+import { parseMailFrom } from '../smtp-sender.js';
+import {
+  MessagePage,
+  NOTIFICATIONS,
+  NotificationsPage,
+  type NotificationsPageProps,
+  OWN_EMAILS,
+  OwnEmailsPage,
+} from './notifications.page.js';
+
+const access = { config: { panelAccess: 'notifications' as const } };
+const PER_PAGE = 20;
+
+const NOTICES: Record<string, string> = {
+  saved: 'The notification settings are saved.',
+  staff: 'The staffer’s booking emails are saved.',
+  test: 'A test email is queued; it shows in the mail log below once the worker has taken it.',
+  resent: 'The email is queued to be sent again, with a Message-ID of its own.',
+};
+
+/** 422 field errors of a refused form, or rethrow what is not one. */
+function fieldErrors(error: unknown) {
+  if (error instanceof AppError && error.statusCode === 422 && error.errors) return error.errors;
+  throw error;
+}
+
+/**
+ * Settings → Notifications (issue 15 point 6) for owners and admins, and "Your booking emails" for
+ * every panel user. Server-rendered forms with CSRF tokens; every write calls a service.
+ */
+export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: Partial<Pick<NotificationsPageProps, 'form' | 'staffErrors' | 'problem'>> = {},
+    status = 200,
+  ) {
+    const session = sessionOf(request);
+    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
+    if (!workspace) throw notFound();
+    const settings = settingsOf(workspace.notification_settings);
+    const query = request.query as Record<string, string | undefined>;
+    const page = Math.max(1, Math.min(10_000, Number.parseInt(query.page ?? '1', 10) || 1));
+    const [log, staffers, members] = await Promise.all([
+      listMailLog(deps.db, workspace.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
+      listStafferRecipients(deps.db, workspace.id),
+      listMembers(deps.db, workspace.id),
+    ]);
+    const notice = NOTICES[query.notice ?? ''];
+    return reply.page({
+      title: 'Notifications',
+      status,
+      body: NotificationsPage({
+        csrf: reply.csrf(),
+        form: extra.form ?? {
+          values: {
+            customer_emails: settings.customerEmails,
+            reminder_hours: settings.reminderMinutes.map((m) => String(Math.round((m / 60) * 100) / 100)),
+            sender_name: settings.senderName,
+            reply_to: settings.replyTo,
+          },
+          errors: {},
+        },
+        staffers,
+        members,
+        ...(extra.staffErrors ? { staffErrors: extra.staffErrors } : {}),
+        log: log.rows,
+        total: log.total,
+        page,
+        perPage: PER_PAGE,
+        smtp: deps.config.smtpUrl !== undefined,
+        you: session.user.email,
+        ...(notice ? { notice } : {}),
+        ...(extra.problem ? { problem: extra.problem } : {}),
+      }),
+    });
+  }
+
+  panel.get('/settings/notifications', access, (request, reply) => render(request, reply));
+
+  panel.post('/settings/notifications', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const values = {
+      customer_emails: list(request.body, 'customer_emails'),
+      reminder_hours: list(request.body, 'reminder_hours'),
+      sender_name: str(request.body, 'sender_name'),
+      reply_to: str(request.body, 'reply_to'),
+    };
+    try {
+      await updateNotificationSettings(
+        deps.uow,
+        session.workspace.id,
+        {
+          customerEmails: values.customer_emails,
+          reminderHours: values.reminder_hours,
+          senderName: values.sender_name,
+          replyTo: values.reply_to,
+        },
+        deps.clock.now(),
+      );
+    } catch (error) {
+      return render(request, reply, { form: { values, errors: fieldErrors(error) } }, 422);
+    }
+    return reply.redirect(`${NOTIFICATIONS}?notice=saved`, 303);
+  });
+
+  panel.post('/settings/notifications/staffers/:stafferId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const stafferId = uuidParam(request, 'stafferId');
+    const values = {
+      email: str(request.body, 'email'),
+      user_id: str(request.body, 'user_id'),
+      booking_emails: list(request.body, 'booking_emails'),
+    };
+    try {
+      await updateStafferRecipients(
+        deps.uow,
+        session.workspace.id,
+        stafferId,
+        { email: values.email, userId: values.user_id, bookingEmails: values.booking_emails },
+        deps.clock.now(),
+      );
+    } catch (error) {
+      const form: FormState = { values, errors: fieldErrors(error) };
+      return render(request, reply, { staffErrors: { stafferId, form } }, 422);
+    }
+    return reply.redirect(`${NOTIFICATIONS}?notice=staff`, 303);
+  });
+
+  panel.post('/settings/notifications/test', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
+    if (!workspace) throw notFound();
+    await sendTestEmail(deps.uow, workspace, session.user.email, deps.clock.now());
+    return reply.redirect(`${NOTIFICATIONS}?notice=test#log`, 303);
+  });
+
+  panel.get('/settings/notifications/messages/:messageId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const message = await findMessage(deps.db, session.workspace.id, uuidParam(request, 'messageId'));
+    if (!message) throw notFound('Email');
+    const snapshot = message.snapshot as unknown as MailSnapshot;
+    const mailFrom = parseMailFrom(deps.config.mailFrom) ?? { name: '', address: 'no-reply@localhost' };
+    const from = { name: snapshot.senderName || snapshot.workspaceName, address: mailFrom.address };
+    // Not yet sent: shown as it would go out now (the worker renders it from the same snapshot).
+    const preview =
+      message.body_text === null
+        ? renderMail(message.kind, message.revision, snapshot, {
+            publicBase: publicBaseUrl(deps.config),
+            from,
+          })
+        : undefined;
+    const query = request.query as Record<string, string | undefined>;
+    const notice = NOTICES[query.notice ?? ''];
+    return reply.page({
+      title: message.subject ?? preview?.subject ?? 'Email',
+      body: MessagePage({
+        csrf: reply.csrf(),
+        message,
+        subject: message.subject ?? preview?.subject ?? '',
+        text: message.body_text ?? preview?.text ?? '',
+        messageId: messageIdOf(message.message_key, domainOf(mailFrom.address)),
+        from: `${from.name} <${from.address}>`,
+        ...(notice ? { notice } : {}),
+      }),
+    });
+  });
+
+  panel.post('/settings/notifications/messages/:messageId/resend', access, async (request, reply) => {
+    const session = sessionOf(request);
+    try {
+      await resendMessage(deps.uow, session.workspace.id, uuidParam(request, 'messageId'), deps.clock.now());
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 409)
+        return render(request, reply, { problem: error.message }, 409);
+      throw error;
+    }
+    return reply.redirect(`${NOTIFICATIONS}?notice=resent#log`, 303);
+  });
+
+  // Every user: the booking emails of the staffers linked to them (a per-user setting).
+  async function renderOwn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form?: { stafferId: string; form: FormState },
+    status = 200,
+  ) {
+    const session = sessionOf(request);
+    const staffers = await listStafferRecipients(deps.db, session.workspace.id, session.user.id);
+    const notice = (request.query as Record<string, string | undefined>).notice === 'saved';
+    return reply.page({
+      title: 'Your booking emails',
+      status,
+      body: OwnEmailsPage({
+        csrf: reply.csrf(),
+        staffers,
+        email: session.user.email,
+        ...(notice ? { notice: 'Your choice is saved.' } : {}),
+        ...(form ? { form } : {}),
+      }),
+    });
+  }
+
+  panel.get('/account/notifications', (request, reply) => renderOwn(request, reply));
+
+  panel.post('/account/notifications/:stafferId', async (request, reply) => {
+    const session = sessionOf(request);
+    const stafferId = uuidParam(request, 'stafferId');
+    const chosen = list(request.body, 'booking_emails');
+    try {
+      await updateOwnBookingEmails(
+        deps.uow,
+        session.workspace.id,
+        session.user.id,
+        stafferId,
+        chosen,
+        deps.clock.now(),
+      );
+    } catch (error) {
+      return renderOwn(
+        request,
+        reply,
+        { stafferId, form: { values: { booking_emails: chosen }, errors: fieldErrors(error) } },
+        422,
+      );
+    }
+    return reply.redirect(`${OWN_EMAILS}?notice=saved`, 303);
+  });
+}
