@@ -19,9 +19,21 @@ export function HomePage({ session }: { session: Session }) {
       <div class="card">
         <h2>Settings</h2>
         <ul>
+          {can(workspace.role, 'settings') && (
+            <li>
+              <a href={`${PANEL_PREFIX}/settings/workspace`}>Workspace</a>: country and the business's
+              contacts.
+            </li>
+          )}
           {can(workspace.role, 'team') && (
             <li>
               <a href={`${PANEL_PREFIX}/team`}>Team</a>: invite members, change roles.
+            </li>
+          )}
+          {can(workspace.role, 'settings') && (
+            <li>
+              <a href={`${PANEL_PREFIX}/settings/calendar-feeds`}>Calendar feeds</a>: each staffer's bookings
+              as a calendar to subscribe to.
             </li>
           )}
           {can(workspace.role, 'notifications') && (
@@ -43,6 +55,9 @@ export function HomePage({ session }: { session: Session }) {
               </li>
             </>
           )}
+          <li>
+            <a href={`${PANEL_PREFIX}/account/calendar-feed`}>Your calendar feed</a>
+          </li>
           <li>
             <a href={`${PANEL_PREFIX}/account/notifications`}>Your booking emails</a>
           </li>
