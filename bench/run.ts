@@ -14,6 +14,7 @@
  *   BENCH_ONLY=booking-page    only the booking page's service and slot steps (issue 14)
  *   BENCH_ONLY=mail     only creates with emails on vs off, workers sending to a local SMTP
  *                       server (issue 15); prints the figures, leaves docs/performance.md alone
+ *   BENCH_ONLY=stores   only the engine, the framework ceiling and each store's scenarios
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
  *   BENCH_SOAK_MINUTES  length of the PGlite soak (default 10; 0 skips it; quick: 2)
@@ -124,34 +125,39 @@ async function main(): Promise<number> {
     }
   }
 
-  if (databaseUrl && stores.includes('postgres')) {
+  // BENCH_ONLY=stores: the engine, the ceiling and the stores' scenarios, nothing after them.
+  const full = only !== 'stores';
+  if (full && databaseUrl && stores.includes('postgres')) {
     const crash = await runManyProcesses(databaseUrl, timing, log);
     if (crash) crashes.push(crash);
   }
-  try {
-    await runBookingPageBench(log);
-  } catch (error) {
-    const message = `booking page: ${(error as Error).stack ?? error}`;
-    console.error(`bench: ${message}`);
-    crashes.push(message);
-  }
-  try {
-    await runMailBench(log);
-  } catch (error) {
-    const message = `mail: ${(error as Error).stack ?? error}`;
-    console.error(`bench: ${message}`);
-    crashes.push(message);
-  }
+  if (full)
+    try {
+      await runBookingPageBench(log);
+    } catch (error) {
+      const message = `booking page: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
+  if (full)
+    try {
+      await runMailBench(log);
+    } catch (error) {
+      const message = `mail: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
   let lists: ListResult[] | undefined;
   let soak: SoakMinute[] | undefined;
-  try {
-    lists = await runListsBench(log);
-    if (soakMinutes > 0) soak = await runSoak(log, soakMinutes);
-  } catch (error) {
-    const message = `lists/soak: ${(error as Error).stack ?? error}`;
-    console.error(`bench: ${message}`);
-    crashes.push(message);
-  }
+  if (full)
+    try {
+      lists = await runListsBench(log);
+      if (soakMinutes > 0) soak = await runSoak(log, soakMinutes);
+    } catch (error) {
+      const message = `lists/soak: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
 
   // Interrupted: abort() is cleaning up and will exit; half a run is not written anywhere.
   if (isAborting()) return new Promise<number>(() => {});
