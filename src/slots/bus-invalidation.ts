@@ -1,5 +1,4 @@
-import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
-import { CACHE_BACKSTOP_TTL_MS } from '../platform/bus/invalidation-bus.js';
+import { CACHE_BACKSTOP_TTL_MS, type InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Db } from '../platform/db/client.js';
 import type { AvailabilityInvalidation } from './availability-invalidation.js';
 import { bumpAvailabilityVersions } from './availability-versions.repository.js';
