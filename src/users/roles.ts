@@ -3,17 +3,19 @@ import type { Role } from '../platform/db/schema.js';
 export const ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
 
 /**
- * What each role may do in the panel. Owners run the team; owners and admins run the developer
- * settings (API keys, webhooks), the workspace settings (Settings → Workspace, Calendar feeds) and
- * the notification settings; staff see their workspace's home page and their own account pages
- * (their calendar feed, their booking emails) only.
+ * What each role may do in the panel. Everyone runs the day: the calendar, bookings and customers
+ * (`bookings`), as a front desk takes bookings on the phone. Owners run the team; owners and admins
+ * run the business's setup (locations, services, staffers, hours, statuses, payment accounts), the
+ * developer settings (API keys, webhooks), the workspace settings (Settings → Workspace, Calendar
+ * feeds) and the notification settings; staff see their own account pages (their calendar feed,
+ * their booking emails) besides the day's work.
  */
-export type Permission = 'team' | 'developers' | 'settings' | 'notifications';
+export type Permission = 'bookings' | 'setup' | 'team' | 'developers' | 'settings' | 'notifications';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ['team', 'developers', 'settings', 'notifications'],
-  admin: ['developers', 'settings', 'notifications'],
-  staff: [],
+  owner: ['bookings', 'setup', 'team', 'developers', 'settings', 'notifications'],
+  admin: ['bookings', 'setup', 'developers', 'settings', 'notifications'],
+  staff: ['bookings'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -59,11 +59,17 @@ export function TextField(props: {
   form: FormState;
   name: string;
   label: string;
-  type?: 'text' | 'email' | 'password' | 'url';
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'time' | 'date' | 'tel' | 'search';
   hint?: string;
   autocomplete?: string;
   required?: boolean;
   autofocus?: boolean;
+  /** For type number/time/date: the browser's own bounds (the server checks them again). */
+  min?: string;
+  max?: string;
+  step?: string;
+  /** A <datalist> id offering choices (a searchable list, e.g. IANA time zones). */
+  list?: string;
 }) {
   const id = fieldId(props.name);
   const invalid = errorsOf(props.form, props.name).length > 0;
@@ -87,11 +93,79 @@ export function TextField(props: {
         autocomplete={props.autocomplete}
         required={props.required}
         autofocus={props.autofocus}
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        list={props.list}
         aria-invalid={invalid ? 'true' : undefined}
         aria-describedby={described || undefined}
       />
       <FieldError form={props.form} name={props.name} />
     </div>
+  );
+}
+
+export function TextAreaField(props: {
+  form: FormState;
+  name: string;
+  label: string;
+  hint?: string;
+  rows?: number;
+}) {
+  const id = fieldId(props.name);
+  const invalid = errorsOf(props.form, props.name).length > 0;
+  const described = [props.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const raw = props.form.values[props.name];
+  return (
+    <div class={`field${invalid ? ' has-error' : ''}`}>
+      <label for={id}>{props.label}</label>
+      {props.hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      )}
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows ?? 3}
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={described || undefined}
+      >
+        {typeof raw === 'string' ? raw : ''}
+      </textarea>
+      <FieldError form={props.form} name={props.name} />
+    </div>
+  );
+}
+
+/** A group of checkboxes sharing one name (read back with `list()`); checked = in the form's values. */
+export function CheckboxesField(props: {
+  form: FormState;
+  name: string;
+  legend: string;
+  options: { value: string; label: string }[];
+  hint?: string;
+}) {
+  const id = fieldId(props.name);
+  const invalid = errorsOf(props.form, props.name).length > 0;
+  const raw = props.form.values[props.name];
+  const checked = new Set(Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []);
+  return (
+    <fieldset
+      class={`field checks${invalid ? ' has-error' : ''}`}
+      id={id}
+      aria-describedby={invalid ? `${id}-error` : undefined}
+    >
+      <legend>{props.legend}</legend>
+      {props.hint && <span class="hint">{props.hint}</span>}
+      {props.options.map((option) => (
+        <label>
+          <input type="checkbox" name={props.name} value={option.value} checked={checked.has(option.value)} />
+          {option.label}
+        </label>
+      ))}
+      <FieldError form={props.form} name={props.name} />
+    </fieldset>
   );
 }
 

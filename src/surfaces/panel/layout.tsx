@@ -30,6 +30,36 @@ interface NavItem {
 const NAV: { group?: string; items: NavItem[] }[] = [
   { items: [{ href: `${PANEL_PREFIX}`, label: 'Home', show: () => true }] },
   {
+    group: 'Bookings',
+    items: [
+      { href: `${PANEL_PREFIX}/calendar`, label: 'Calendar', show: (role) => can(role, 'bookings') },
+      { href: `${PANEL_PREFIX}/bookings`, label: 'Bookings list', show: (role) => can(role, 'bookings') },
+      { href: `${PANEL_PREFIX}/customers`, label: 'Customers', show: (role) => can(role, 'bookings') },
+    ],
+  },
+  {
+    group: 'Setup',
+    items: [
+      { href: `${PANEL_PREFIX}/setup/locations`, label: 'Locations', show: (role) => can(role, 'setup') },
+      { href: `${PANEL_PREFIX}/setup/services`, label: 'Services', show: (role) => can(role, 'setup') },
+      {
+        href: `${PANEL_PREFIX}/setup/staffers`,
+        label: 'Staff and hours',
+        show: (role) => can(role, 'setup'),
+      },
+      {
+        href: `${PANEL_PREFIX}/setup/statuses`,
+        label: 'Booking statuses',
+        show: (role) => can(role, 'setup'),
+      },
+      {
+        href: `${PANEL_PREFIX}/setup/payment-accounts`,
+        label: 'Payment accounts',
+        show: (role) => can(role, 'setup'),
+      },
+    ],
+  },
+  {
     group: 'Settings',
     items: [
       {
