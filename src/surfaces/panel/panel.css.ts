@@ -88,6 +88,49 @@ form.staffer{border-top:1px solid var(--line);padding-top:1rem;margin-top:1rem}
 form.staffer .row{align-items:flex-start;gap:0 1.5rem}
 pre.mail-text{max-height:none;word-break:normal;overflow-wrap:anywhere;font-size:.9rem}
 footer.bottom{color:var(--muted);font-size:.8rem;text-align:center;padding:1rem}
+/* calendar (src/calendar/panel): the time grid; positions come from the page's own classes */
+.cal-controls{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:flex-end;margin:0 0 .75rem}
+.cal-controls .field{margin:0}
+.cal-nav{margin:0 0 .5rem}
+.cal-nav a:last-child{margin-left:auto}
+h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
+.cal-dst{border-left:4px solid var(--warn);background:#fdf3e3;padding:.4rem .8rem;border-radius:4px;margin:.25rem 0 .5rem}
+.cal{position:relative}
+.cal-scroll{overflow:auto;max-height:78vh;border:1px solid var(--line);border-radius:8px;background:var(--card)}
+.cal-head,.cal-body{display:flex;min-width:max-content}
+.cal-head{position:sticky;top:0;z-index:3;background:var(--card);border-bottom:1px solid var(--line)}
+.cal-corner,.cal-axis{flex:0 0 3.6rem;position:sticky;left:0;z-index:2;background:var(--card)}
+.cal-axis{position:sticky;border-right:1px solid var(--line)}
+.cal-group{flex:1 0 auto;display:flex;flex-direction:column;border-left:1px solid #b9bfc8}
+.cal-group-title{font-weight:600;font-size:.85rem;text-align:center;padding:.2rem;border-bottom:1px solid var(--line)}
+.cal-group-cols{display:flex;flex:1}
+.cal-col-title{flex:1 0 9rem;width:9rem;font-size:.8rem;font-weight:600;padding:.3rem .35rem;text-align:center;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.cal-col{flex:1 0 9rem;width:9rem;position:relative;background-color:#eceef2;background-image:linear-gradient(#d6dae0 1px,transparent 1px);background-size:100% 48px;border-left:1px solid var(--line)}
+.cal-week .cal-col-title,.cal-week .cal-col{flex-basis:5.5rem;width:5.5rem}
+.cal-week .cal-col,.cal-staffer-week .cal-col{background-size:100% 40px}
+.cal-hour{position:absolute;left:0;right:.35rem;text-align:right;font-size:.72rem;color:var(--muted);line-height:1;padding-top:2px;white-space:nowrap}
+.shade{position:absolute;left:0;right:0;font-size:.7rem;color:var(--muted);overflow:hidden}
+.shade.work{background:#fff}
+.shade.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 6px,#e2e5ea 6px 12px)}
+.shade.skipped{background:repeating-linear-gradient(45deg,#fbe3e1 0 6px,#fff 6px 12px);color:var(--danger);z-index:1;text-align:center}
+.shade.repeated{background:#fff3d6b3;color:var(--warn);text-align:center}
+.blk{position:absolute;left:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-left:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:1.25;text-decoration:none;touch-action:none}
+a.blk:hover{background:#d9def8}
+.blk.done{background:#e3f2e7;border-color:#9bc5a6}
+.blk.group{background:#fff3dc;border-color:#d9b77a}
+.blk-time{font-weight:700}
+.blk.short .blk-what{display:none}
+.blk-people{margin:0;padding:0 0 0 1rem}
+.blk.dragging{opacity:.85;z-index:5;box-shadow:0 4px 12px #0004;pointer-events:none}
+.cal-drop{position:absolute;left:0;right:0;z-index:4;border:2px dashed var(--accent);border-radius:5px;background:#3949ab22;pointer-events:none}
+.cal-legend .key{display:inline-block;width:.9rem;height:.9rem;border:1px solid var(--line);vertical-align:-.15rem}
+.cal-legend .key.work{background:#fff}
+.cal-legend .key.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 3px,#d6dae0 3px 6px)}
+.cal-legend .key.off{background:#eceef2}
+dialog.cal-dialog{border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;max-width:24rem;width:calc(100% - 2rem)}
+dialog.cal-dialog::backdrop{background:#0006}
+.blk-move{position:absolute;right:2px;top:2px;z-index:2;font-size:.7rem;padding:0 .3rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:4px;line-height:1.3}
+@media (max-width:720px){.cal-scroll{max-height:70vh}.cal-nav a:last-child{margin-left:0}}
 @media (max-width:720px){
   .shell{flex-direction:column}
   nav.side{flex:none;padding:.5rem 1rem 0}

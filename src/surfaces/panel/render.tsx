@@ -13,6 +13,8 @@ export interface PageOptions {
   body: VNode;
   status?: number;
   islands?: string[];
+  /** Page-specific CSS after the panel's stylesheet (the calendar's grid geometry). */
+  css?: string;
   /** 'bare' for pages without a session (sign-in, invite, reset). */
   layout?: 'app' | 'bare';
 }
@@ -56,7 +58,7 @@ export async function sendPage(
   const html = renderDocument({
     title: `${options.title} · Kairos`,
     lang: 'en',
-    css: PANEL_CSS,
+    css: options.css ? PANEL_CSS + options.css : PANEL_CSS,
     nonce,
     ...(options.islands ? { islands: options.islands } : {}),
     body,

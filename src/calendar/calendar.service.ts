@@ -1,0 +1,302 @@
+import { stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
+import { AppError, notFound } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import { dateToUtcMs, todayIn, utcMsToDate, weekdayOf } from '../platform/time/zone.js';
+import type { Schedule } from '../slots/engine/types.js';
+import { localDays, mergeSpans, subtractSpans, workingSpans } from '../slots/engine/working-spans.js';
+import {
+  type CalendarBooking,
+  type CalendarLocation,
+  type CalendarStaffer,
+  listCalendarBookings,
+  listCalendarLocations,
+  listCalendarStaffers,
+} from './calendar.repository.js';
+import {
+  type AxisMode,
+  assignLanes,
+  type CalendarDay,
+  calendarDay,
+  type HourMark,
+  hourMarks,
+  type Placed,
+  place,
+  type Span,
+  visibleWindow,
+} from './calendar-layout.rules.js';
+
+const DAY_MS = 86_400_000;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export type CalendarView = 'day' | 'week';
+
+export interface CalendarQuery {
+  location?: string | undefined;
+  date?: string | undefined;
+  view?: string | undefined;
+  /** A staffer's uuid, 'all', or absent (a staff member then sees their own column). */
+  staffer?: string | undefined;
+}
+
+export interface Shade extends Placed {
+  kind: 'work' | 'break' | 'skipped' | 'repeated';
+}
+
+/** One block on the grid: a booking, or a group session's bookings together. */
+export interface Block extends Placed {
+  lane: number;
+  lanes: number;
+  startMs: number;
+  endMs: number;
+  bookings: { id: string; customer: string; phone: string }[];
+  services: string;
+  status: { name: string; color: string; type: string };
+  completed: boolean;
+  seats?: { taken: number; capacity: number };
+}
+
+export interface Column {
+  staffer: CalendarStaffer;
+  day: CalendarDay;
+  shades: Shade[];
+  blocks: Block[];
+}
+
+export interface CalendarModel {
+  locations: CalendarLocation[];
+  location: CalendarLocation;
+  view: CalendarView;
+  date: string;
+  today: string;
+  /** All the location's staffers (the picker), and the one shown alone, if any. */
+  staffers: CalendarStaffer[];
+  staffer: CalendarStaffer | undefined;
+  mode: AxisMode;
+  window: { from: number; to: number };
+  hours: HourMark[];
+  groups: { day: CalendarDay; columns: Column[] }[];
+  previous: string;
+  next: string;
+  bookingCount: number;
+}
+
+/** The calendar of a location for a day or a week (Monday first), read in three statements. */
+export async function loadCalendar(
+  db: Db,
+  args: { workspaceId: string; userId: string; role: string; now: number; query: CalendarQuery },
+): Promise<CalendarModel | { empty: true }> {
+  const { query } = args;
+  const locations = await listCalendarLocations(db, args.workspaceId);
+  if (locations.length === 0) return { empty: true };
+  const location = query.location ? locations.find((l) => l.id === query.location) : locations[0];
+  if (!location) throw notFound('Location');
+  const zone = location.timezone;
+  const view: CalendarView = query.view === 'week' ? 'week' : 'day';
+  if (query.view !== undefined && query.view !== 'day' && query.view !== 'week') {
+    throw new AppError(400, 'invalid_view', 'The view must be "day" or "week".');
+  }
+  const today = todayIn(zone, args.now);
+  const date = query.date ?? today;
+  if (!DATE_RE.test(date) || !validDate(date)) {
+    throw new AppError(400, 'invalid_date', 'The date must be a calendar date as YYYY-MM-DD.');
+  }
+  const dates = view === 'day' ? [date] : weekOf(date);
+  const days = dates.map((d) => calendarDay(zone, d));
+  const from = days[0]!.startMs;
+  const to = days[days.length - 1]!.endMs;
+
+  let stafferId = query.staffer && query.staffer !== 'all' ? query.staffer : undefined;
+  if (query.staffer === undefined && args.role === 'staff') {
+    // A staff member sees their own column first; "All staff" shows everyone.
+    stafferId = (await stafferOfMember(db, args.workspaceId, args.userId)) ?? undefined;
+  }
+  const bookings = await listCalendarBookings(db, {
+    workspaceId: args.workspaceId,
+    locationId: location.id,
+    from,
+    to,
+  });
+  const staffers = await listCalendarStaffers(db, args.workspaceId, location.id, [
+    ...new Set(bookings.map((b) => b.staffer_id)),
+  ]);
+  const staffer = stafferId ? staffers.find((s) => s.id === stafferId) : undefined;
+  if (stafferId && !staffer && query.staffer !== undefined) throw notFound('Staffer');
+  const shown = staffer ? [staffer] : staffers;
+
+  const mode: AxisMode = view === 'day' ? 'elapsed' : 'wall';
+  const spanDays = localDays(utcMsToDate(dateToUtcMs(dates[0]!) - DAY_MS), dates[dates.length - 1]!);
+  const hoursOf = new Map(shown.map((s) => [s.id, scheduleSpans(s, zone, spanDays)]));
+  const opening = workingSpans(
+    { weekly: location.opening_hours ?? {}, breaks: {}, overrides: [] },
+    zone,
+    spanDays,
+  );
+  const shownIds = new Set(shown.map((s) => s.id));
+  const visibleBookings = bookings.filter((b) => shownIds.has(b.staffer_id));
+  const window = visibleWindow(mode, zone, days, [
+    ...opening,
+    ...[...hoursOf.values()].flatMap((h) => h.scheduled),
+    ...visibleBookings.map((b) => ({ start: b.start_ms, end: b.end_ms })),
+  ]);
+
+  const byStaffer = new Map<string, CalendarBooking[]>();
+  for (const booking of visibleBookings) {
+    const list = byStaffer.get(booking.staffer_id) ?? [];
+    list.push(booking);
+    byStaffer.set(booking.staffer_id, list);
+  }
+  const groups = days.map((day) => ({
+    day,
+    columns: shown.map((s) => {
+      const hours = hoursOf.get(s.id)!;
+      const shades: Shade[] = [
+        ...placeAll(mode, zone, day, window, hours.working, 'work'),
+        ...placeAll(mode, zone, day, window, hours.breaks, 'break'),
+        ...clockChangeShades(mode, day, window),
+      ];
+      return {
+        staffer: s,
+        day,
+        shades,
+        blocks: blocksOf(mode, zone, day, window, byStaffer.get(s.id) ?? []),
+      };
+    }),
+  }));
+
+  const step = view === 'day' ? 1 : 7;
+  return {
+    locations,
+    location,
+    view,
+    date,
+    today,
+    staffers,
+    staffer,
+    mode,
+    window,
+    hours: hourMarks(mode, zone, days[0]!, window.from, window.to),
+    groups,
+    previous: shiftDate(date, -step),
+    next: shiftDate(date, step),
+    bookingCount: visibleBookings.length,
+  };
+}
+
+function validDate(date: string): boolean {
+  try {
+    dateToUtcMs(date);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function shiftDate(date: string, days: number): string {
+  return utcMsToDate(dateToUtcMs(date) + days * DAY_MS);
+}
+
+/** The seven dates of the Monday-first week holding `date`. */
+export function weekOf(date: string): string[] {
+  const index = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(weekdayOf(date));
+  const monday = dateToUtcMs(date) - index * DAY_MS;
+  return Array.from({ length: 7 }, (_, i) => utcMsToDate(monday + i * DAY_MS));
+}
+
+/** Working time (breaks cut out), the breaks themselves, and the scheduled hours around both. */
+function scheduleSpans(
+  staffer: CalendarStaffer,
+  zone: string,
+  days: ReturnType<typeof localDays>,
+): { working: Span[]; breaks: Span[]; scheduled: Span[] } {
+  if (!staffer.weekly) return { working: [], breaks: [], scheduled: [] };
+  const schedule: Schedule = {
+    weekly: staffer.weekly,
+    breaks: staffer.breaks ?? {},
+    overrides: staffer.overrides ?? [],
+  };
+  const working = workingSpans(schedule, zone, days);
+  const scheduled = workingSpans(
+    {
+      weekly: schedule.weekly,
+      breaks: {},
+      overrides: schedule.overrides.map((o) => ({ date: o.date, intervals: o.intervals })),
+    },
+    zone,
+    days,
+  );
+  return { working, breaks: subtractSpans(mergeSpans(scheduled), working), scheduled };
+}
+
+function placeAll(
+  mode: AxisMode,
+  zone: string,
+  day: CalendarDay,
+  window: { from: number; to: number },
+  spans: Span[],
+  kind: Shade['kind'],
+): Shade[] {
+  const out: Shade[] = [];
+  for (const span of spans) {
+    const placed = place(mode, zone, day, window, span);
+    if (placed) out.push({ ...placed, kind });
+  }
+  return out;
+}
+
+/** On the wall axis the skipped or repeated hour of a DST day is a band of its own. */
+function clockChangeShades(mode: AxisMode, day: CalendarDay, window: { from: number; to: number }): Shade[] {
+  if (mode !== 'wall' || !day.change) return [];
+  const top = Math.max(day.change.wallFrom, window.from);
+  const bottom = Math.min(day.change.wallTo, window.to);
+  if (bottom <= top) return [];
+  return [
+    {
+      top: top - window.from,
+      height: bottom - top,
+      kind: day.change.shiftMinutes > 0 ? 'skipped' : 'repeated',
+    },
+  ];
+}
+
+function blocksOf(
+  mode: AxisMode,
+  zone: string,
+  day: CalendarDay,
+  window: { from: number; to: number },
+  bookings: CalendarBooking[],
+): Block[] {
+  // The bookings of one group session are one block: seats taken out of capacity.
+  const sessions = new Map<string, CalendarBooking[]>();
+  const singles: CalendarBooking[][] = [];
+  for (const booking of bookings) {
+    if (booking.occupancy_id && (booking.capacity ?? 1) > 1) {
+      const session = sessions.get(booking.occupancy_id);
+      if (session) session.push(booking);
+      else sessions.set(booking.occupancy_id, [booking]);
+    } else singles.push([booking]);
+  }
+  const placed: (Placed & Omit<Block, 'lane' | 'lanes' | 'top' | 'height'>)[] = [];
+  for (const group of [...singles, ...sessions.values()]) {
+    const first = group[0]!;
+    const span = { start: first.start_ms, end: first.end_ms };
+    const at = place(mode, zone, day, window, span);
+    if (!at) continue;
+    placed.push({
+      ...at,
+      startMs: span.start,
+      endMs: span.end,
+      bookings: group.map((b) => ({
+        id: b.id,
+        customer: `${b.customer_first_name} ${b.customer_last_name}`.trim() || b.customer_phone,
+        phone: b.customer_phone,
+      })),
+      services: first.services ?? '',
+      status: { name: first.status_name, color: first.status_color, type: first.status_type },
+      completed: group.every((b) => b.completed),
+      ...((first.capacity ?? 1) > 1
+        ? { seats: { taken: first.seats_taken ?? group.length, capacity: first.capacity! } }
+        : {}),
+    });
+  }
+  return assignLanes(placed);
+}

@@ -1,0 +1,370 @@
+import { formatMinutes, localMsOf, offsetLabel, offsetMinutesAt } from '../../platform/time/zone.js';
+import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import type { Block, CalendarModel, Column } from '../calendar.service.js';
+import type { CalendarDay } from '../calendar-layout.rules.js';
+
+export const CALENDAR = `${PANEL_PREFIX}/calendar`;
+
+/**
+ * The bookings calendar (issue 13 §1): a time grid rendered on the server. Positions are CSS
+ * classes of a per-page stylesheet (`GridStyles`): the CSP allows no style attributes, and a
+ * week of 1,000 bookings shares a few hundred geometries. The island (calendar.island.tsx) adds
+ * dragging, the "Move to…" dialog and click-to-book; without it every block is a link to its
+ * booking's page, where the same moves are plain forms.
+ */
+
+/** Pixels per axis minute: an hour is 48 px in the one-day view, 40 px in week views. */
+export function scaleOf(model: Pick<CalendarModel, 'view'>): number {
+  return model.view === 'day' ? 0.8 : 2 / 3;
+}
+
+const HEX = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
+
+/**
+ * Geometry and colour classes of one page, deduplicated. The page's parts are called as plain
+ * functions (not JSX elements), so every class is known once CalendarPage returns.
+ */
+export class GridStyles {
+  private readonly rules = new Map<string, string>();
+  constructor(private readonly scale: number) {}
+
+  /** A class for a vertical span (and lane) on the grid. */
+  box(top: number, height: number, lane = 0, lanes = 1): string {
+    const px = (minutes: number) => Math.round(minutes * this.scale * 10) / 10;
+    const key = `${px(top)}/${px(height)}/${lane}/${lanes}`;
+    let name = this.rules.get(key);
+    if (name === undefined) {
+      name = `g${this.rules.size.toString(36)}`;
+      this.rules.set(key, name);
+    }
+    return name;
+  }
+
+  private readonly colours = new Map<string, string>();
+
+  /** A status colour as a class (only well-formed hex colours reach the stylesheet). */
+  colour(color: string): string {
+    const safe = HEX.test(color) ? color.toLowerCase() : '#3949ab';
+    let name = this.colours.get(safe);
+    if (!name) {
+      name = `s${this.colours.size}`;
+      this.colours.set(safe, name);
+    }
+    return name;
+  }
+
+  /** The stylesheet: only the classes used (so the page must be built before this is called). */
+  css(): string {
+    let css = '';
+    for (const [color, name] of this.colours) css += `.${name}{border-left-color:${color}}`;
+    for (const [key, name] of this.rules) {
+      const [top, height, lane, lanes] = key.split('/').map(Number) as [number, number, number, number];
+      const width =
+        lanes > 1 ? `;left:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%` : '';
+      css += `.${name}{top:${top}px;height:${height}px${width}}`;
+    }
+    return css;
+  }
+}
+
+const dayTitle = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const dayShort = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
+
+function titleOf(date: string): string {
+  return dayTitle.format(new Date(`${date}T00:00:00Z`));
+}
+function shortOf(date: string): string {
+  return dayShort.format(new Date(`${date}T00:00:00Z`));
+}
+
+function wallTime(ms: number, zone: string): string {
+  const local = localMsOf(ms, zone);
+  return formatMinutes(Math.round((local - Math.floor(local / 86_400_000) * 86_400_000) / 60_000));
+}
+
+function stafferName(s: { first_name: string; last_name: string }): string {
+  return `${s.first_name} ${s.last_name}`.trim();
+}
+
+function calendarHref(model: CalendarModel, change: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  const values: Record<string, string | undefined> = {
+    location: model.location.id,
+    view: model.view,
+    date: model.date,
+    staffer: model.staffer?.id ?? 'all',
+    ...change,
+  };
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, value);
+  return `${CALENDAR}?${params}`;
+}
+
+/** What a DST day says about itself, in words. */
+function clockNote(day: CalendarDay): string | undefined {
+  if (!day.change) return undefined;
+  const hours = day.lengthMinutes / 60;
+  const at = formatMinutes(day.change.shiftMinutes > 0 ? day.change.wallFrom : day.change.wallTo);
+  const shift = Math.abs(day.change.shiftMinutes);
+  const amount = shift === 60 ? '1 hour' : `${shift} minutes`;
+  return day.change.shiftMinutes > 0
+    ? `${shortOf(day.date)} has ${hours} hours: at ${at} the clocks go forward ${amount}.`
+    : `${shortOf(day.date)} has ${hours} hours: at ${at} the clocks go back ${amount}, and ${formatMinutes(day.change.wallFrom)}–${at} happens twice.`;
+}
+
+export function CalendarPage(props: {
+  model: CalendarModel;
+  csrf: string;
+  styles: GridStyles;
+  canSetup: boolean;
+  notice?: string | undefined;
+  slotStep: number;
+}) {
+  const { model, styles } = props;
+  const zone = model.location.timezone;
+  const currentUrl = calendarHref(model, {});
+  const notes = model.groups.map((g) => clockNote(g.day)).filter((n): n is string => n !== undefined);
+  const multiDay = model.view === 'week';
+  const perStaffer = multiDay && model.staffer !== undefined;
+  const axisHeight = (model.window.to - model.window.from) * scaleOf(model);
+  const heightClass = styles.box(0, model.window.to - model.window.from);
+  const grid = (
+    <div
+      class={`cal ${multiDay ? (perStaffer ? 'cal-staffer-week' : 'cal-week') : 'cal-day'}`}
+      data-calendar=""
+      data-zone={zone}
+      data-mode={model.mode}
+      data-from={String(model.window.from)}
+      data-scale={String(scaleOf(model))}
+      data-step={String(props.slotStep)}
+      data-location={model.location.id}
+      data-return={currentUrl}
+      data-height={String(axisHeight)}
+    >
+      <div class="cal-scroll">
+        <div class="cal-head" aria-hidden="true">
+          <div class="cal-corner" />
+          {model.groups.map((group) => (
+            <div class="cal-group">
+              {multiDay && !perStaffer && <div class="cal-group-title">{shortOf(group.day.date)}</div>}
+              <div class="cal-group-cols">
+                {group.columns.map((column) => (
+                  <div class="cal-col-title">
+                    {perStaffer ? shortOf(group.day.date) : stafferName(column.staffer)}
+                  </div>
+                ))}
+              </div>
+            </div>
+          ))}
+        </div>
+        <div class="cal-body">
+          <div class={`cal-axis ${heightClass}`} aria-hidden="true">
+            {model.hours.map((mark) => (
+              <span class={`cal-hour ${styles.box(mark.at - model.window.from, 60)}`}>{mark.label}</span>
+            ))}
+          </div>
+          {model.groups.map((group) => (
+            <div class="cal-group">
+              <div class="cal-group-cols">
+                {group.columns.map((column) => ColumnView({ column, model, styles, heightClass }))}
+              </div>
+            </div>
+          ))}
+        </div>
+      </div>
+      <form class="cal-move" method="post" action={CALENDAR} hidden data-move-form="">
+        <input type="hidden" name="_csrf" value={props.csrf} />
+        <input type="hidden" name="date" value="" />
+        <input type="hidden" name="time" value="" />
+        <input type="hidden" name="staffer_uuid" value="" />
+        <input type="hidden" name="return_to" value={currentUrl} />
+      </form>
+      <template data-staffers="">
+        {model.staffers.map((s) => (
+          <option value={s.id}>{stafferName(s)}</option>
+        ))}
+      </template>
+    </div>
+  );
+
+  return (
+    <>
+      <h1>Calendar</h1>
+      {props.notice && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
+      <form method="get" action={CALENDAR} class="cal-controls" aria-label="Calendar view">
+        <div class="field">
+          <label for="cal-location">Location</label>
+          <select id="cal-location" name="location">
+            {model.locations.map((l) => (
+              <option value={l.id} selected={l.id === model.location.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="cal-view">View</label>
+          <select id="cal-view" name="view">
+            <option value="day" selected={model.view === 'day'}>
+              Day
+            </option>
+            <option value="week" selected={model.view === 'week'}>
+              Week
+            </option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="cal-staffer">Staff</label>
+          <select id="cal-staffer" name="staffer">
+            <option value="all" selected={!model.staffer}>
+              All staff
+            </option>
+            {model.staffers.map((s) => (
+              <option value={s.id} selected={s.id === model.staffer?.id}>
+                {stafferName(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="cal-date">Date</label>
+          <input id="cal-date" type="date" name="date" value={model.date} />
+        </div>
+        <button type="submit" class="secondary">
+          Show
+        </button>
+      </form>
+      <nav class="row cal-nav" aria-label="Dates">
+        <a class="button secondary" href={calendarHref(model, { date: model.previous })}>
+          ← Previous {model.view}
+        </a>
+        <a class="button secondary" href={calendarHref(model, { date: model.today })}>
+          Today
+        </a>
+        <a class="button secondary" href={calendarHref(model, { date: model.next })}>
+          Next {model.view} →
+        </a>
+        <a
+          class="button"
+          href={`${PANEL_PREFIX}/bookings/new?${new URLSearchParams({
+            location_uuid: model.location.id,
+            date: model.date,
+            ...(model.staffer ? { staffer_uuid: model.staffer.id } : {}),
+          })}`}
+        >
+          New booking
+        </a>
+        <a href={`${PANEL_PREFIX}/bookings`}>List view</a>
+      </nav>
+      <h2 class="cal-title">
+        {model.view === 'day' ? titleOf(model.date) : `Week of ${titleOf(model.groups[0]!.day.date)}`}
+        {model.staffer ? ` · ${stafferName(model.staffer)}` : ''}
+        <span class="muted">
+          {' '}
+          · {model.location.name}, times in {zone} (
+          {offsetLabel(offsetMinutesAt(zone, model.groups[0]!.day.startMs))})
+        </span>
+      </h2>
+      {notes.map((note) => (
+        <p class="cal-dst" role="note">
+          {note}
+        </p>
+      ))}
+      {model.staffers.length === 0 ? (
+        <p class="card">
+          No staffer gives a service at this location yet.{' '}
+          {props.canSetup && <a href={`${PANEL_PREFIX}/setup/staffers`}>Set up staff and hours</a>}
+        </p>
+      ) : (
+        grid
+      )}
+      <p class="muted cal-legend">
+        <span class="key work" /> working hours <span class="key break" /> break <span class="key off" /> not
+        working · {model.bookingCount} bookings shown. Drag a booking to move it, or open it and use “Move
+        to…”.
+      </p>
+    </>
+  );
+}
+
+function ColumnView(props: {
+  column: Column;
+  model: CalendarModel;
+  styles: GridStyles;
+  heightClass: string;
+}) {
+  const { column, model, styles } = props;
+  const zone = model.location.timezone;
+  const label = `${stafferName(column.staffer)}, ${titleOf(column.day.date)}`;
+  return (
+    <section
+      class={`cal-col ${props.heightClass}`}
+      aria-label={label}
+      data-staffer={column.staffer.id}
+      data-date={column.day.date}
+      data-day-start={String(column.day.startMs)}
+    >
+      {column.shades.map((shade) => (
+        <div class={`shade ${shade.kind} ${styles.box(shade.top, shade.height)}`} aria-hidden="true">
+          {shade.kind === 'skipped' ? 'clocks go forward' : shade.kind === 'repeated' ? 'hour repeats' : ''}
+        </div>
+      ))}
+      {column.blocks.map((block) => BlockView({ block, zone, styles }))}
+    </section>
+  );
+}
+
+function BlockView(props: { block: Block; zone: string; styles: GridStyles }) {
+  const { block, zone, styles } = props;
+  const time = `${wallTime(block.startMs, zone)}–${wallTime(block.endMs, zone)}`;
+  const geometry = styles.box(block.top, block.height, block.lane, block.lanes);
+  const status = styles.colour(block.status.color);
+  const classes = `blk ${geometry} ${status}${block.completed ? ' done' : ''}${block.seats ? ' group' : ''}${block.height < 30 ? ' short' : ''}`;
+  if (block.seats) {
+    return (
+      <div class={classes} data-group="">
+        <span class="blk-time">
+          {time} · {block.seats.taken}/{block.seats.capacity} seats
+        </span>
+        <span class="blk-what">{block.services}</span>
+        <ul class="blk-people">
+          {block.bookings.map((b) => (
+            <li>
+              <a href={`${PANEL_PREFIX}/bookings/${b.id}`}>{b.customer}</a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  const booking = block.bookings[0]!;
+  return (
+    <a
+      class={classes}
+      href={`${PANEL_PREFIX}/bookings/${booking.id}`}
+      data-booking={booking.id}
+      data-start={String(block.startMs)}
+      data-minutes={String(Math.round((block.endMs - block.startMs) / 60_000))}
+    >
+      <span class="blk-time">{time}</span> <span class="blk-who">{booking.customer}</span>{' '}
+      <span class="blk-what">
+        {block.services} · {block.status.name}
+        {block.completed ? ' · completed' : ''}
+      </span>
+    </a>
+  );
+}

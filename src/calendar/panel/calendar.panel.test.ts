@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { FixedClock } from '../../../test/helpers/clock.js';
+import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
+import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+
+/**
+ * The bookings calendar through the real app (issue 13 §1): columns per staffer, times in the
+ * location's zone, DST days, group seats, shading, a staff member's own column, and isolation.
+ */
+
+let t: TestApp;
+let owner: PanelClient;
+let location: { id: string };
+let anna: { id: string };
+let ben: { id: string };
+let haircut: { id: string };
+let yoga: { id: string };
+const bookingIds: Record<string, string> = {};
+
+const ALL_DAY = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ from: '00:00', to: '24:00' }]]),
+);
+
+async function book(
+  key: string,
+  reservedOn: string,
+  serviceId: string,
+  stafferId: string,
+  phone: string,
+  name = '',
+) {
+  const response = await t.call('POST', '/bookings', {
+    reserved_on: reservedOn,
+    location_uuid: location.id,
+    service_uuid: serviceId,
+    staffer_uuid: stafferId,
+    customer_phone: phone,
+    ...(name ? { customer_first_name: name } : {}),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  bookingIds[key] = response.json().data.uuid;
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock: new FixedClock('2026-03-20T08:00:00Z') });
+  owner = await PanelClient.signedIn(
+    t.app,
+    t.db,
+    await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]),
+  );
+  location = await createLocation(t.db, t.workspace.id, { timezone: 'Europe/Berlin' });
+  haircut = await createService(t.db, t.workspace.id, [location.id], {
+    name: 'Haircut',
+    durationMinutes: 60,
+  });
+  yoga = await createService(t.db, t.workspace.id, [location.id], {
+    name: 'Yoga',
+    durationMinutes: 60,
+    capacity: 3,
+  });
+  anna = await createStaffer(t.db, t.workspace.id, location.id, [haircut.id, yoga.id], {
+    firstName: 'Anna',
+    lastName: 'Adler',
+    weekly: { mon: [{ from: '09:00', to: '17:00' }] },
+    breaks: { mon: [{ from: '12:00', to: '13:00' }] },
+  });
+  ben = await createStaffer(t.db, t.workspace.id, location.id, [haircut.id], {
+    firstName: 'Ben',
+    lastName: 'Berg',
+    weekly: ALL_DAY,
+  });
+  // Monday, 23 March 2026, Berlin is UTC+1.
+  await book('anna10', '2026-03-23T09:00:00Z', haircut.id, anna.id, '+4915170000001', 'Clara');
+  await book('yoga1', '2026-03-23T13:00:00Z', yoga.id, anna.id, '+4915170000002', 'Dora');
+  await book('yoga2', '2026-03-23T13:00:00Z', yoga.id, anna.id, '+4915170000003', 'Emil');
+  await book('ben7', '2026-03-23T06:00:00Z', haircut.id, ben.id, '+4915170000004', 'Frida');
+  // Sunday 29 March 2026: Berlin springs forward at 02:00 (23 hours). 01:30 CET and 03:30 CEST.
+  await book('spring', '2026-03-29T00:30:00Z', haircut.id, ben.id, '+4915170000005', 'Gerd');
+  await book('spring2', '2026-03-29T01:30:00Z', haircut.id, ben.id, '+4915170000006', 'Hanna');
+});
+afterAll(() => t.close());
+
+const calendar = (client: PanelClient, query: string) => client.get(`/panel/calendar?${query}`);
+
+describe('the calendar', () => {
+  it('shows a location day with one column per staffer, times in the location zone, and seats of group classes', async () => {
+    const page = await calendar(owner, `location=${location.id}&date=2026-03-23`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain('aria-label="Anna Adler, Monday, 23 March 2026"');
+    expect(page.body).toContain('aria-label="Ben Berg, Monday, 23 March 2026"');
+    // 09:00Z is 10:00 in Berlin (CET).
+    expect(page.body).toMatch(
+      new RegExp(
+        `href="/panel/bookings/${bookingIds.anna10}"[^>]*><span class="blk-time">10:00–11:00</span> <span class="blk-who">Clara</span>`,
+      ),
+    );
+    expect(page.body).toContain(
+      '<span class="blk-time">07:00–08:00</span> <span class="blk-who">Frida</span>',
+    );
+    // The two yoga bookings are one block of one session: 2 of 3 seats.
+    expect(page.body).toContain('14:00–15:00 · 2/3 seats');
+    expect(page.body).toContain(`href="/panel/bookings/${bookingIds.yoga1}">Dora</a>`);
+    // Working hours and the break are shaded; times of the grid come from a class, never a style attribute (CSP).
+    expect(page.body).toMatch(/class="shade work g/);
+    expect(page.body).toMatch(/class="shade break g/);
+    expect(page.body).not.toMatch(/ style="/);
+    expect(page.body).toContain('times in Europe/Berlin (+01:00)');
+  });
+
+  it('places blocks by the time they run: the break is an hour lower than the 11:00 start of the day', async () => {
+    const page = await calendar(owner, `location=${location.id}&date=2026-03-23&staffer=${anna.id}`);
+    // Anna alone: the window is her 09:00-17:00 and her bookings, so 09:00 is the top (0 px).
+    const css = /<style[^>]*>([\s\S]*?)<\/style>/.exec(page.body)![1]!;
+    const geometry = (name: string) =>
+      new RegExp(`\\.${name}\\{top:([\\d.]+)px;height:([\\d.]+)px`).exec(css)?.slice(1).map(Number);
+    const classOf = (marker: RegExp) => marker.exec(page.body)![1]!;
+    const clara = geometry(
+      classOf(new RegExp(`class="blk (g\\w+) [^"]*" href="/panel/bookings/${bookingIds.anna10}"`)),
+    );
+    const pause = geometry(classOf(/class="shade break (g\w+)"/));
+    // 0.8 px per minute: 10:00 is 60 min below 09:00, the 12:00 break 180 min, each an hour tall.
+    expect(clara).toEqual([48, 48]);
+    expect(pause).toEqual([144, 48]);
+  });
+
+  it('a 23-hour day has no 02:00 row, and its bookings sit by elapsed time', async () => {
+    const page = await calendar(owner, `location=${location.id}&date=2026-03-29&staffer=${ben.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('has 23 hours: at 02:00 the clocks go forward 1 hour.');
+    const labels = [...page.body.matchAll(/<span class="cal-hour [^"]*">([^<]+)</g)].map((m) => m[1]);
+    expect(labels.slice(0, 4)).toEqual(['00:00', '01:00', '03:00', '04:00']);
+    expect(labels).toHaveLength(23);
+    expect(page.body).toContain(
+      '<span class="blk-time">01:30–03:30</span> <span class="blk-who">Gerd</span>',
+    );
+    expect(page.body).toContain(
+      '<span class="blk-time">03:30–04:30</span> <span class="blk-who">Hanna</span>',
+    );
+  });
+
+  it('a 25-hour day shows its repeated hour twice, with offsets', async () => {
+    const page = await calendar(owner, `location=${location.id}&date=2026-10-25&staffer=${ben.id}`);
+    expect(page.body).toContain(
+      'has 25 hours: at 03:00 the clocks go back 1 hour, and 02:00–03:00 happens twice.',
+    );
+    const labels = [...page.body.matchAll(/<span class="cal-hour [^"]*">([^<]+)</g)].map((m) => m[1]);
+    expect(labels).toHaveLength(25);
+    expect(labels.slice(1, 5)).toEqual(['01:00', '02:00 +02:00', '02:00 +01:00', '03:00']);
+  });
+
+  it('the week puts days side by side on the wall clock and marks the skipped hour', async () => {
+    const page = await calendar(owner, `location=${location.id}&date=2026-03-25&view=week&staffer=${ben.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Week of Monday, 23 March 2026');
+    expect(page.body).toContain('data-date="2026-03-23"');
+    expect(page.body).toContain('data-date="2026-03-29"');
+    expect(page.body).toContain('class="shade skipped');
+    expect(page.body).toContain('<span class="blk-time">03:30–04:30</span>');
+    const everyone = await calendar(owner, `location=${location.id}&date=2026-03-25&view=week`);
+    expect(everyone.body.match(/<section class="cal-col /g)).toHaveLength(14);
+  });
+
+  it('a staff member sees their own column by default, and everyone on asking', async () => {
+    const user = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    await t.db
+      .updateTable('memberships')
+      .set({ staffer_id: ben.id })
+      .where('user_id', '=', user.id)
+      .execute();
+    const staff = await PanelClient.signedIn(t.app, t.db, user);
+    const own = await calendar(staff, `location=${location.id}&date=2026-03-23`);
+    expect(own.statusCode).toBe(200);
+    expect(own.body.match(/<section class="cal-col /g)).toHaveLength(1);
+    expect(own.body).toContain('aria-label="Ben Berg, Monday, 23 March 2026"');
+    const all = await calendar(staff, `location=${location.id}&date=2026-03-23&staffer=all`);
+    expect(all.body.match(/<section class="cal-col /g)).toHaveLength(2);
+  });
+
+  it('refuses another workspace’s location, a bad date or view with a page, never a 500', async () => {
+    const other = await createOtherWorkspace(t.db);
+    const theirs = await createLocation(t.db, other.workspace.id);
+    expect((await calendar(owner, `location=${theirs.id}`)).statusCode).toBe(404);
+    expect((await calendar(owner, 'location=not-a-uuid')).statusCode).toBe(404);
+    expect((await calendar(owner, `location=${location.id}&date=2026-02-30`)).statusCode).toBe(400);
+    expect((await calendar(owner, `location=${location.id}&view=month`)).statusCode).toBe(400);
+    expect((await calendar(owner, `location=${location.id}&staffer=${theirs.id}`)).statusCode).toBe(404);
+    const signedOut = await t.app.inject({ method: 'GET', url: '/panel/calendar' });
+    expect(signedOut.statusCode).toBe(303);
+  });
+});
