@@ -1,8 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { projectRoot } from '../../platform/db/project-root.js';
 
 /**
  * The bookings calendar through the real app (issue 13 §1): columns per staffer, times in the
@@ -187,5 +191,19 @@ describe('the calendar', () => {
     expect((await calendar(owner, `location=${location.id}&staffer=${theirs.id}`)).statusCode).toBe(404);
     const signedOut = await t.app.inject({ method: 'GET', url: '/panel/calendar' });
     expect(signedOut.statusCode).toBe(303);
+  });
+});
+
+describe('weight', () => {
+  it('the calendar page’s JavaScript is under 30 kB gzipped (issue 13 §6)', async () => {
+    const islands = path.join(projectRoot(), 'dist', 'public', 'islands');
+    expect(existsSync(path.join(islands, 'calendar.js')), 'run `npm run build` first').toBe(true);
+    const page = await calendar(owner, `location=${location.id}&date=2026-03-25&view=week`);
+    const scripts = [...page.body.matchAll(/<script[^>]*src="\/assets\/islands\/([\w-]+)\.js"/g)].map(
+      (m) => m[1]!,
+    );
+    expect(scripts).toEqual(['calendar']);
+    const js = scripts.map((name) => readFileSync(path.join(islands, `${name}.js`), 'utf8')).join('');
+    expect(gzipSync(js).length).toBeLessThanOrEqual(30 * 1024);
   });
 });
