@@ -1,4 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  CALENDAR_BOOKINGS,
+  CALENDAR_ISLAND_BAR_BYTES,
+  CALENDAR_P95_BAR_MS,
+  CALENDAR_STAFFERS,
+  type CalendarResult,
+} from './calendar.js';
 import { serverNodeFlags } from './dist.js';
 import { LIST_P95_BAR_MS, LIST_ROWS, type ListResult } from './lists.js';
 import type { LoadResult } from './load.js';
@@ -24,6 +31,7 @@ export interface BenchReport {
   framework: LoadResult;
   stores: StoreResult[];
   /** Lists at 1,000 staffers and services (issue 18 point 4); absent when not run. */
+  calendar?: CalendarResult;
   lists?: ListResult[];
   /** The PGlite soak's p95 per minute (issue 18 point 7); absent when not run. */
   soak?: SoakMinute[];
@@ -66,6 +74,23 @@ export function evaluateBars(report: BenchReport): Bar[] {
   const bars: Bar[] = [];
   const add = (store: string, name: string, target: string, actual: string, pass: boolean) =>
     bars.push({ store, name, target, actual, pass });
+  if (report.calendar) {
+    const c = report.calendar;
+    add(
+      'pglite',
+      `panel week view, ${CALENDAR_STAFFERS} staffers / ${CALENDAR_BOOKINGS} bookings, one at a time (issue 13)`,
+      `p95 ≤ ${CALENDAR_P95_BAR_MS} ms`,
+      `${fmt(c.p95)} ms (server CPU ${c.cpuMsPerRequest === undefined ? '?' : fmt(c.cpuMsPerRequest)} ms/request)`,
+      c.p95 <= CALENDAR_P95_BAR_MS && c.non200 === 0,
+    );
+    add(
+      '–',
+      'calendar island JavaScript, gzipped (issue 13)',
+      `≤ ${CALENDAR_ISLAND_BAR_BYTES / 1024} kB`,
+      `${(c.islandGzipBytes / 1024).toFixed(1)} kB`,
+      c.islandGzipBytes <= CALENDAR_ISLAND_BAR_BYTES,
+    );
+  }
   for (const list of report.lists ?? []) {
     add(
       'pglite',

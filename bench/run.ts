@@ -15,6 +15,7 @@
  *   BENCH_ONLY=mail     only creates with emails on vs off, workers sending to a local SMTP
  *                       server (issue 15); prints the figures, leaves docs/performance.md alone
  *   BENCH_ONLY=stores   only the engine, the framework ceiling and each store's scenarios
+ *   BENCH_ONLY=calendar only the panel's week view at 20 staffers / 1,000 bookings (issue 13)
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
  *   BENCH_SOAK_MINUTES  length of the PGlite soak (default 10; 0 skips it; quick: 2)
@@ -23,6 +24,7 @@
  */
 import path from 'node:path';
 import { runBookingPageBench } from './booking-page.js';
+import { type CalendarResult, runCalendarBench } from './calendar.js';
 import { abort, isAborting } from './children.js';
 import { ROOT } from './dist.js';
 import { type ListResult, runListsBench } from './lists.js';
@@ -79,6 +81,11 @@ async function main(): Promise<number> {
     );
     const result = await runMailBench(log);
     return result.distinctMessageIds !== result.accepted ? 1 : 0;
+  }
+  if (only === 'calendar') {
+    clearTimeout(watchdog);
+    await runCalendarBench(log);
+    return 0;
   }
   if (only === 'lists' || only === 'soak') {
     clearTimeout(watchdog);
@@ -147,6 +154,15 @@ async function main(): Promise<number> {
       console.error(`bench: ${message}`);
       crashes.push(message);
     }
+  let calendar: CalendarResult | undefined;
+  if (full)
+    try {
+      calendar = await runCalendarBench(log);
+    } catch (error) {
+      const message = `calendar: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
   let lists: ListResult[] | undefined;
   let soak: SoakMinute[] | undefined;
   if (full)
@@ -171,6 +187,7 @@ async function main(): Promise<number> {
     engine,
     framework,
     stores: results,
+    ...(calendar ? { calendar } : {}),
     ...(lists ? { lists } : {}),
     ...(soak ? { soak } : {}),
     crashes,

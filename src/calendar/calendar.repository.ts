@@ -73,42 +73,91 @@ export interface CalendarBooking {
   customer_first_name: string;
   customer_last_name: string;
   customer_phone: string;
+  status_id: string;
   status_name: string;
   status_color: string;
   status_type: StatusType;
   services: string;
 }
 
+/** The workspace's booking statuses (a handful), to name and colour blocks. */
+export async function listCalendarStatuses(
+  db: Db,
+  workspaceId: string,
+): Promise<{ id: string; name: string; color: string; type: StatusType }[]> {
+  return db
+    .selectFrom('booking_statuses')
+    .select(['id', 'name', 'color', 'type'])
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+}
+
+type BookingTuple = [
+  string,
+  string,
+  number,
+  number,
+  string | null,
+  number | null,
+  number | null,
+  boolean,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+];
+
 /**
- * The live (not canceled) bookings of a location overlapping [from, to), optionally of one
- * staffer. One statement; instants as epoch ms. The start bound lets the (workspace, start_time)
- * index narrow the scan: no booking runs longer than a day.
+ * The bookings of a location overlapping [from, to), canceled ones included (the caller knows
+ * the statuses), in start order. One statement answering one row: a JSON array of tuples. A
+ * week of 1,000 bookings as 1,000 rows cost the embedded store ~4x more (per-row conversion,
+ * and a sub-select per row for the service names); the names are now one grouped hash join.
+ * The start bound lets the (workspace, start_time) index narrow the scan: no booking runs
+ * longer than a day.
  */
 export async function listCalendarBookings(
   db: Db,
-  args: { workspaceId: string; locationId: string; from: number; to: number; stafferId?: string | undefined },
-): Promise<CalendarBooking[]> {
-  const staffer = args.stafferId ? sql`AND b.staffer_id = ${args.stafferId}` : sql``;
-  const result = await sql<CalendarBooking>`
-    SELECT b.id, b.staffer_id,
-           date_part('epoch', b.start_time) * 1000 AS start_ms,
-           date_part('epoch', b.end_time) * 1000 AS end_ms,
-           b.occupancy_id, o.capacity, o.seats_taken, b.completed_at IS NOT NULL AS completed,
-           c.first_name AS customer_first_name, c.last_name AS customer_last_name, c.phone AS customer_phone,
-           s.name AS status_name, s.color AS status_color, s.type AS status_type,
-           (SELECT string_agg(bs.name, ', ' ORDER BY bs.position, bs.id) FROM booking_services bs
-             WHERE bs.workspace_id = b.workspace_id AND bs.booking_id = b.id) AS services
-    FROM bookings b
-    JOIN customers c ON c.workspace_id = b.workspace_id AND c.id = b.customer_id
-    JOIN booking_statuses s ON s.workspace_id = b.workspace_id AND s.id = b.status_id
-    LEFT JOIN occupancies o ON o.workspace_id = b.workspace_id AND o.id = b.occupancy_id
-    WHERE b.workspace_id = ${args.workspaceId}
-      AND b.location_id = ${args.locationId}
-      AND b.start_time >= ${new Date(args.from - DAY_MS)}::timestamptz
-      AND b.start_time < ${new Date(args.to)}::timestamptz
-      AND b.end_time > ${new Date(args.from)}::timestamptz
-      AND s.type <> 'canceled'
-      ${staffer}
-    ORDER BY b.start_time, b.id`.execute(db);
-  return result.rows;
+  args: { workspaceId: string; locationId: string; from: number; to: number },
+): Promise<Omit<CalendarBooking, 'status_name' | 'status_color' | 'status_type'>[]> {
+  const result = await sql<{ rows: BookingTuple[] | null }>`
+    WITH live AS (
+      SELECT b.id, b.staffer_id, b.start_time, b.end_time, b.occupancy_id, b.completed_at, b.customer_id, b.status_id
+      FROM bookings b
+      WHERE b.workspace_id = ${args.workspaceId}
+        AND b.location_id = ${args.locationId}
+        AND b.start_time >= ${new Date(args.from - DAY_MS)}::timestamptz
+        AND b.start_time < ${new Date(args.to)}::timestamptz
+        AND b.end_time > ${new Date(args.from)}::timestamptz
+    ), names AS (
+      SELECT bs.booking_id, string_agg(bs.name, ', ' ORDER BY bs.position, bs.id) AS services
+      FROM booking_services bs JOIN live ON live.id = bs.booking_id
+      WHERE bs.workspace_id = ${args.workspaceId}
+      GROUP BY bs.booking_id
+    )
+    SELECT json_agg(json_build_array(
+             l.id, l.staffer_id, date_part('epoch', l.start_time) * 1000, date_part('epoch', l.end_time) * 1000,
+             l.occupancy_id, o.capacity, o.seats_taken, l.completed_at IS NOT NULL,
+             c.first_name, c.last_name, c.phone, l.status_id, n.services)
+           ORDER BY l.start_time, l.id) AS rows
+    FROM live l
+    JOIN customers c ON c.workspace_id = ${args.workspaceId} AND c.id = l.customer_id
+    LEFT JOIN names n ON n.booking_id = l.id
+    LEFT JOIN occupancies o ON o.workspace_id = ${args.workspaceId} AND o.id = l.occupancy_id`.execute(db);
+  const rows = result.rows[0]?.rows ?? [];
+  return rows.map((r) => ({
+    id: r[0],
+    staffer_id: r[1],
+    start_ms: r[2],
+    end_ms: r[3],
+    occupancy_id: r[4],
+    capacity: r[5],
+    seats_taken: r[6],
+    completed: r[7],
+    customer_first_name: r[8],
+    customer_last_name: r[9],
+    customer_phone: r[10],
+    status_id: r[11],
+    services: r[12] ?? '',
+  }));
 }
