@@ -9,6 +9,8 @@ import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-fe
 import { AppError } from '../../errors.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
+import { staffersPanelRoutes } from '../../staffers/panel/staffers.routes.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
@@ -84,6 +86,8 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
+    staffersPanelRoutes,
+    schedulesPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
