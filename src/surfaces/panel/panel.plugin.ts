@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
 import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
+import { customersPanelRoutes } from '../../customers/panel/customers.routes.js';
 import { AppError } from '../../errors.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -88,6 +89,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     notificationsPanelRoutes,
     staffersPanelRoutes,
     schedulesPanelRoutes,
+    customersPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
