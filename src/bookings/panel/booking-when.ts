@@ -1,4 +1,5 @@
 import {
+  addDays,
   formatMinutes,
   localDateOf,
   wallMinutesOf,
@@ -28,11 +29,12 @@ export function bookingWhen(view: Pick<BookingView, 'start_time' | 'end_time' | 
   const date = localDateOf(start, zone);
   const endDate = localDateOf(end, zone);
   const to = formatMinutes(wallMinutesOf(end, zone));
+  const next = addDays(date, 1);
+  // Midnight after the day reads 24:00; a booking running on into the next day says so.
+  const until = endDate === date ? to : endDate === next && to === '00:00' ? '24:00' : `${to} (${endDate})`;
   return {
     date,
-    text: `${DAY[weekdayOf(date)]} ${date} ${formatMinutes(wallMinutesOf(start, zone))}–${
-      endDate === date ? to : `${endDate} ${to}`
-    }`,
+    text: `${DAY[weekdayOf(date)]} ${date} ${formatMinutes(wallMinutesOf(start, zone))}–${until}`,
     zone: zoneLabelAt(zone, start).short || zone,
   };
 }

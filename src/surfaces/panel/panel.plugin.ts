@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
+import { bookingsListPanelRoutes } from '../../bookings/panel/bookings-list.routes.js';
 import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
 import { customersPanelRoutes } from '../../customers/panel/customers.routes.js';
@@ -90,6 +91,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     staffersPanelRoutes,
     schedulesPanelRoutes,
     customersPanelRoutes,
+    bookingsListPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
