@@ -184,6 +184,7 @@ form.filters input[type=search]{width:14rem}
 @media (max-width:720px){
   .week-grid{grid-template-columns:2.2rem repeat(7,1fr)}
   label.remove{margin-top:0}
+  table.stack th[scope=row]{display:block;border:0;padding:.3rem 0 0}
   form.filters input[type=search],form.filters input[type=date]{width:100%}
 }
 `;
