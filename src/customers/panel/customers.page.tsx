@@ -24,7 +24,7 @@ export function CustomersPage(props: {
     <>
       <h1>Customers</h1>
       <p class="lead">Everyone who booked, found by name, email or phone number.</p>
-      <form method="get" action={CUSTOMERS} class="filters" role="search" aria-label="Search customers">
+      <form method="get" action={CUSTOMERS} class="filters" aria-label="Search customers">
         <TextField
           form={emptyForm({ q: props.q })}
           name="q"
