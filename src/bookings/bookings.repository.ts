@@ -1,4 +1,6 @@
 import { type Selectable, sql } from 'kysely';
+import type { CustomerSearch } from '../customers/customer-search.rules.js';
+import { customerMatches } from '../customers/customers.repository.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
@@ -65,7 +67,19 @@ export interface BookingFilters {
   reserved_on_from?: Date | undefined;
   reserved_on_to?: Date | undefined;
   updated_since?: Date | undefined;
+  /** A booking status of the workspace (the panel's list). */
+  status_id?: string | undefined;
+  /** Customers by name, email or phone digits (src/customers/customer-search.rules.ts). */
+  customer_search?: CustomerSearch | undefined;
+  /**
+   * Local dates 'YYYY-MM-DD', inclusive, each booking read in its own location's zone (a day in
+   * Berlin and a day in New York are different instants).
+   */
+  local_date_from?: string | undefined;
+  local_date_to?: string | undefined;
 }
+
+const HOUR_MS = 3_600_000;
 
 /** The booking view of every booking of the workspace; callers add their filters. */
 export function viewQuery(db: Db, workspaceId: string) {
@@ -163,6 +177,7 @@ export async function listBookingViews(
   workspaceId: string,
   filters: BookingFilters,
   page: { perPage: number; offset: number },
+  order: 'oldest-first' | 'newest-first' = 'oldest-first',
 ): Promise<{ rows: BookingView[]; total: number }> {
   let query = viewQuery(db, workspaceId);
   if (filters.location_uuid) query = query.where('b.location_id', '=', filters.location_uuid);
@@ -172,10 +187,26 @@ export async function listBookingViews(
   if (filters.reserved_on_from) query = query.where('b.start_time', '>=', filters.reserved_on_from);
   if (filters.reserved_on_to) query = query.where('b.start_time', '<=', filters.reserved_on_to);
   if (filters.updated_since) query = query.where('b.updated_at', '>=', filters.updated_since);
+  if (filters.status_id) query = query.where('b.status_id', '=', filters.status_id);
+  if (filters.customer_search) query = query.where(customerMatches('c', filters.customer_search));
+  if (filters.local_date_from) {
+    const from = filters.local_date_from;
+    // Zones lie within UTC-12..UTC+14: the coarse bound lets the start_time index do the work.
+    query = query
+      .where('b.start_time', '>=', new Date(Date.parse(`${from}T00:00:00Z`) - 14 * HOUR_MS))
+      .where(sql<boolean>`b.start_time >= (${from}::date::timestamp AT TIME ZONE l.timezone)`);
+  }
+  if (filters.local_date_to) {
+    const to = filters.local_date_to;
+    query = query
+      .where('b.start_time', '<', new Date(Date.parse(`${to}T00:00:00Z`) + 36 * HOUR_MS))
+      .where(sql<boolean>`b.start_time < ((${to}::date + 1)::timestamp AT TIME ZONE l.timezone)`);
+  }
+  const newestFirst = order === 'newest-first';
   const rows = (await query
     .select(sql<number>`count(*) over ()`.as('total'))
-    .orderBy('b.start_time')
-    .orderBy('b.id')
+    .orderBy('b.start_time', newestFirst ? 'desc' : 'asc')
+    .orderBy('b.id', newestFirst ? 'desc' : 'asc')
     .limit(page.perPage)
     .offset(page.offset)
     .execute()) as (BookingView & { total: number })[];
@@ -184,6 +215,22 @@ export async function listBookingViews(
     total = page.offset === 0 ? 0 : await countBookings(db, workspaceId, filters);
   }
   return { rows, total: Number(total) };
+}
+
+/** Location id -> name for the locations of some bookings (archived ones too: their bookings stay). */
+export async function locationNamesOf(
+  db: Db,
+  workspaceId: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('locations')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 async function countBookings(db: Db, workspaceId: string, filters: BookingFilters): Promise<number> {

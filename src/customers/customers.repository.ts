@@ -1,9 +1,10 @@
-import { type Selectable, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { CustomersTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
+import type { CustomerSearch } from './customer-search.rules.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
@@ -113,4 +114,68 @@ export function presentCustomer(row: CustomerRow) {
     created_at: toUtcIso(row.created_at.getTime()),
     updated_at: toUtcIso(row.updated_at.getTime()),
   };
+}
+
+/** `%text%` for LIKE, with the pattern's own characters taken literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The condition "this customer matches the search" on the customers table aliased `alias`
+ * (also used by the bookings list's customer filter): the digits inside the E.164 phone, or the
+ * text inside "first last", "last first" or the email.
+ */
+export function customerMatches(alias: 'c' | 'customers', search: CustomerSearch): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  if (search.digits !== undefined) return sql<boolean>`${column('phone')} LIKE ${likePattern(search.digits)}`;
+  const pattern = likePattern(search.text ?? '');
+  return sql<boolean>`(
+    (${column('first_name')} || ' ' || ${column('last_name')}) ILIKE ${pattern}
+    OR (${column('last_name')} || ' ' || ${column('first_name')}) ILIKE ${pattern}
+    OR ${column('email')} ILIKE ${pattern})`;
+}
+
+/** One page of the customers matching the search (all without one), by name, and their total. */
+export async function searchCustomers(
+  db: Db,
+  workspaceId: string,
+  search: CustomerSearch | undefined,
+  page: { perPage: number; offset: number },
+): Promise<{ rows: CustomerRow[]; total: number }> {
+  const matching = () => {
+    const query = db.selectFrom('customers').where('workspace_id', '=', workspaceId);
+    return search ? query.where(customerMatches('customers', search)) : query;
+  };
+  const rows = await matching()
+    .selectAll()
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .orderBy(sql`lower(first_name)`)
+    .orderBy(sql`lower(last_name)`)
+    .orderBy('phone')
+    .orderBy('id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && page.offset > 0) {
+    total = Number((await matching().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
+  }
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+}
+
+/** What the customer paid for their completed bookings, in minor units of the workspace currency. */
+export async function customerPaidTotal(db: Db, workspaceId: string, customerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments as p')
+    .innerJoin('bookings as b', (j) =>
+      j.onRef('b.workspace_id', '=', 'p.workspace_id').onRef('b.id', '=', 'p.booking_id'),
+    )
+    .innerJoin('booking_statuses as s', (j) =>
+      j.onRef('s.workspace_id', '=', 'b.workspace_id').onRef('s.id', '=', 'b.status_id'),
+    )
+    .select(sql<string>`coalesce(sum(p.amount), 0)::text`.as('paid'))
+    .where('p.workspace_id', '=', workspaceId)
+    .where('b.customer_id', '=', customerId)
+    .where('s.type', '=', 'completed')
+    .executeTakeFirstOrThrow();
+  return Number(row.paid);
 }

@@ -226,3 +226,71 @@ export async function replaceStafferServices(
     .onConflict((conflict) => conflict.doNothing())
     .execute();
 }
+
+/**
+ * One page of the workspace's live staffers, oldest first, with what they provide where, and
+ * their total (the panel's Staff list; the API lists staffers per location only).
+ */
+export async function listStaffers(db: Db, workspaceId: string, page: Page) {
+  const live = () =>
+    db.selectFrom('staffers').where('workspace_id', '=', workspaceId).where('archived_at', 'is', null);
+  const rows = await live()
+    .selectAll()
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && page.offset > 0) {
+    const row = await live().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    total = Number(row.n);
+  }
+  const assignments = await stafferAssignments(
+    db,
+    workspaceId,
+    rows.map((row) => row.id),
+  );
+  return {
+    rows: rows.map(({ total: _total, ...row }) => ({ ...row, assignments: assignments.get(row.id) ?? [] })),
+    total,
+  };
+}
+
+/** A (location, service) pair a staffer may be assigned to: a live service offered at a live location. */
+export interface OfferedPair {
+  location_id: string;
+  location_name: string;
+  service_id: string;
+  service_name: string;
+}
+
+/**
+ * Every pair a staffer may provide, locations and services each oldest first: the panel's
+ * location x service matrix (the same pairs checkAssignments accepts).
+ */
+export async function listOfferedPairs(db: Db, workspaceId: string): Promise<OfferedPair[]> {
+  return db
+    .selectFrom('service_locations as sl')
+    .innerJoin('locations as l', (join) =>
+      join.onRef('l.workspace_id', '=', 'sl.workspace_id').onRef('l.id', '=', 'sl.location_id'),
+    )
+    .innerJoin('services as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'sl.workspace_id').onRef('s.id', '=', 'sl.service_id'),
+    )
+    .select([
+      'l.id as location_id',
+      'l.name as location_name',
+      's.id as service_id',
+      's.name as service_name',
+    ])
+    .where('sl.workspace_id', '=', workspaceId)
+    .where('l.archived_at', 'is', null)
+    .where('s.archived_at', 'is', null)
+    .orderBy('l.created_at')
+    .orderBy('l.id')
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+}

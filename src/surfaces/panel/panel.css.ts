@@ -145,4 +145,46 @@ dialog.cal-dialog::backdrop{background:#0006}
   table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
   table.stack td.actions{text-align:left}
 }
+/* setup-b: staffers, hours, customers, bookings list */
+.pager{margin:1rem 0;gap:1rem}
+.matrix-groups{display:flex;flex-wrap:wrap;gap:.5rem 2rem}
+.matrix-groups fieldset{margin:0;min-width:12rem}
+.matrix-groups legend{font-weight:600;color:var(--muted);font-size:.9rem}
+.hours-at{border-top:1px solid var(--line);padding-top:.75rem;margin-top:.75rem}
+.week-preview{margin:0 0 1.25rem;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem 1rem}
+.week-preview figcaption{font-weight:600;margin-bottom:.5rem}
+.week-grid{display:grid;grid-template-columns:3rem repeat(7,minmax(1.5rem,1fr));gap:0 2px;max-width:36rem;font-size:.75rem}
+.wk-head{text-align:center;font-weight:600;padding-bottom:.2rem;white-space:nowrap}
+.wk-head.today{color:var(--accent);text-decoration:underline}
+.wk-time{color:var(--muted);line-height:1;transform:translateY(-.35rem)}
+.wk-cell{height:.6rem;background:#eef0f3}
+.wk-cell.work,.wk-swatch.work{background:#7986cb}
+.wk-cell.break,.wk-swatch.break{background:#f0a040}
+.wk-swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;vertical-align:middle;background:#eef0f3;border:1px solid #8a929c;margin-left:.5rem}
+.wk-legend{font-size:.85rem;color:var(--muted);margin:.5rem 0 .25rem}
+.wk-text{margin:.25rem 0 0;padding-left:1.1rem;font-size:.9rem}
+.range{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;margin:0 0 .35rem}
+.range input[type=time]{width:7.5rem}
+.range .error{flex-basis:100%;margin:0}
+.range.has-error input{border-color:var(--danger);border-width:2px}
+table.hours th[scope=row]{font-size:1rem;text-transform:none;letter-spacing:0;color:var(--ink);white-space:nowrap}
+fieldset.week>legend,fieldset.overrides>legend{font-size:1.1rem;font-weight:700;margin-bottom:.4rem}
+fieldset.override{border:1px solid var(--line);border-radius:8px;padding:.6rem .9rem;margin:0 0 .75rem}
+fieldset.override.has-error{border-color:var(--danger)}
+fieldset.override legend{font-weight:600;padding:0 .3rem}
+fieldset.override .row{align-items:flex-start;gap:0 1.5rem}
+fieldset.override .field{margin-bottom:.5rem}
+.override-hours .sub{margin:0 0 .25rem;font-weight:600;font-size:.9rem}
+label.remove{display:flex;gap:.4rem;align-items:center;margin-top:1.8rem}
+form.filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end}
+form.filters .field{margin-bottom:.75rem}
+form.filters input[type=date]{width:10rem}
+form.filters input[type=search]{width:14rem}
+.money{white-space:nowrap;font-variant-numeric:tabular-nums}
+@media (max-width:720px){
+  .week-grid{grid-template-columns:2.2rem repeat(7,1fr)}
+  label.remove{margin-top:0}
+  table.stack th[scope=row]{display:block;border:0;padding:.3rem 0 0}
+  form.filters input[type=search],form.filters input[type=date]{width:100%}
+}
 `;

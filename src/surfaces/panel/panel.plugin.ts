@@ -4,11 +4,15 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
+import { bookingsListPanelRoutes } from '../../bookings/panel/bookings-list.routes.js';
 import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
+import { customersPanelRoutes } from '../../customers/panel/customers.routes.js';
 import { AppError } from '../../errors.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
+import { staffersPanelRoutes } from '../../staffers/panel/staffers.routes.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
@@ -84,6 +88,10 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
+    staffersPanelRoutes,
+    schedulesPanelRoutes,
+    customersPanelRoutes,
+    bookingsListPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }

@@ -1,0 +1,172 @@
+import type { BookingView } from '../../bookings/bookings.repository.js';
+import { bookingWhen, paidOn, stafferName } from '../../bookings/panel/booking-when.js';
+import { emptyForm, TextField } from '../../surfaces/panel/forms.js';
+import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { ListPager } from '../../surfaces/panel/list-pager.js';
+import type { CustomerRow } from '../customers.repository.js';
+
+export const CUSTOMERS = `${PANEL_PREFIX}/customers`;
+
+export const nameOf = (customer: CustomerRow) =>
+  `${customer.first_name} ${customer.last_name}`.trim() || customer.phone;
+
+const since = (date: Date) => date.toISOString().slice(0, 10);
+
+export function CustomersPage(props: {
+  q: string;
+  customers: CustomerRow[];
+  page: number;
+  perPage: number;
+  total: number;
+}) {
+  const query = props.q === '' ? '' : `q=${encodeURIComponent(props.q)}&`;
+  return (
+    <>
+      <h1>Customers</h1>
+      <p class="lead">Everyone who booked, found by name, email or phone number.</p>
+      <form method="get" action={CUSTOMERS} class="filters" aria-label="Search customers">
+        <TextField
+          form={emptyForm({ q: props.q })}
+          name="q"
+          label="Name or phone"
+          type="search"
+          hint="Any notation of a number works, such as 0151 1234 5678."
+          autocomplete="off"
+        />
+        <div class="field">
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <p class="muted" role="status">
+        {props.total === 1 ? '1 customer' : `${props.total} customers`}
+        {props.q === '' ? '' : ` match “${props.q}”`}
+      </p>
+      <div class="table-wrap">
+        <table class="stack" aria-label="Customers">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Email</th>
+              <th scope="col">Customer since</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.customers.length === 0 && (
+              <tr>
+                <td colSpan={4} class="muted">
+                  {props.q === '' ? 'No customers yet.' : 'No customer matches.'}
+                </td>
+              </tr>
+            )}
+            {props.customers.map((customer) => (
+              <tr>
+                <td data-label="Name">
+                  <a href={`${CUSTOMERS}/${customer.id}`}>{nameOf(customer)}</a>
+                </td>
+                <td data-label="Phone">{customer.phone}</td>
+                <td data-label="Email">{customer.email || <span class="muted">—</span>}</td>
+                <td data-label="Customer since">{since(customer.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ListPager
+        page={props.page}
+        perPage={props.perPage}
+        total={props.total}
+        href={(page) => `${CUSTOMERS}?${query}page=${page}`}
+        label="Pages of customers"
+      />
+    </>
+  );
+}
+
+export function CustomerPage(props: {
+  customer: CustomerRow;
+  bookings: BookingView[];
+  page: number;
+  perPage: number;
+  total: number;
+  paidTotal: string;
+  money: (minor: number) => string;
+  locationNames: Map<string, string>;
+}) {
+  const { customer } = props;
+  const path = `${CUSTOMERS}/${customer.id}`;
+  return (
+    <>
+      <p class="crumbs">
+        <a href={CUSTOMERS}>Customers</a> /
+      </p>
+      <h1>{nameOf(customer)}</h1>
+      <div class="card">
+        <dl class="meta">
+          <dt>Phone</dt>
+          <dd>{customer.phone}</dd>
+          <dt>Email</dt>
+          <dd>{customer.email || '—'}</dd>
+          <dt>Customer since</dt>
+          <dd>{since(customer.created_at)}</dd>
+          <dt>Bookings</dt>
+          <dd>{props.total}</dd>
+          <dt>Paid (completed bookings)</dt>
+          <dd class="money" id="paid-total">
+            {props.paidTotal}
+          </dd>
+        </dl>
+      </div>
+      <h2>Bookings</h2>
+      <div class="table-wrap">
+        <table class="stack" aria-label={`Bookings of ${nameOf(customer)}, newest first`}>
+          <thead>
+            <tr>
+              <th scope="col">When (location time)</th>
+              <th scope="col">Services</th>
+              <th scope="col">Location</th>
+              <th scope="col">Staffer</th>
+              <th scope="col">Status</th>
+              <th scope="col">Paid</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.bookings.length === 0 && (
+              <tr>
+                <td colSpan={6} class="muted">
+                  No bookings.
+                </td>
+              </tr>
+            )}
+            {props.bookings.map((booking) => {
+              const when = bookingWhen(booking);
+              const paid = paidOn(booking);
+              return (
+                <tr>
+                  <td data-label="When">
+                    <a href={`${PANEL_PREFIX}/bookings/${booking.id}`}>{when.text}</a>{' '}
+                    <span class="muted">{when.zone}</span>
+                  </td>
+                  <td data-label="Services">{booking.lines.map((line) => line.name).join(', ')}</td>
+                  <td data-label="Location">{props.locationNames.get(booking.location_id) ?? '—'}</td>
+                  <td data-label="Staffer">{stafferName(booking) || '—'}</td>
+                  <td data-label="Status">{booking.status_name}</td>
+                  <td data-label="Paid" class="money">
+                    {paid === 0 && booking.payments.length === 0 ? '—' : props.money(paid)}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <ListPager
+        page={props.page}
+        perPage={props.perPage}
+        total={props.total}
+        href={(page) => `${path}?page=${page}`}
+        label="Pages of bookings"
+      />
+    </>
+  );
+}

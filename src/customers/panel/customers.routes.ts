@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { listBookingViews, locationNamesOf } from '../../bookings/bookings.repository.js';
+import { notFound } from '../../errors.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { formatMoney } from '../../platform/money.js';
+import { pageParam } from '../../surfaces/panel/list-pager.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
+import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
+import { customerPaidTotal, requireCustomer, searchCustomers } from '../customers.repository.js';
+import { CustomerPage, CustomersPage, nameOf } from './customers.page.js';
+
+const access = { config: { panelAccess: 'bookings' as const } };
+const PER_PAGE = 25;
+
+/** Customers (every role): the list with search by name or phone, and each customer's bookings and totals. */
+export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  panel.get('/customers', access, async (request, reply) => {
+    const raw = (request.query as Record<string, unknown>).q;
+    const q = typeof raw === 'string' ? raw.trim().slice(0, MAX_SEARCH_LENGTH) : '';
+    const page = pageParam(request.query);
+    const { rows, total } = await searchCustomers(
+      deps.db,
+      sessionOf(request).workspace.id,
+      customerSearchOf(q),
+      {
+        perPage: PER_PAGE,
+        offset: (page - 1) * PER_PAGE,
+      },
+    );
+    return reply.page({
+      title: 'Customers',
+      body: CustomersPage({ q, customers: rows, page, perPage: PER_PAGE, total }),
+    });
+  });
+
+  panel.get('/customers/:customerUuid', access, async (request, reply) => {
+    const workspaceId = sessionOf(request).workspace.id;
+    const customer = await requireCustomer(deps.db, workspaceId, uuidParam(request, 'customerUuid'));
+    const workspace = await findWorkspaceById(deps.db, workspaceId);
+    if (!workspace) throw notFound('Workspace');
+    const page = pageParam(request.query);
+    const [{ rows, total }, paid] = await Promise.all([
+      listBookingViews(
+        deps.db,
+        workspaceId,
+        { customer_uuid: customer.id },
+        { perPage: PER_PAGE, offset: (page - 1) * PER_PAGE },
+        'newest-first',
+      ),
+      customerPaidTotal(deps.db, workspaceId, customer.id),
+    ]);
+    const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
+    return reply.page({
+      title: nameOf(customer),
+      body: CustomerPage({
+        customer,
+        bookings: rows,
+        page,
+        perPage: PER_PAGE,
+        total,
+        paidTotal: money(paid),
+        money,
+        locationNames: await locationNamesOf(
+          deps.db,
+          workspaceId,
+          rows.map((row) => row.location_id),
+        ),
+      }),
+    });
+  });
+}

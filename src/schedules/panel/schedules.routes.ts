@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireLocation } from '../../locations/locations.repository.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { todayIn } from '../../platform/time/zone.js';
+import { fullName, STAFFERS } from '../../staffers/panel/staffers.page.js';
+import { getStaffer } from '../../staffers/staffers.service.js';
+import type { FormState } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { validateSchedule } from '../schedules.rules.js';
+import { getSchedule, replaceSchedule } from '../schedules.service.js';
+import { SchedulePage } from './schedule.page.js';
+import {
+  type FormValues,
+  formErrorsOf,
+  formValuesOf,
+  NEW_OVERRIDE_ROWS,
+  rowsIn,
+  scheduleBodyOf,
+  scheduleValuesOf,
+} from './schedule-form.js';
+import { mondayOf, WeekPreview, weekOf } from './week-preview.js';
+
+const access = { config: { panelAccess: 'setup' as const } };
+const PATH = '/setup/staffers/:stafferUuid/hours/:locationUuid';
+
+/**
+ * Setup -> Staff and hours -> a staffer's hours at a location: weekly hours with breaks and date
+ * overrides, checked by the rules of PUT /staffers/{uuid}/schedules/{location} (validateSchedule)
+ * and stored by the same service.
+ */
+export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function subjects(request: FastifyRequest) {
+    const workspaceId = sessionOf(request).workspace.id;
+    const staffer = await getStaffer(deps.db, workspaceId, uuidParam(request, 'stafferUuid'));
+    const location = await requireLocation(deps.db, workspaceId, uuidParam(request, 'locationUuid'));
+    const schedule = await getSchedule(deps.db, workspaceId, staffer.id, location.id);
+    return { workspaceId, staffer, location, schedule };
+  }
+
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: FormState,
+    extraRows: number,
+    status = 200,
+  ) {
+    const { staffer, location, schedule } = await subjects(request);
+    const stafferPath = `${STAFFERS}/${staffer.id}`;
+    const today = todayIn(location.timezone, deps.clock.now());
+    const existing = schedule.overrides.length;
+    const saved = (request.query as Record<string, unknown>).notice === 'saved';
+    return reply.page({
+      title: `Hours of ${fullName(staffer)}`,
+      status,
+      body: SchedulePage({
+        form,
+        csrf: reply.csrf(),
+        action: `${stafferPath}/hours/${location.id}`,
+        stafferName: fullName(staffer),
+        stafferPath,
+        locationName: location.name,
+        timezone: location.timezone,
+        existingOverrides: Math.min(existing, rowsIn(form.values as FormValues, 'overrides')),
+        overrideRows: rowsIn(form.values as FormValues, 'overrides') + extraRows,
+        preview: WeekPreview({
+          days: weekOf(schedule, mondayOf(today)),
+          today,
+          label: `This week as saved (${location.timezone})`,
+        }),
+        notice: saved && status === 200 ? 'The hours are saved.' : undefined,
+      }),
+    });
+  }
+
+  panel.get(PATH, access, async (request, reply) => {
+    const { schedule } = await subjects(request);
+    return render(request, reply, { values: formValuesOf(schedule), errors: {} }, NEW_OVERRIDE_ROWS);
+  });
+
+  panel.post(PATH, access, async (request, reply) => {
+    // 404 before 422: an unknown staffer or location has nothing to validate.
+    const { workspaceId, staffer, location } = await subjects(request);
+    const values = scheduleValuesOf(request.body);
+    const fromForm = scheduleBodyOf(values);
+    const result = validateSchedule(fromForm.body);
+    const errors = {
+      ...(result.ok ? {} : formErrorsOf(result.errors, fromForm.formKey)),
+      ...fromForm.errors,
+    };
+    if (!result.ok || Object.keys(errors).length > 0) {
+      return render(request, reply, { values, errors }, 0, 422);
+    }
+    await replaceSchedule(deps.uow, workspaceId, staffer.id, location.id, result.schedule);
+    return reply.redirect(`${STAFFERS}/${staffer.id}/hours/${location.id}?notice=saved`, 303);
+  });
+}

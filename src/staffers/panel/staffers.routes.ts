@@ -1,0 +1,199 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type FieldErrors } from '../../errors.js';
+import { listLocations } from '../../locations/locations.repository.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { throwIfInvalid } from '../../platform/http/validation.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { todayIn } from '../../platform/time/zone.js';
+import { mondayOf, WeekPreview, weekOf } from '../../schedules/panel/week-preview.js';
+import { listSchedules } from '../../schedules/schedules.service.js';
+import { emptyForm, type FormState, list, str } from '../../surfaces/panel/forms.js';
+import { pageParam } from '../../surfaces/panel/list-pager.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { listOfferedPairs, listStaffers, type StafferRecord } from '../staffers.repository.js';
+import { StafferCreateBody } from '../staffers.schemas.js';
+import { archiveStaffer, createStaffer, getStaffer, updateStaffer } from '../staffers.service.js';
+import {
+  fullName,
+  NewStafferPage,
+  noticeOf,
+  pairValue,
+  STAFFERS,
+  StafferPage,
+  StaffersPage,
+} from './staffers.page.js';
+
+const access = { config: { panelAccess: 'setup' as const } };
+const PER_PAGE = 25;
+/** Locations shown with hours on a staffer's page (a business has a handful). */
+const MAX_LOCATIONS = 100;
+
+const formOf = (staffer: StafferRecord): FormState['values'] => ({
+  first_name: staffer.first_name,
+  last_name: staffer.last_name,
+  position: staffer.position,
+  description: staffer.description,
+  avatar: staffer.avatar ?? '',
+  services: staffer.assignments.flatMap((a) => a.serviceIds.map((id) => pairValue(a.locationId, id))),
+});
+
+function valuesOf(body: unknown) {
+  return {
+    first_name: str(body, 'first_name'),
+    last_name: str(body, 'last_name'),
+    position: str(body, 'position'),
+    description: str(body, 'description'),
+    avatar: str(body, 'avatar'),
+    services: list(body, 'services'),
+  };
+}
+
+/** The body POST /staffers and PATCH /staffers/{uuid} take, from the form. */
+function apiBodyOf(values: ReturnType<typeof valuesOf>) {
+  const byLocation = new Map<string, string[]>();
+  for (const value of values.services) {
+    const [locationId = '', serviceId = ''] = value.split('|');
+    byLocation.set(locationId, [...(byLocation.get(locationId) ?? []), serviceId]);
+  }
+  const avatar = values.avatar.trim();
+  return {
+    first_name: values.first_name,
+    last_name: values.last_name,
+    position: values.position,
+    description: values.description,
+    avatar: avatar === '' ? null : avatar,
+    services: [...byLocation].map(([location_uuid, service_uuids]) => ({ location_uuid, service_uuids })),
+  };
+}
+
+/** A 422 of the schema or the rules, to show on the form; anything else goes on. */
+function formErrors(error: unknown): FieldErrors {
+  if (error instanceof AppError && error.statusCode === 422 && error.errors) return error.errors;
+  throw error;
+}
+
+/**
+ * Setup -> Staff and hours (owners and admins): the staffers' profiles and the services they give
+ * at each location, through the schema and services of POST/PATCH/DELETE /staffers.
+ */
+export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function renderStaffer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    staffer: StafferRecord,
+    form: FormState,
+    status = 200,
+  ) {
+    const workspaceId = sessionOf(request).workspace.id;
+    const [pairs, locations, schedules] = await Promise.all([
+      listOfferedPairs(deps.db, workspaceId),
+      listLocations(deps.db, workspaceId, { page: 1, perPage: MAX_LOCATIONS, offset: 0 }),
+      listSchedules(deps.db, workspaceId, staffer.id),
+    ]);
+    const now = deps.clock.now();
+    const hours = locations.rows.map((location) => {
+      const schedule = schedules.find((entry) => entry.location_uuid === location.id);
+      const today = todayIn(location.timezone, now);
+      return {
+        locationId: location.id,
+        locationName: location.name,
+        preview: schedule
+          ? WeekPreview({
+              days: weekOf(schedule, mondayOf(today)),
+              today,
+              label: `${fullName(staffer)} at ${location.name}, this week (${location.timezone})`,
+            })
+          : null,
+      };
+    });
+    return reply.page({
+      title: fullName(staffer),
+      status,
+      body: StafferPage({
+        staffer,
+        form,
+        csrf: reply.csrf(),
+        pairs,
+        hours,
+        notice: status === 200 ? noticeOf(request.query) : undefined,
+      }),
+    });
+  }
+
+  panel.get('/setup/staffers', access, async (request, reply) => {
+    const page = pageParam(request.query);
+    const { rows, total } = await listStaffers(deps.db, sessionOf(request).workspace.id, {
+      page,
+      perPage: PER_PAGE,
+      offset: (page - 1) * PER_PAGE,
+    });
+    return reply.page({
+      title: 'Staff and hours',
+      body: StaffersPage({ staffers: rows, page, perPage: PER_PAGE, total, notice: noticeOf(request.query) }),
+    });
+  });
+
+  panel.get('/setup/staffers/new', access, async (request, reply) =>
+    reply.page({
+      title: 'Add a staffer',
+      body: NewStafferPage({
+        form: emptyForm(),
+        csrf: reply.csrf(),
+        pairs: await listOfferedPairs(deps.db, sessionOf(request).workspace.id),
+      }),
+    }),
+  );
+
+  panel.post('/setup/staffers', access, async (request, reply) => {
+    const workspaceId = sessionOf(request).workspace.id;
+    const values = valuesOf(request.body);
+    try {
+      const body = apiBodyOf(values);
+      throwIfInvalid(schemaErrorsOf(StafferCreateBody, body), {});
+      const staffer = await createStaffer(deps.uow, workspaceId, body);
+      return reply.redirect(`${STAFFERS}/${staffer.id}?notice=created`, 303);
+    } catch (error) {
+      const errors = formErrors(error);
+      return reply.page({
+        title: 'Add a staffer',
+        status: 422,
+        body: NewStafferPage({
+          form: { values, errors },
+          csrf: reply.csrf(),
+          pairs: await listOfferedPairs(deps.db, workspaceId),
+        }),
+      });
+    }
+  });
+
+  panel.get('/setup/staffers/:stafferUuid', access, async (request, reply) => {
+    const staffer = await getStaffer(
+      deps.db,
+      sessionOf(request).workspace.id,
+      uuidParam(request, 'stafferUuid'),
+    );
+    return renderStaffer(request, reply, staffer, emptyForm(formOf(staffer)));
+  });
+
+  panel.post('/setup/staffers/:stafferUuid', access, async (request, reply) => {
+    const workspaceId = sessionOf(request).workspace.id;
+    const id = uuidParam(request, 'stafferUuid');
+    // 404 before 422, as the API answers.
+    const staffer = await getStaffer(deps.db, workspaceId, id);
+    const values = valuesOf(request.body);
+    try {
+      const body = apiBodyOf(values);
+      throwIfInvalid(schemaErrorsOf(StafferCreateBody, body), {});
+      await updateStaffer(deps.uow, workspaceId, id, body);
+    } catch (error) {
+      return renderStaffer(request, reply, staffer, { values, errors: formErrors(error) }, 422);
+    }
+    return reply.redirect(`${STAFFERS}/${id}?notice=saved`, 303);
+  });
+
+  panel.post('/setup/staffers/:stafferUuid/archive', access, async (request, reply) => {
+    await archiveStaffer(deps.uow, sessionOf(request).workspace.id, uuidParam(request, 'stafferUuid'));
+    return reply.redirect(`${STAFFERS}?notice=archived`, 303);
+  });
+}
