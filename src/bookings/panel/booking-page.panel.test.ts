@@ -3,7 +3,6 @@ import {
   at,
   book,
   bookingBody,
-  change,
   type Json,
   openStudio,
   outboxOf,

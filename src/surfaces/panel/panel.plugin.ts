@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
+import { newBookingPanelRoutes } from '../../bookings/panel/booking-new.routes.js';
 import { bookingsPanelRoutes } from '../../bookings/panel/bookings.routes.js';
 import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
@@ -86,6 +87,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
     bookingsPanelRoutes,
+    newBookingPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
