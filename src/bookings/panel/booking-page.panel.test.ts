@@ -265,6 +265,22 @@ describe('Move to…', () => {
     expect(picked.statusCode, picked.body).toBe(303);
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '15:00'));
   });
+  it('a staffer busy at the booking’s time is a 409 offering that staffer’s free times', async () => {
+    const day = s.nextDay();
+    const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
+    await book(
+      s.t,
+      bookingBody(s.f, at(day, '10:00'), { staffer_uuid: s.f.ben.id, customer_phone: '+4915100000016' }),
+    );
+    const busy = await post(booking.uuid, 'staffer', { new_staffer_uuid: s.f.ben.id });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.body).toContain('That time was just taken');
+    // Ben is free from 11:00; a click moves the booking to him then.
+    const times = [...busy.body.matchAll(/name="time" value="(\d\d:\d\d)"/g)].map((m) => m[1]);
+    expect(times).toEqual(['09:00', '11:00', '11:15', '11:30', '11:45', '12:00']);
+    expect(busy.body).toContain(`<input type="hidden" name="staffer_uuid" value="${s.f.ben.id}"/>`);
+    expect((await apiBooking(booking.uuid)).staffer.uuid).toBe(s.f.anna.id);
+  });
 });
 
 describe('refusals', () => {

@@ -194,7 +194,7 @@ export function BookingPage(props: BookingPageProps) {
                   service_uuids: booking.ordered_services.map((line) => line.service_uuid),
                 })}
                 name="service_uuids"
-                legend="Services, in the order they are done"
+                legend="Services (done in the order listed)"
                 options={props.services}
               />
               <button type="submit">Change services</button>
