@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   at,
@@ -216,6 +217,7 @@ describe('New booking', () => {
       [{ service_uuids: ['nope', s.f.color.id] }, 'service_uuids'],
       [{ staffer_uuid: 'nope' }, 'staffer_uuid'],
       [{ location_uuid: 'nope' }, 'location_uuid'],
+      [{ location_uuid: randomUUID() }, 'location_uuid'],
     ];
     for (const [overrides, field] of cases) {
       const response = await staff.post('/panel/bookings', form(day, overrides));

@@ -198,6 +198,8 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     const ownErrors: FieldErrors = {};
     let asked: number | undefined;
     const locationId = text(values, 'location_uuid');
+    if (location?.id !== locationId && /^[0-9a-f-]{36}$/i.test(locationId))
+      ownErrors.location_uuid = ['Choose one of your locations.'];
     if (location && location.id === locationId) {
       if (text(values, 'time') === '') {
         ownErrors.time = ['Choose a time: press “Show free times” to list the free ones.'];
