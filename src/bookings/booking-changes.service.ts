@@ -115,6 +115,39 @@ export function rescheduleBooking(
   });
 }
 
+/**
+ * The panel's "Move to…" (and the calendar's drag): a new start, and maybe another staffer. With
+ * the staffer kept it is PUT /reschedule; with the time kept, PUT /staffer. Both at once is one
+ * change — as two API calls it could fail halfway, the old staffer busy at the new time or the
+ * new one at the old — recorded as a reschedule naming both, with a reschedule's events.
+ */
+export async function moveBooking(
+  ctx: BookingContext,
+  bookingId: string,
+  reservedOn: string,
+  stafferId: string | undefined,
+): Promise<BookingView> {
+  const current = await requireBookingView(ctx.db, ctx.workspace.id, bookingId);
+  if (stafferId === undefined || stafferId === current.staffer_id)
+    return rescheduleBooking(ctx, bookingId, reservedOn);
+  const start = parseInstant(reservedOn);
+  if (start === new Date(current.start_time).getTime()) return changeStaffer(ctx, bookingId, stafferId);
+  if (start === undefined) return rescheduleBooking(ctx, bookingId, reservedOn);
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
+    const services = await findBookingServices(tx, booking.workspace_id, booking.id);
+    await moveSeat(tx, ctx, booking, location, services, stafferId, start, true);
+    return {
+      action: 'rescheduled',
+      changes: {
+        start_time: { from: toUtcIso(booking.start_time.getTime()), to: toUtcIso(start) },
+        staffer_uuid: { from: booking.staffer_id, to: stafferId },
+      },
+      events: ['booking-updated', 'booking-rescheduled'],
+    };
+  });
+}
+
 /** PUT /bookings/{uuid}/staffer: another eligible staffer, free at the booking's time. */
 export function changeStaffer(
   ctx: BookingContext,

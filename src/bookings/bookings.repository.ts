@@ -456,3 +456,18 @@ export async function liveBookingCounts(
     .execute();
   return new Map(rows.map((row) => [row.staffer_id, row.n]));
 }
+
+/** The seat a booking holds (none once canceled), so free times around it leave it out. */
+export async function findBookingSeat(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<{ id: string; seats: number } | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select(['occupancy_id', 'quantity'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', bookingId)
+    .executeTakeFirst();
+  return row?.occupancy_id ? { id: row.occupancy_id, seats: row.quantity } : undefined;
+}

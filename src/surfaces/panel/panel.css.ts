@@ -186,5 +186,19 @@ form.filters input[type=search]{width:14rem}
   label.remove{margin-top:0}
   table.stack th[scope=row]{display:block;border:0;padding:.3rem 0 0}
   form.filters input[type=search],form.filters input[type=date]{width:100%}
+/* panel-bookings: the booking page and New booking */
+.booking-forms{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:0 1.25rem}
+.booking-forms .card h2{font-size:1.05rem}
+.row.fields{align-items:flex-start;gap:0 1rem}
+.row.fields .field input{width:11rem}
+ul.plain{list-style:none;margin:0;padding:0}
+.pre-line{white-space:pre-line}
+.conflict .free-times{margin-top:.5rem}
+.conflict h2{font-size:1.05rem}
+ul.matches{margin:.25rem 0 0;padding-left:1.1rem}
+ul.matches li{margin:.2rem 0}
+@media (max-width:720px){
+  .booking-forms{grid-template-columns:1fr}
+  .row.fields .field input{width:100%}
 }
 `;

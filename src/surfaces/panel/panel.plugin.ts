@@ -4,6 +4,8 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
+import { newBookingPanelRoutes } from '../../bookings/panel/booking-new.routes.js';
+import { bookingsPanelRoutes } from '../../bookings/panel/bookings.routes.js';
 import { bookingsListPanelRoutes } from '../../bookings/panel/bookings-list.routes.js';
 import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
@@ -92,6 +94,8 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     schedulesPanelRoutes,
     customersPanelRoutes,
     bookingsListPanelRoutes,
+    bookingsPanelRoutes,
+    newBookingPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }

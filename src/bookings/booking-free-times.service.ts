@@ -1,0 +1,66 @@
+import type { LocationRow } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import { formatMoney } from '../platform/money.js';
+import { computeSlots } from '../slots/engine/compute-slots.js';
+import type { Slot } from '../slots/engine/types.js';
+import { loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { combinedService } from './booking-shape.rules.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The free starts of one local date for a booking of these services (in order, durations added
+ * as a booking of them occupies its staffer), with one staffer or any: the slot engine's answer
+ * for the shape createBooking and the changes check, so every time offered passes their check.
+ * `excludeSeat` leaves out the booking being moved, which does not stand in its own way.
+ */
+export async function freeTimesOn(
+  db: Db,
+  args: {
+    workspace: WorkspaceRow;
+    location: Pick<LocationRow, 'id' | 'timezone'>;
+    services: OfferedService[];
+    stafferId?: string | undefined;
+    date: string;
+    now: number;
+    excludeSeat?: { id: string; seats: number } | undefined;
+  },
+): Promise<Slot[]> {
+  if (args.services.length === 0) return [];
+  const service = combinedService(args.services);
+  const dayUtc = Date.parse(`${args.date}T00:00:00Z`);
+  const staffers = await loadStafferInputs(db, {
+    workspaceId: args.workspace.id,
+    locationId: args.location.id,
+    serviceIds: args.services.map((s) => s.id),
+    stafferId: args.stafferId,
+    // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
+    from: dayUtc - DAY_MS,
+    to: dayUtc + 2 * DAY_MS,
+    excludeOccupancy: args.excludeSeat,
+  });
+  const [day] = computeSlots({
+    locationZone: args.location.timezone,
+    answerZone: args.location.timezone,
+    service,
+    rules: {
+      slotStepMinutes: args.workspace.slot_step_minutes,
+      minNoticeMinutes: args.workspace.min_notice_minutes,
+      horizonDays: args.workspace.horizon_days,
+    },
+    staffers,
+    now: args.now,
+    rangeStart: args.date,
+    rangeEnd: args.date,
+    priceFormatted: formatMoney(service.priceMinor, args.workspace.currency, args.workspace.locale),
+  });
+  return day?.slots ?? [];
+}
+
+/** Up to `count` of the slots nearest to `asked` (epoch ms), in the day's order. */
+export function nearestSlots(slots: Slot[], asked: number, count = 6): Slot[] {
+  const distance = (slot: Slot) => Math.abs(Date.parse(slot.start_time) - asked);
+  const nearest = new Set([...slots].sort((a, b) => distance(a) - distance(b)).slice(0, count));
+  return slots.filter((slot) => nearest.has(slot));
+}

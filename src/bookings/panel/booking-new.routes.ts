@@ -1,0 +1,276 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { searchCustomers } from '../../customers/customer-search.repository.js';
+import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import { listLocations } from '../../locations/locations.repository.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { todayIn, toUtcIso } from '../../platform/time/zone.js';
+import { listServicesAtLocation } from '../../services/services.repository.js';
+import { loadOfferedServices } from '../../slots/slots.repository.js';
+import { listStaffersAtLocation } from '../../staffers/staffers.repository.js';
+import { type FormState, list, str } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import { createCartBookings } from '../booking-cart.js';
+import { freeTimesOn, nearestSlots } from '../booking-free-times.service.js';
+import { checkCreateBookingInput } from '../bookings.rules.js';
+import { CreateBookingBody, ServicesBody } from '../bookings.schemas.js';
+import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings.service.js';
+import { bookingPath, type Choice } from './booking.page.js';
+import {
+  CREATE_FIELDS,
+  type CustomerMatch,
+  NEW_BOOKING,
+  NewBookingPage,
+  WHERE_AND_WHEN,
+} from './booking-new.page.js';
+import { isDate, slotChoices, wallTimeInstant } from './booking-times.js';
+import { conflictMessage, withNotice } from './bookings.routes.js';
+
+const access = { config: { panelAccess: 'bookings' as const } };
+const ALL = { page: 1, perPage: 500, offset: 0 };
+
+type Values = FormState['values'];
+
+/** The create form's values from a query string or a form body. */
+function valuesOf(source: unknown): Values {
+  const values: Values = {};
+  for (const name of CREATE_FIELDS) {
+    values[name] = name === 'service_uuids' ? list(source, name) : str(source, name).trim();
+  }
+  // The booking's note is kept as typed (trimmed by the service).
+  values.booking_comment = str(source, 'booking_comment');
+  return values;
+}
+
+const text = (values: Values, name: string) => {
+  const value = values[name];
+  return typeof value === 'string' ? value : '';
+};
+const texts = (values: Values, name: string) => {
+  const value = values[name];
+  return Array.isArray(value) ? value : [];
+};
+
+/** The API's field names as the form names them. */
+function renamed(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const inItem = field.replace(/^items\.0\./, '');
+    const name =
+      inItem === 'reserved_on' ? 'time' : inItem.replace(/^service_uuids?(?=\.|$)/, 'service_uuids');
+    // Where two messages name one field (a rule and a time of ours), the first said it.
+    if (!out[name]) out[name] = messages;
+  }
+  return out;
+}
+
+/**
+ * New booking (issue 13 §2): the customer by phone with a search, services, a staffer or
+ * automatic, and a time from the real free slots. The POST is POST /bookings (one service) or
+ * POST /bookings/cart with one item (several): the same body, schema, rules and service.
+ */
+export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
+    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
+    if (!workspace) throw notFound('Workspace');
+    return workspace;
+  }
+
+  /** The location the form names (one of the workspace's live ones), else the first. */
+  async function choicesFor(workspace: WorkspaceRow, values: Values) {
+    const locations = (await listLocations(deps.db, workspace.id, ALL)).rows;
+    const location = locations.find((l) => l.id === text(values, 'location_uuid')) ?? locations[0];
+    if (!location) return { locations, location: undefined, services: [], staffers: [] };
+    const [services, staffers] = await Promise.all([
+      listServicesAtLocation(deps.db, workspace.id, location.id, ALL),
+      listStaffersAtLocation(deps.db, workspace.id, location.id, ALL),
+    ]);
+    return { locations, location, services: services.rows, staffers: staffers.rows };
+  }
+
+  async function showForm(
+    reply: FastifyReply,
+    workspace: WorkspaceRow,
+    values: Values,
+    extra: {
+      status?: number;
+      errors?: FieldErrors;
+      problem?: { message: string; asked: number } | undefined;
+      customerQuery?: string;
+    } = {},
+  ) {
+    const { locations, location, services, staffers } = await choicesFor(workspace, values);
+    const now = deps.clock.now();
+    const zone = location?.timezone ?? 'UTC';
+    if (location) {
+      values.location_uuid = location.id;
+      if (!isDate(text(values, 'date'))) values.date ||= todayIn(zone, now);
+    }
+    // Free times only for what the form may book: offered services, a staffer of the location.
+    const serviceIds = texts(values, 'service_uuids').filter((id) => services.some((s) => s.id === id));
+    const stafferId = staffers.find((s) => s.id === text(values, 'staffer_uuid'))?.id;
+    let slots: Awaited<ReturnType<typeof freeTimesOn>> | undefined;
+    if (location && serviceIds.length > 0 && isDate(text(values, 'date'))) {
+      const offered = await loadOfferedServices(deps.db, workspace.id, location.id, serviceIds);
+      slots = await freeTimesOn(deps.db, {
+        workspace,
+        location,
+        services: serviceIds.map((id) => offered.get(id)!).filter(Boolean),
+        stafferId,
+        date: text(values, 'date'),
+        now,
+      });
+    }
+    const choices = slots && slotChoices(slots);
+    let times: Choice[] | undefined = choices?.map(({ value, label }) => ({ value, label }));
+    // A time the calendar linked with, before any free times were asked: offered as it is (the
+    // create checks it like any other).
+    if (times === undefined && text(values, 'time') !== '')
+      times = [{ value: text(values, 'time'), label: text(values, 'time') }];
+    let problem: { message: string; times: Choice[] } | undefined;
+    if (extra.problem) {
+      const nearest = new Set(nearestSlots(slots ?? [], extra.problem.asked));
+      problem = {
+        message: extra.problem.message,
+        times: (choices ?? [])
+          .filter((c) => nearest.has(c.slot))
+          .map(({ value, label }) => ({ value, label })),
+      };
+    }
+    const customerQuery = extra.customerQuery ?? '';
+    let matches: CustomerMatch[] | undefined;
+    if (customerQuery.trim() !== '') {
+      const rows = await searchCustomers(deps.db, workspace.id, customerQuery);
+      matches = rows.map((customer) => {
+        const params = new URLSearchParams();
+        for (const name of WHERE_AND_WHEN) {
+          const value = values[name];
+          for (const item of Array.isArray(value) ? value : value ? [value] : []) params.append(name, item);
+        }
+        params.set('customer_phone', customer.phone);
+        params.set('customer_first_name', customer.first_name);
+        params.set('customer_last_name', customer.last_name);
+        params.set('customer_email', customer.email);
+        const name = `${customer.first_name} ${customer.last_name}`.trim() || 'No name';
+        return { label: `${name} · ${customer.phone}`, href: `${NEW_BOOKING}?${params}` };
+      });
+    }
+    const automatic = workspace.staffer_selection !== 'required';
+    return reply.page({
+      title: 'New booking',
+      status: extra.status ?? 200,
+      body: NewBookingPage({
+        form: { values, errors: extra.errors ?? {} },
+        locations: locations.map((l) => ({ value: l.id, label: l.name })),
+        services: services.map((s) => ({ value: s.id, label: `${s.name} (${s.duration_minutes} min)` })),
+        staffers: [
+          ...(automatic
+            ? [{ value: '', label: 'Automatic (any free staffer)' }]
+            : [{ value: '', label: 'Choose a staffer' }]),
+          ...staffers.map((s) => ({ value: s.id, label: `${s.first_name} ${s.last_name}`.trim() })),
+        ],
+        times,
+        zone,
+        bookingForm: workspace.booking_form,
+        csrf: reply.csrf(),
+        customerQuery,
+        matches,
+        problem,
+      }),
+    });
+  }
+
+  panel.get('/bookings/new', access, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    return showForm(reply, await workspaceOf(request), valuesOf(query), {
+      customerQuery: str(query, 'customer_q'),
+    });
+  });
+
+  panel.post('/bookings', access, async (request, reply) => {
+    const workspace = await workspaceOf(request);
+    const values = valuesOf(request.body);
+    // "Show free times": the same page with the times of what is chosen; nothing is written.
+    if (str(request.body, 'show') === 'times') return showForm(reply, workspace, values);
+
+    const { location } = await choicesFor(workspace, values);
+    const ownErrors: FieldErrors = {};
+    let asked: number | undefined;
+    const locationId = text(values, 'location_uuid');
+    if (location?.id !== locationId && /^[0-9a-f-]{36}$/i.test(locationId))
+      ownErrors.location_uuid = ['Choose one of your locations.'];
+    if (location && location.id === locationId) {
+      if (text(values, 'time') === '') {
+        ownErrors.time = ['Choose a time: press “Show free times” to list the free ones.'];
+        if (!isDate(text(values, 'date')))
+          ownErrors.date = ['Enter a date as YYYY-MM-DD, such as 2026-09-10.'];
+      } else {
+        const at = wallTimeInstant(location.timezone, text(values, 'date'), text(values, 'time'));
+        if (at.errors) Object.assign(ownErrors, at.errors);
+        else asked = at.instant;
+      }
+    }
+    const serviceIds = texts(values, 'service_uuids');
+    const callback = text(values, 'booking_callback');
+    const optional = (name: string) => (text(values, name).trim() === '' ? undefined : text(values, name));
+    const body: CreateBookingInput = {
+      reserved_on: asked === undefined ? '' : toUtcIso(asked),
+      location_uuid: locationId,
+      service_uuid: serviceIds[0] ?? '',
+      staffer_uuid: text(values, 'staffer_uuid') || null,
+      customer_phone: text(values, 'customer_phone'),
+      customer_first_name: optional('customer_first_name'),
+      customer_last_name: optional('customer_last_name'),
+      customer_email: optional('customer_email'),
+      booking_comment: optional('booking_comment'),
+      booking_callback: callback === 'yes' ? true : callback === 'no' ? false : undefined,
+      source: 'panel',
+    };
+    for (const key of Object.keys(body) as (keyof CreateBookingInput)[])
+      if (body[key] === undefined) delete body[key];
+    const ctx: BookingContext = {
+      db: deps.db,
+      uow: deps.uow,
+      workspace,
+      actor: { type: 'user', id: sessionOf(request).user.id },
+      now: deps.clock.now(),
+      linkBase: deps.linkBase(),
+    };
+    try {
+      // POST /bookings' checks: its schema, the workspace's rules, then ours (the date and time).
+      const schemaErrors: FieldErrors = {
+        ...schemaErrorsOf(CreateBookingBody, body),
+        ...(serviceIds.length > 1 ? schemaErrorsOf(ServicesBody, { service_uuids: serviceIds }) : {}),
+      };
+      if (serviceIds.length === 0) schemaErrors.service_uuid = ['Choose at least one service.'];
+      const rules = checkCreateBookingInput(workspace, body);
+      const errors = renamed({ ...ownErrors, ...rules.errors, ...schemaErrors });
+      if (Object.keys(errors).length > 0) throw validationFailed(errors);
+      let bookingId: string;
+      if (serviceIds.length === 1) {
+        bookingId = (await createBooking(ctx, body)).id;
+      } else {
+        const { reserved_on, service_uuid: _first, staffer_uuid, ...customer } = body;
+        const [booking] = await createCartBookings(ctx, {
+          ...customer,
+          items: [{ reserved_on, service_uuids: serviceIds, staffer_uuid }],
+        });
+        bookingId = booking!.id;
+      }
+      return reply.redirect(withNotice(bookingPath(bookingId), 'created'), 303);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.statusCode === 422 && error.errors) {
+        return showForm(reply, workspace, values, { status: 422, errors: renamed(error.errors) });
+      }
+      if (error.statusCode === 409 && error.code === 'slot_unavailable') {
+        return showForm(reply, workspace, values, {
+          status: 409,
+          problem: { message: conflictMessage(error), asked: asked ?? 0 },
+        });
+      }
+      throw error;
+    }
+  });
+}

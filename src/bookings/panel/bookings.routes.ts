@@ -1,0 +1,411 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { throwIfInvalid } from '../../platform/http/validation.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
+import { listServicesAtLocation } from '../../services/services.repository.js';
+import { listStaffersAtLocation } from '../../staffers/staffers.repository.js';
+import { isFinal, listLiveStatuses } from '../../statuses/statuses.repository.js';
+import { type FormState, list, str } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { listMembers } from '../../users/users.repository.js';
+import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import {
+  addPublicNote,
+  cancelBooking,
+  changeServices,
+  changeStaffer,
+  completeBooking,
+  moveBooking,
+  setStatus,
+} from '../booking-changes.service.js';
+import { freeTimesOn, nearestSlots } from '../booking-free-times.service.js';
+import { listHistory } from '../booking-history.repository.js';
+import { presentBooking } from '../bookings.presenter.js';
+import {
+  type BookingView,
+  findBookingSeat,
+  findBookingServices,
+  requireBookingView,
+} from '../bookings.repository.js';
+import {
+  CancelBody,
+  CompleteBody,
+  PublicNoteBody,
+  RescheduleBody,
+  ServicesBody,
+  StafferBody,
+  StatusBody,
+} from '../bookings.schemas.js';
+import type { BookingContext } from '../bookings.service.js';
+import {
+  type BookingForm,
+  BookingPage,
+  bookingPath,
+  type Choice,
+  type FreeTime,
+  type Problem,
+} from './booking.page.js';
+import { describeHistory } from './booking-history.view.js';
+import { decimalOf, minorOf, slotChoices, wallDate, wallTime, wallTimeInstant } from './booking-times.js';
+
+const access = { config: { panelAccess: 'bookings' as const } };
+const ALL = { page: 1, perPage: 500, offset: 0 };
+
+/** A panel path to go back to after a change (the calendar's own URL); anything else is ignored. */
+export function safeReturn(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (!value.startsWith('/panel/') || value.startsWith('//') || /[\\\s]/.test(value)) return undefined;
+  return value;
+}
+
+export function withNotice(path: string, notice: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}notice=${notice}`;
+}
+
+/** The fields of an error as the form names them (the API's reserved_on is the form's time). */
+function renamed(errors: FieldErrors, names: Record<string, string>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const [head, ...rest] = field.split('.');
+    const name = [names[head!] ?? head, ...rest].join('.');
+    out[name] = [...(out[name] ?? []), ...messages];
+  }
+  return out;
+}
+
+/** What a 409 slot_unavailable says here: the engine's reason, or that someone was faster. */
+export function conflictMessage(error: AppError): string {
+  const taken = error.message === 'The requested time is not available.';
+  return taken
+    ? 'That time was just taken, or the staffer is not free then. Choose one of the free times below.'
+    : `${error.message} Choose one of the free times below.`;
+}
+
+export interface PageExtra {
+  status?: number;
+  active?: { form: BookingForm; state: FormState };
+  problem?: Problem;
+  notice?: string;
+  returnTo?: string | undefined;
+}
+
+/**
+ * The booking page (issue 13 §2) and its forms. Each form posts to its own route, which reads
+ * the fields, builds the body the API route takes, checks it with the same schema, and calls the
+ * same service with the panel user as the actor: the same rules, history and webhooks.
+ */
+export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
+    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
+    if (!workspace) throw notFound('Workspace');
+    return workspace;
+  }
+
+  const contextOf = (request: FastifyRequest, workspace: WorkspaceRow): BookingContext => ({
+    db: deps.db,
+    uow: deps.uow,
+    workspace,
+    actor: { type: 'user', id: sessionOf(request).user.id },
+    now: deps.clock.now(),
+    linkBase: deps.linkBase(),
+  });
+
+  async function showBooking(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    workspace: WorkspaceRow,
+    bookingId: string,
+    extra: PageExtra = {},
+  ) {
+    const view = await requireBookingView(deps.db, workspace.id, bookingId);
+    const booking = presentBooking(view, workspace, deps.linkBase());
+    const zone = view.timezone;
+    const start = new Date(view.start_time).getTime();
+    const end = new Date(view.end_time).getTime();
+    const [staffers, services, statuses, accounts, members, history] = await Promise.all([
+      listStaffersAtLocation(deps.db, workspace.id, view.location_id, ALL),
+      listServicesAtLocation(deps.db, workspace.id, view.location_id, ALL),
+      listLiveStatuses(deps.db, workspace.id),
+      listPaymentAccounts(deps.db, workspace.id, view.location_id),
+      listMembers(deps.db, workspace.id),
+      listHistory(deps.db, workspace.id, bookingId),
+    ]);
+    const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
+    const stafferNames = new Map(staffers.rows.map((s) => [s.id, personName(s.first_name, s.last_name)]));
+    if (view.staffer_first_name !== null)
+      stafferNames.set(view.staffer_id, personName(view.staffer_first_name, view.staffer_last_name));
+    const serviceNames = new Map(services.rows.map((s) => [s.id, s.name]));
+    for (const line of view.lines)
+      if (!serviceNames.has(line.service_id)) serviceNames.set(line.service_id, line.name);
+    const statusNames = new Map(statuses.map((s) => [s.id, s.name]));
+    statusNames.set(view.status_id, view.status_name);
+    const staffersChoices: Choice[] = [...stafferNames].map(([value, label]) => ({ value, label }));
+    const open = Math.max(0, booking.order.total - booking.order.amount_paid);
+    return reply.page({
+      title: `Booking · ${booking.ordered_services.map((line) => line.name).join(' + ')}`,
+      status: extra.status ?? 200,
+      body: BookingPage({
+        booking,
+        zone,
+        localDate: localDateOf(start, zone),
+        localTime: wallTime(start, zone),
+        when: `${wallDate(start, zone)}, ${wallTime(start, zone)} – ${wallTime(end, zone)}`,
+        history: describeHistory(
+          history,
+          {
+            staffers: stafferNames,
+            services: serviceNames,
+            statuses: statusNames,
+            accounts: new Map(accounts.map((a) => [a.id, a.name])),
+            users: new Map(members.map((m) => [m.user_id, m.name || m.email])),
+          },
+          {
+            zone,
+            currency: workspace.currency,
+            locale: workspace.locale,
+            userId: sessionOf(request).user.id,
+          },
+        ),
+        staffers: staffersChoices,
+        services: services.rows.map((s) => ({ value: s.id, label: `${s.name} (${s.duration_minutes} min)` })),
+        statuses: statuses.filter((s) => !isFinal(s.type)).map((s) => ({ value: s.id, label: s.name })),
+        accounts: accounts.map((a) => ({ value: a.id, label: a.name })),
+        openAmount: decimalOf(open, workspace.currency),
+        currency: workspace.currency,
+        csrf: reply.csrf(),
+        notice: extra.notice,
+        active: extra.active,
+        problem: extra.problem,
+        returnTo: extra.returnTo,
+      }),
+    });
+  }
+
+  /** Free times of the booking's services that day, for `stafferId`, nearest to `asked`. */
+  async function freeTimesAround(
+    workspace: WorkspaceRow,
+    view: BookingView,
+    stafferId: string,
+    date: string,
+    asked: number,
+  ): Promise<FreeTime[]> {
+    const [services, seat] = await Promise.all([
+      findBookingServices(deps.db, workspace.id, view.id),
+      findBookingSeat(deps.db, workspace.id, view.id),
+    ]);
+    const slots = await freeTimesOn(deps.db, {
+      workspace,
+      location: { id: view.location_id, timezone: view.timezone },
+      services,
+      stafferId,
+      date,
+      now: deps.clock.now(),
+      excludeSeat: seat,
+    });
+    const nearest = new Set(nearestSlots(slots, asked));
+    return slotChoices(slots)
+      .filter((choice) => nearest.has(choice.slot))
+      .map((choice) => ({ date, time: choice.value, label: choice.label, stafferId }));
+  }
+
+  /**
+   * One form's POST: run `work` (which throws the services' AppErrors), then 303 with a notice.
+   * A 422 shows the page again with the form's values and errors; a 409 with its reason and, for
+   * a taken time, the free ones (`freeTimes`). Anything else is the panel's error page.
+   */
+  function changeRoute(
+    action: BookingForm,
+    fieldNames: Record<string, string>,
+    handle: (input: {
+      request: FastifyRequest;
+      workspace: WorkspaceRow;
+      view: BookingView;
+      ctx: BookingContext;
+    }) => {
+      values: FormState['values'];
+      returnTo?: string | undefined;
+      work: () => Promise<string>;
+      freeTimes?: () => Promise<FreeTime[]>;
+    },
+  ) {
+    panel.post(`/bookings/:bookingUuid/${action}`, access, async (request, reply) => {
+      const bookingId = uuidParam(request, 'bookingUuid');
+      const workspace = await workspaceOf(request);
+      const view = await requireBookingView(deps.db, workspace.id, bookingId);
+      const { values, returnTo, work, freeTimes } = handle({
+        request,
+        workspace,
+        view,
+        ctx: contextOf(request, workspace),
+      });
+      try {
+        return reply.redirect(await work(), 303);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (error.statusCode === 422 && error.errors) {
+          return showBooking(request, reply, workspace, bookingId, {
+            status: 422,
+            active: { form: action, state: { values, errors: renamed(error.errors, fieldNames) } },
+            returnTo,
+          });
+        }
+        if (error.statusCode === 409) {
+          const slotTaken = error.code === 'slot_unavailable';
+          const problem: Problem =
+            slotTaken && freeTimes
+              ? { message: conflictMessage(error), times: await freeTimes() }
+              : {
+                  message: slotTaken
+                    ? 'That time is not free: it was just taken, or the staffer is busy then.'
+                    : error.message,
+                };
+          return showBooking(request, reply, workspace, bookingId, {
+            status: 409,
+            active: { form: action, state: { values, errors: {} } },
+            problem,
+            returnTo,
+          });
+        }
+        throw error;
+      }
+    });
+  }
+
+  panel.get('/bookings/:bookingUuid', access, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    return showBooking(request, reply, await workspaceOf(request), uuidParam(request, 'bookingUuid'), {
+      notice: typeof query.notice === 'string' ? query.notice : undefined,
+      returnTo: safeReturn(query.return_to),
+    });
+  });
+
+  // "Move to…": a date and wall time in the location's zone, and maybe another staffer. The
+  // calendar's drag posts the same form with its own URL as return_to.
+  changeRoute('move', { reserved_on: 'time' }, ({ request, workspace, view, ctx }) => {
+    const values = {
+      date: str(request.body, 'date').trim(),
+      time: str(request.body, 'time').trim(),
+      staffer_uuid: str(request.body, 'staffer_uuid').trim(),
+      return_to: str(request.body, 'return_to'),
+    };
+    const returnTo = safeReturn(values.return_to);
+    const at = wallTimeInstant(view.timezone, values.date, values.time);
+    return {
+      values,
+      returnTo,
+      work: async () => {
+        const errors: FieldErrors = {
+          ...(values.staffer_uuid ? schemaErrorsOf(StafferBody, { staffer_uuid: values.staffer_uuid }) : {}),
+          ...at.errors,
+        };
+        if (Object.keys(errors).length > 0) throw validationFailed(errors);
+        const body = { reserved_on: toUtcIso(at.instant!) };
+        throwIfInvalid(schemaErrorsOf(RescheduleBody, body), {});
+        await moveBooking(ctx, view.id, body.reserved_on, values.staffer_uuid || undefined);
+        return withNotice(returnTo ?? bookingPath(view.id), 'moved');
+      },
+      freeTimes: () =>
+        freeTimesAround(workspace, view, values.staffer_uuid || view.staffer_id, values.date, at.instant!),
+    };
+  });
+
+  changeRoute('staffer', { staffer_uuid: 'new_staffer_uuid' }, ({ request, workspace, view, ctx }) => {
+    const values = { new_staffer_uuid: str(request.body, 'new_staffer_uuid').trim() };
+    const body = { staffer_uuid: values.new_staffer_uuid };
+    const start = new Date(view.start_time).getTime();
+    return {
+      values,
+      work: async () => {
+        throwIfInvalid(schemaErrorsOf(StafferBody, body), {});
+        await changeStaffer(ctx, view.id, body.staffer_uuid);
+        return withNotice(bookingPath(view.id), 'staffer');
+      },
+      freeTimes: () =>
+        freeTimesAround(workspace, view, body.staffer_uuid, localDateOf(start, view.timezone), start),
+    };
+  });
+
+  changeRoute('services', {}, ({ request, view, ctx }) => {
+    const values = { service_uuids: list(request.body, 'service_uuids') };
+    const body = { service_uuids: values.service_uuids };
+    return {
+      values,
+      work: async () => {
+        const errors = schemaErrorsOf(ServicesBody, body);
+        if (body.service_uuids.length === 0) errors.service_uuids = ['Choose at least one service.'];
+        throwIfInvalid(errors, {});
+        await changeServices(ctx, view.id, body.service_uuids);
+        return withNotice(bookingPath(view.id), 'services');
+      },
+    };
+  });
+
+  changeRoute('status', {}, ({ request, view, ctx }) => {
+    const values = { status_uuid: str(request.body, 'status_uuid').trim() };
+    return {
+      values,
+      work: async () => {
+        throwIfInvalid(schemaErrorsOf(StatusBody, values), {});
+        await setStatus(ctx, view.id, values.status_uuid);
+        return withNotice(bookingPath(view.id), 'status');
+      },
+    };
+  });
+
+  changeRoute('notes', { value: 'note' }, ({ request, view, ctx }) => {
+    const values = { note: str(request.body, 'note') };
+    const body = { value: values.note.trim() };
+    return {
+      values,
+      work: async () => {
+        throwIfInvalid(
+          schemaErrorsOf(PublicNoteBody, body),
+          body.value === '' ? { value: ['Write the note first.'] } : {},
+        );
+        await addPublicNote(ctx, view.id, body.value);
+        return withNotice(bookingPath(view.id), 'note');
+      },
+    };
+  });
+
+  changeRoute('complete', {}, ({ request, workspace, view, ctx }) => {
+    const values = {
+      account_uuid: str(request.body, 'account_uuid').trim(),
+      paid_amount: str(request.body, 'paid_amount').trim(),
+    };
+    const minor = minorOf(values.paid_amount, workspace.currency);
+    return {
+      values,
+      work: async () => {
+        const body = { account_uuid: values.account_uuid, paid_amount: minor ?? 0 };
+        throwIfInvalid(
+          schemaErrorsOf(CompleteBody, body),
+          minor === undefined ? { paid_amount: ['Enter the amount paid, such as 90.00.'] } : {},
+        );
+        await completeBooking(ctx, view.id, body);
+        return withNotice(bookingPath(view.id), 'completed');
+      },
+    };
+  });
+
+  changeRoute('cancel', {}, ({ request, view, ctx }) => {
+    const values = { cancel_reason: str(request.body, 'cancel_reason').trim() };
+    const body = { cancel_reason: values.cancel_reason === '' ? null : values.cancel_reason };
+    return {
+      values,
+      work: async () => {
+        throwIfInvalid(schemaErrorsOf(CancelBody, body), {});
+        await cancelBooking(
+          ctx,
+          view.id,
+          (body.cancel_reason ?? undefined) as Parameters<typeof cancelBooking>[2],
+        );
+        return withNotice(bookingPath(view.id), 'canceled');
+      },
+    };
+  });
+}
