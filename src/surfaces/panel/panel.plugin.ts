@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
 import { AppError } from '../../errors.js';
+import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
@@ -82,6 +83,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
+    locationsPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
