@@ -70,17 +70,22 @@ function bodyOf(values: FormState['values']) {
   const rows: Record<string, number[]> = {};
   const halfFilled: FieldErrors = {};
   for (const day of WEEKDAYS) {
+    const ranges: TimeRangeJson[] = [];
+    const formRows: number[] = [];
     for (let index = 0; index < HOURS_MAX_ROWS; index++) {
       const from = text(hoursKey(day, index, 'from'));
       const to = text(hoursKey(day, index, 'to'));
       if (from === '' && to === '') continue;
-      const ranges = (hours[day] ??= []);
       const at = ranges.length;
       ranges.push({ from, to });
-      (rows[day] ??= []).push(index);
+      formRows.push(index);
       if (from === '' || to === '') {
         halfFilled[`opening_hours.${day}.${at}`] = ['Give both the opening and the closing time.'];
       }
+    }
+    if (ranges.length > 0) {
+      hours[day] = ranges;
+      rows[day] = formRows;
     }
   }
   const body = {
