@@ -10,6 +10,7 @@ import {
   TextField,
 } from '../../surfaces/panel/forms.js';
 import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { ArchivedBadge, Notice } from '../../surfaces/panel/setup-parts.js';
 import type { LocationRow } from '../locations.repository.js';
 import { WEEKDAYS } from '../locations.schemas.js';
 
@@ -53,18 +54,6 @@ export function hoursSummary(hours: WeeklyJson): string {
       `${WEEKDAY_NAMES[day].slice(0, 3)} ${(hours[day] ?? []).map((r) => `${r.from}–${r.to}`).join(', ')}`,
   );
   return days.length > 0 ? days.join(' · ') : 'Closed every day';
-}
-
-export function ArchivedBadge() {
-  return <span class="badge muted">Archived</span>;
-}
-
-function Notice({ text }: { text: string | undefined }) {
-  return text ? (
-    <p class="notice" role="status">
-      {text}
-    </p>
-  ) : null;
 }
 
 function address(location: LocationRow): string {

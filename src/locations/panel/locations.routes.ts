@@ -7,6 +7,7 @@ import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
 import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { uuidParam } from '../../surfaces/panel/params.js';
+import { noticeOf } from '../../surfaces/panel/setup-parts.js';
 import { type LocationRow, listAllLocations, requireLocation } from '../locations.repository.js';
 import { LocationCreateBody, LocationUpdateBody, WEEKDAYS } from '../locations.schemas.js';
 import { archiveLocation, createLocation, updateLocation } from '../locations.service.js';
@@ -118,10 +119,9 @@ function errorsOnRows(errors: FieldErrors, rows: Record<string, number[]>): Fiel
 export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/setup/locations', access, async (request, reply) => {
     const locations = await listAllLocations(deps.db, sessionOf(request).workspace.id);
-    const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
     return reply.page({
       title: 'Locations',
-      body: LocationsPage({ locations, ...(notice ? { notice } : {}) }),
+      body: LocationsPage({ locations, ...noticeOf(request.query, NOTICES) }),
     });
   });
 

@@ -9,6 +9,7 @@ import { AppError } from '../../errors.js';
 import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
@@ -84,6 +85,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
     locationsPanelRoutes,
+    servicesPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
