@@ -10,6 +10,7 @@ import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js'
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
+import { statusesPanelRoutes } from '../../statuses/panel/statuses.routes.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
@@ -86,6 +87,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     notificationsPanelRoutes,
     locationsPanelRoutes,
     servicesPanelRoutes,
+    statusesPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
