@@ -8,6 +8,7 @@ import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-fe
 import { AppError } from '../../errors.js';
 import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
+import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
 import { statusesPanelRoutes } from '../../statuses/panel/statuses.routes.js';
@@ -88,6 +89,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     locationsPanelRoutes,
     servicesPanelRoutes,
     statusesPanelRoutes,
+    paymentAccountsPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }
