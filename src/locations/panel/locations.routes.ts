@@ -80,8 +80,11 @@ function bodyOf(values: FormState['values']) {
       const at = ranges.length;
       ranges.push({ from, to });
       formRows.push(index);
+      // On the empty end's own key, so this message replaces the schema's pattern message.
       if (from === '' || to === '') {
-        halfFilled[`opening_hours.${day}.${at}`] = ['Give both the opening and the closing time.'];
+        halfFilled[`opening_hours.${day}.${at}.${from === '' ? 'from' : 'to'}`] = [
+          'Give both the opening and the closing time.',
+        ];
       }
     }
     if (ranges.length > 0) {
