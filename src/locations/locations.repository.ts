@@ -119,3 +119,16 @@ export async function liveLocationIds(db: Db, workspaceId: string, ids: string[]
     .execute();
   return new Set(rows.map((row) => row.id));
 }
+
+/** Every location of the workspace for the panel's setup list: live ones first, then archived. */
+export async function listAllLocations(db: Db, workspaceId: string): Promise<LocationRow[]> {
+  return db
+    .selectFrom('locations')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy(sql`archived_at is not null`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+}

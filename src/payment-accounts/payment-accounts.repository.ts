@@ -89,3 +89,17 @@ export async function archivePaymentAccountRow(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Every payment account of the workspace (archived ones too), by location, oldest first. */
+export async function listAllPaymentAccounts(db: Db, workspaceId: string): Promise<PaymentAccountRow[]> {
+  return db
+    .selectFrom('payment_accounts')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('location_id')
+    .orderBy(sql`archived_at is not null`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(5000)
+    .execute();
+}

@@ -45,3 +45,15 @@ export async function listCategoriesAtLocation(
   }
   return { rows: rows.map(({ id, name, position }) => ({ id, name, position })), total };
 }
+
+/** The workspace's categories by position then name (what a service form offers to pick from). */
+export async function listCategories(db: Db, workspaceId: string): Promise<CategoryRow[]> {
+  return db
+    .selectFrom('service_categories')
+    .select(['id', 'name', 'position'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('position')
+    .orderBy('name')
+    .limit(1000)
+    .execute();
+}

@@ -212,3 +212,30 @@ export async function replaceServiceLocations(
     .onConflict((conflict) => conflict.doNothing())
     .execute();
 }
+
+/**
+ * Every service of the workspace for the panel's setup list (live ones first, then archived),
+ * with its category and the live locations offering it.
+ */
+export async function listAllServices(db: Db, workspaceId: string): Promise<ServiceRecord[]> {
+  const rows = await db
+    .selectFrom('services as s')
+    .leftJoin('service_categories as c', (join) =>
+      join.onRef('c.workspace_id', '=', 's.workspace_id').onRef('c.id', '=', 's.category_id'),
+    )
+    .selectAll('s')
+    .select(['c.name as category_name', 'c.position as category_position'])
+    .where('s.workspace_id', '=', workspaceId)
+    .orderBy(sql`s.archived_at is not null`)
+    .orderBy('c.position')
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .limit(1000)
+    .execute();
+  const locations = await serviceLocationIds(
+    db,
+    workspaceId,
+    rows.filter((row) => row.archived_at === null).map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, location_ids: locations.get(row.id) ?? [] }));
+}

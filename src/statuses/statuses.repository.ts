@@ -157,3 +157,16 @@ export async function updateStatus(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** Every status of the workspace for the panel's setup list: live ones in list order, then archived. */
+export async function listAllStatuses(db: Db, workspaceId: string): Promise<StatusRow[]> {
+  return db
+    .selectFrom('booking_statuses')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy(sql`archived_at is not null`)
+    .orderBy('position')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

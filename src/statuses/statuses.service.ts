@@ -14,8 +14,10 @@ import {
   requireLiveStatus,
   updateStatus,
 } from './statuses.repository.js';
+import { NAME_MAX_LENGTH } from './statuses.schemas.js';
 
-export const NAME_MAX_LENGTH = 100;
+export { NAME_MAX_LENGTH };
+
 const COLOR_RE = /^#[0-9a-fA-F]{6}$/;
 
 export interface StatusInput {

@@ -3,34 +3,17 @@ import { answerWrite } from '../../platform/http/idempotency.js';
 import { Data, DataList, NoContent, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { schemaFieldErrors, throwIfInvalid } from '../../platform/http/validation.js';
-import { StatusJson } from '../statuses.schemas.js';
+import { ChangeStatusBody, CreateStatusBody, StatusJson } from '../statuses.schemas.js';
 import {
   archiveStatus,
   changeStatus,
   createStatus,
   listStatuses,
-  NAME_MAX_LENGTH,
   statusChanges,
   statusRuleErrors,
 } from '../statuses.service.js';
 
 const StatusParams = Type.Object({ statusUuid: Type.String({ format: 'uuid' }) });
-
-const fields = {
-  name: Type.String({ maxLength: NAME_MAX_LENGTH }),
-  color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', examples: ['#4caf50'] }),
-  is_default: Type.Boolean({ description: 'true moves the default here; a final status cannot be it' }),
-};
-const CreateStatusBody = Type.Object({
-  name: fields.name,
-  color: Type.Optional(fields.color),
-  is_default: Type.Optional(fields.is_default),
-});
-const ChangeStatusBody = Type.Object({
-  name: Type.Optional(fields.name),
-  color: Type.Optional(fields.color),
-  is_default: Type.Optional(fields.is_default),
-});
 
 /**
  * Booking statuses: the list SPEC names, and its management. These static `/bookings/statuses`

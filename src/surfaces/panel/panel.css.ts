@@ -200,5 +200,27 @@ ul.matches li{margin:.2rem 0}
 @media (max-width:720px){
   .booking-forms{grid-template-columns:1fr}
   .row.fields .field input{width:100%}
+/* setup pages: locations, services, statuses, payment accounts, workspace settings */
+.hours-day{display:grid;grid-template-columns:7rem 1fr;gap:.25rem 1rem;align-items:end;padding:.5rem 0;border-bottom:1px solid var(--line)}
+.hours-day .error{grid-column:2}
+.hours-name{font-weight:600;padding-bottom:.5rem}
+.hours-ranges{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem}
+.hours-range{display:flex;gap:.5rem}
+.hours-day label.inline-field{display:flex;flex-direction:column;gap:.15rem;font-size:.875rem}
+.hours-day input[type=time]{width:8rem}
+.hours-day.has-error input{border-color:var(--danger);border-width:2px}
+.row.fields{align-items:flex-start;gap:0 1rem}
+.row.fields .field{flex:1 1 12rem}
+ul.archived{padding-left:1.2rem}
+ul.archived li{margin:.2rem 0}
+.swatch{vertical-align:middle;margin-right:.4rem;border-radius:3px}
+form section{border-top:1px solid var(--line);padding-top:.5rem;margin-top:1rem}
+form section:first-of-type{border-top:0;margin-top:0}
+form section>h2{margin-top:.5rem}
+.form-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:0 1rem}
+@media (max-width:720px){
+  .hours-day{grid-template-columns:1fr}
+  .hours-day .error{grid-column:1}
+  .hours-name{padding-bottom:0}
 }
 `;

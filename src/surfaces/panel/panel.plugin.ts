@@ -11,10 +11,14 @@ import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
 import { customersPanelRoutes } from '../../customers/panel/customers.routes.js';
 import { AppError } from '../../errors.js';
+import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
+import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
+import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
 import { staffersPanelRoutes } from '../../staffers/panel/staffers.routes.js';
+import { statusesPanelRoutes } from '../../statuses/panel/statuses.routes.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
@@ -96,6 +100,10 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     bookingsListPanelRoutes,
     bookingsPanelRoutes,
     newBookingPanelRoutes,
+    locationsPanelRoutes,
+    servicesPanelRoutes,
+    statusesPanelRoutes,
+    paymentAccountsPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }

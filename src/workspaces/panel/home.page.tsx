@@ -16,13 +16,36 @@ export function HomePage({ session }: { session: Session }) {
         Signed in as {session.user.email} · {ROLE_LABEL[workspace.role]} of the workspace{' '}
         <code>{workspace.slug}</code>
       </p>
+      {can(workspace.role, 'setup') && (
+        <div class="card">
+          <h2>Setup</h2>
+          <ul>
+            <li>
+              <a href={`${PANEL_PREFIX}/setup/locations`}>Locations</a>: addresses, time zones and opening
+              hours.
+            </li>
+            <li>
+              <a href={`${PANEL_PREFIX}/setup/services`}>Services</a>: what customers book, its duration,
+              price and places.
+            </li>
+            <li>
+              <a href={`${PANEL_PREFIX}/setup/statuses`}>Booking statuses</a>: the steps of a booking and
+              their colours.
+            </li>
+            <li>
+              <a href={`${PANEL_PREFIX}/setup/payment-accounts`}>Payment accounts</a>: where each location's
+              money goes.
+            </li>
+          </ul>
+        </div>
+      )}
       <div class="card">
         <h2>Settings</h2>
         <ul>
           {can(workspace.role, 'settings') && (
             <li>
-              <a href={`${PANEL_PREFIX}/settings/workspace`}>Workspace</a>: country and the business's
-              contacts.
+              <a href={`${PANEL_PREFIX}/settings/workspace`}>Workspace</a>: name, contacts, currency and
+              locale, the booking form and the booking rules.
             </li>
           )}
           {can(workspace.role, 'team') && (

@@ -102,4 +102,88 @@ describe('Settings → Workspace', () => {
     expect(forged.statusCode).toBe(403);
     expect((await workspaceJson()).country_iso).not.toBe('FR');
   });
+  it('sets the booking settings of PATCH /workspace, grouped in sections, as GET /workspace answers them', async () => {
+    const owner = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]),
+    );
+    const page = await owner.get(PAGE);
+    for (const heading of ['Business', 'Currency and language', 'Booking form', 'Booking rules']) {
+      expect(page.body).toMatch(new RegExp(`<h2 id="[^"]+">${heading}</h2>`));
+    }
+    expect(page.body).toContain('<option value="JPY"');
+    const form = {
+      name: ' Salon Süd ',
+      currency: 'CHF',
+      locale: 'de-ch',
+      'booking_form.customer_first_name': 'required',
+      'booking_form.customer_last_name': 'optional',
+      'booking_form.customer_email': 'required',
+      'booking_form.booking_comment': 'hidden',
+      'booking_form.booking_callback': 'optional',
+      staffer_selection: 'automatic',
+      slot_step_minutes: '20',
+      min_notice_minutes: '120',
+      horizon_days: '90',
+      manage_cutoff_minutes: '1440',
+      country_iso: 'CH',
+      'contacts.phone': '',
+      'contacts.email': '',
+    };
+    const saved = await owner.post(PAGE, form);
+    expect(saved.statusCode, saved.body).toBe(303);
+    expect(await workspaceJson()).toMatchObject({
+      name: 'Salon Süd',
+      currency: 'CHF',
+      locale: 'de-CH',
+      booking_form: {
+        customer_first_name: 'required',
+        customer_last_name: 'optional',
+        customer_email: 'required',
+        booking_comment: 'hidden',
+        booking_callback: 'optional',
+      },
+      staffer_selection: 'automatic',
+      slot_step_minutes: 20,
+      min_notice_minutes: 120,
+      horizon_days: 90,
+      manage_cutoff_minutes: 1440,
+      country_iso: 'CH',
+    });
+    const shown = await owner.get(PAGE);
+    expect(shown.body).toMatch(/name="slot_step_minutes" type="number" value="20"/);
+    expect(shown.body).toMatch(/<option value="hidden" selected(="")?>Hidden<\/option>/);
+    expect(shown.body).toMatch(/<option value="automatic" selected(="")?>Kairos assigns a free staffer/);
+
+    // What the API refuses, the form refuses: each message next to its field, the typed values kept.
+    const before = await workspaceJson();
+    const bad = await owner.post(PAGE, {
+      ...form,
+      currency: 'eur',
+      locale: 'en_US',
+      'booking_form.customer_email': 'maybe',
+      slot_step_minutes: '7',
+      horizon_days: '',
+      min_notice_minutes: 'soon',
+    });
+    expect(bad.statusCode).toBe(422);
+    const api = await t.call('PATCH', '/workspace', {
+      currency: 'eur',
+      locale: 'en_US',
+      booking_form: { customer_email: 'maybe' },
+      slot_step_minutes: 7,
+    });
+    expect(api.statusCode).toBe(422);
+    for (const [field, messages] of Object.entries(api.json().errors as Record<string, string[]>)) {
+      expect(bad.body).toContain(
+        `<p class="error" id="f-${field.replace('.', '-')}-error">${messages.join(' ')}</p>`,
+      );
+    }
+    expect(bad.body).toContain('id="f-horizon_days-error">The horizon_days field is required.');
+    expect(bad.body).toContain('id="f-min_notice_minutes-error"');
+    expect(bad.body).toMatch(/name="slot_step_minutes" type="number" value="7"/);
+    expect(bad.body).toMatch(/name="locale" type="text" value="en_US"/);
+    expect(await workspaceJson()).toEqual(before);
+  });
 });

@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors.js';
+import { listAllLocations, requireLocation } from '../../locations/locations.repository.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { throwIfInvalid } from '../../platform/http/validation.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { noticeOf } from '../../surfaces/panel/setup-parts.js';
+import { listAllPaymentAccounts } from '../payment-accounts.repository.js';
+import { PaymentAccountCreateBody, PaymentAccountUpdateBody } from '../payment-accounts.schemas.js';
+import {
+  archivePaymentAccount,
+  createPaymentAccount,
+  getPaymentAccount,
+  updatePaymentAccount,
+} from '../payment-accounts.service.js';
+import { ACCOUNTS, PaymentAccountFormPage, PaymentAccountsPage } from './payment-accounts.page.js';
+
+const access = { config: { panelAccess: 'setup' as const } };
+
+const NOTICES: Record<string, string> = {
+  created: 'The payment account is added.',
+  saved: 'The payment account is saved.',
+  archived: 'The payment account is archived.',
+};
+
+const valuesOf = (body: unknown): FormState['values'] => ({
+  name: str(body, 'name'),
+  type: str(body, 'type'),
+});
+const bodyOf = (values: FormState['values']) => ({
+  name: values.name as string,
+  type: values.type as string,
+});
+
+/**
+ * Setup → Payment accounts (owners and admins): each live location's accounts, written through
+ * the services of /locations/{uuid}/accounts with the same schemas; archived, never deleted.
+ */
+export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  panel.get('/setup/payment-accounts', access, async (request, reply) => {
+    const workspaceId = sessionOf(request).workspace.id;
+    const [locations, accounts] = await Promise.all([
+      listAllLocations(deps.db, workspaceId),
+      listAllPaymentAccounts(deps.db, workspaceId),
+    ]);
+    return reply.page({
+      title: 'Payment accounts',
+      body: PaymentAccountsPage({
+        // An archived location's accounts go with it: no booking there can be completed any more.
+        locations: locations
+          .filter((location) => location.archived_at === null)
+          .map((location) => ({
+            location: { id: location.id, name: location.name },
+            accounts: accounts.filter((account) => account.location_id === location.id),
+          })),
+        ...noticeOf(request.query, NOTICES),
+      }),
+    });
+  });
+
+  panel.get('/setup/payment-accounts/:locationId/new', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    return reply.page({
+      title: 'Add a payment account',
+      body: PaymentAccountFormPage({
+        form: emptyForm({ type: 'cash' }),
+        csrf: reply.csrf(),
+        location: { id: location.id, name: location.name },
+      }),
+    });
+  });
+
+  panel.post('/setup/payment-accounts/:locationId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const values = valuesOf(request.body);
+    const body = bodyOf(values);
+    try {
+      throwIfInvalid(schemaErrorsOf(PaymentAccountCreateBody, body), {});
+      await createPaymentAccount(
+        deps.uow,
+        session.workspace.id,
+        location.id,
+        body as PaymentAccountCreateBody,
+      );
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      return reply.page({
+        title: 'Add a payment account',
+        status: 422,
+        body: PaymentAccountFormPage({
+          form: { values, errors: error.errors },
+          csrf: reply.csrf(),
+          location: { id: location.id, name: location.name },
+        }),
+      });
+    }
+    return reply.redirect(`${ACCOUNTS}?notice=created`, 303);
+  });
+
+  panel.get('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const account = await getPaymentAccount(
+      deps.db,
+      session.workspace.id,
+      location.id,
+      uuidParam(request, 'accountId'),
+    );
+    return reply.page({
+      title: account.name,
+      body: PaymentAccountFormPage({
+        form: emptyForm({ name: account.name, type: account.type }),
+        csrf: reply.csrf(),
+        location: { id: location.id, name: location.name },
+        account: { id: account.id, name: account.name },
+      }),
+    });
+  });
+
+  panel.post('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    // 404 before 422: an account that is not there (archived, another location's) has no form.
+    const account = await getPaymentAccount(
+      deps.db,
+      session.workspace.id,
+      location.id,
+      uuidParam(request, 'accountId'),
+    );
+    const values = valuesOf(request.body);
+    const body = bodyOf(values);
+    try {
+      throwIfInvalid(schemaErrorsOf(PaymentAccountUpdateBody, body), {});
+      await updatePaymentAccount(
+        deps.uow,
+        session.workspace.id,
+        location.id,
+        account.id,
+        body as PaymentAccountUpdateBody,
+      );
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      return reply.page({
+        title: account.name,
+        status: 422,
+        body: PaymentAccountFormPage({
+          form: { values, errors: error.errors },
+          csrf: reply.csrf(),
+          location: { id: location.id, name: location.name },
+          account: { id: account.id, name: account.name },
+        }),
+      });
+    }
+    return reply.redirect(`${ACCOUNTS}?notice=saved`, 303);
+  });
+
+  panel.post('/setup/payment-accounts/:locationId/:accountId/archive', access, async (request, reply) => {
+    const session = sessionOf(request);
+    await archivePaymentAccount(
+      deps.uow,
+      session.workspace.id,
+      uuidParam(request, 'locationId'),
+      uuidParam(request, 'accountId'),
+    );
+    return reply.redirect(`${ACCOUNTS}?notice=archived`, 303);
+  });
+}

@@ -1,0 +1,226 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, type FieldErrors, notFound } from '../../errors.js';
+import { listAllLocations } from '../../locations/locations.repository.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { throwIfInvalid } from '../../platform/http/validation.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { formatMoney, moneyInputValue, parseMoneyInput } from '../../platform/money.js';
+import { formInteger } from '../../surfaces/panel/form-values.js';
+import { emptyForm, type FormState, list, str } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { noticeOf } from '../../surfaces/panel/setup-parts.js';
+import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import { listCategories } from '../service-categories.repository.js';
+import { listAllServices, type ServiceRecord } from '../services.repository.js';
+import { ServiceCreateBody, ServiceUpdateBody } from '../services.schemas.js';
+import { archiveService, createService, getService, updateService } from '../services.service.js';
+import { SERVICES, ServiceFormPage, ServicesPage } from './services.page.js';
+
+const access = { config: { panelAccess: 'setup' as const } };
+
+const NOTICES: Record<string, string> = {
+  created: 'The service is added.',
+  saved: 'The service is saved.',
+  archived: 'The service is archived.',
+};
+
+const TEXT_FIELDS = [
+  'category',
+  'name',
+  'description',
+  'duration_minutes',
+  'price',
+  'capacity',
+  'buffer_before_minutes',
+  'buffer_after_minutes',
+] as const;
+
+function formOf(service: ServiceRecord, currency: string): FormState['values'] {
+  return {
+    category: service.category_name ?? '',
+    name: service.name,
+    description: service.description,
+    duration_minutes: String(service.duration_minutes),
+    price: moneyInputValue(service.price, currency),
+    capacity: String(service.capacity),
+    buffer_before_minutes: String(service.buffer_before_minutes),
+    buffer_after_minutes: String(service.buffer_after_minutes),
+    location_uuids: service.location_ids,
+  };
+}
+
+const NEW_SERVICE: FormState['values'] = {
+  duration_minutes: '60',
+  capacity: '1',
+  buffer_before_minutes: '0',
+  buffer_after_minutes: '0',
+};
+
+/**
+ * The body POST /services and PATCH /services/{uuid} take, from the form. The price is typed in
+ * the currency's own units ("90.00") and sent in minor units (9000) as the API takes it. Empty
+ * places and buffers are their defaults (1, 0); an empty duration is an error, as for the API.
+ */
+function bodyOf(values: FormState['values'], currency: string) {
+  const text = (key: string) => (values[key] as string | undefined) ?? '';
+  const errors: FieldErrors = {};
+  const priceText = text('price').trim();
+  const price = priceText === '' ? 0 : parseMoneyInput(priceText, currency);
+  if (price === undefined) {
+    errors.price = [
+      `The price must be an amount in ${currency}, such as ${moneyInputValue(9000, currency)}.`,
+    ];
+  }
+  const duration = formInteger(text('duration_minutes'));
+  if (duration === undefined) errors.duration_minutes = ['The duration_minutes field is required.'];
+  const body = {
+    name: text('name'),
+    description: text('description'),
+    category: text('category').trim(),
+    ...(duration !== undefined ? { duration_minutes: duration } : {}),
+    ...(price !== undefined ? { price } : {}),
+    capacity: formInteger(text('capacity')) ?? 1,
+    buffer_before_minutes: formInteger(text('buffer_before_minutes')) ?? 0,
+    buffer_after_minutes: formInteger(text('buffer_after_minutes')) ?? 0,
+    location_uuids: (values.location_uuids as string[] | undefined) ?? [],
+  };
+  return { body, errors };
+}
+
+function valuesOf(body: unknown): FormState['values'] {
+  const values: FormState['values'] = Object.fromEntries(
+    TEXT_FIELDS.map((field) => [field, str(body, field)]),
+  );
+  values.location_uuids = list(body, 'location_uuids');
+  return values;
+}
+
+/**
+ * Setup → Services (owners and admins): the services of the API's /services writes, checked by the
+ * same schemas and written by the same services; the slot answers follow at once (unit of work).
+ */
+export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  async function workspaceOf(workspaceId: string): Promise<WorkspaceRow> {
+    const workspace = await findWorkspaceById(deps.db, workspaceId);
+    if (!workspace) throw notFound('Workspace');
+    return workspace;
+  }
+
+  async function renderForm(
+    reply: FastifyReply,
+    workspace: WorkspaceRow,
+    form: FormState,
+    service?: { id: string; name: string },
+    status = 200,
+  ) {
+    const [categories, locations] = await Promise.all([
+      listCategories(deps.db, workspace.id),
+      listAllLocations(deps.db, workspace.id),
+    ]);
+    return reply.page({
+      title: service ? service.name : 'Add a service',
+      status,
+      body: ServiceFormPage({
+        form,
+        csrf: reply.csrf(),
+        currency: workspace.currency,
+        categories: categories.map((category) => category.name),
+        // Archived locations are no choice any more.
+        locations: locations
+          .filter((location) => location.archived_at === null)
+          .map((location) => ({ value: location.id, label: location.name })),
+        ...(service ? { service } : {}),
+      }),
+    });
+  }
+
+  panel.get('/setup/services', access, async (request, reply) => {
+    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const [services, locations] = await Promise.all([
+      listAllServices(deps.db, workspace.id),
+      listAllLocations(deps.db, workspace.id),
+    ]);
+    const names = new Map(locations.map((location) => [location.id, location.name]));
+    const buffers = (service: ServiceRecord) =>
+      [
+        service.buffer_before_minutes > 0 ? `${service.buffer_before_minutes} min before` : '',
+        service.buffer_after_minutes > 0 ? `${service.buffer_after_minutes} min after` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+    return reply.page({
+      title: 'Services',
+      body: ServicesPage({
+        services: services.map((service) => ({
+          id: service.id,
+          name: service.name,
+          category: service.category_name,
+          duration_minutes: service.duration_minutes,
+          price: formatMoney(service.price, workspace.currency, workspace.locale),
+          capacity: service.capacity,
+          buffers: buffers(service),
+          locations: service.location_ids.map((id) => names.get(id) ?? id),
+          archived: service.archived_at !== null,
+        })),
+        ...noticeOf(request.query, NOTICES),
+      }),
+    });
+  });
+
+  panel.get('/setup/services/new', access, async (request, reply) => {
+    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    return renderForm(reply, workspace, emptyForm({ ...NEW_SERVICE }));
+  });
+
+  panel.post('/setup/services', access, async (request, reply) => {
+    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const values = valuesOf(request.body);
+    const { body, errors } = bodyOf(values, workspace.currency);
+    try {
+      throwIfInvalid(schemaErrorsOf(ServiceCreateBody, body), errors);
+      await createService(deps.uow, workspace.id, body as ServiceCreateBody);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      return renderForm(reply, workspace, { values, errors: error.errors }, undefined, 422);
+    }
+    return reply.redirect(`${SERVICES}?notice=created`, 303);
+  });
+
+  panel.get('/setup/services/:serviceId', access, async (request, reply) => {
+    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const service = await getService(deps.db, workspace.id, uuidParam(request, 'serviceId'));
+    return renderForm(reply, workspace, emptyForm(formOf(service, workspace.currency)), {
+      id: service.id,
+      name: service.name,
+    });
+  });
+
+  panel.post('/setup/services/:serviceId', access, async (request, reply) => {
+    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    // 404 before 422: a service that is not there (archived, another workspace's) has no form.
+    const service = await getService(deps.db, workspace.id, uuidParam(request, 'serviceId'));
+    const values = valuesOf(request.body);
+    const { body, errors } = bodyOf(values, workspace.currency);
+    try {
+      throwIfInvalid(schemaErrorsOf(ServiceUpdateBody, body), errors);
+      await updateService(deps.uow, workspace.id, service.id, body as ServiceUpdateBody);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      return renderForm(
+        reply,
+        workspace,
+        { values, errors: error.errors },
+        { id: service.id, name: service.name },
+        422,
+      );
+    }
+    return reply.redirect(`${SERVICES}?notice=saved`, 303);
+  });
+
+  panel.post('/setup/services/:serviceId/archive', access, async (request, reply) => {
+    const session = sessionOf(request);
+    await archiveService(deps.uow, session.workspace.id, uuidParam(request, 'serviceId'));
+    return reply.redirect(`${SERVICES}?notice=archived`, 303);
+  });
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { AppDeps } from '../../platform/http/types.js';
+import { throwIfInvalid } from '../../platform/http/validation.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
+import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
+import { noticeOf } from '../../surfaces/panel/setup-parts.js';
+import { listAllStatuses, requireLiveStatus, type StatusRow } from '../statuses.repository.js';
+import { ChangeStatusBody, CreateStatusBody } from '../statuses.schemas.js';
+import {
+  archiveStatus,
+  changeStatus,
+  createStatus,
+  statusChanges,
+  statusRuleErrors,
+} from '../statuses.service.js';
+import { STATUSES, StatusesPage, StatusFormPage } from './statuses.page.js';
+
+const access = { config: { panelAccess: 'setup' as const } };
+
+const NOTICES: Record<string, string> = {
+  created: 'The status is added.',
+  saved: 'The status is saved.',
+  archived: 'The status is archived.',
+};
+
+function valuesOf(body: unknown): FormState['values'] {
+  return {
+    name: str(body, 'name'),
+    color: str(body, 'color').trim(),
+    is_default: str(body, 'is_default') === 'true' ? 'true' : '',
+  };
+}
+
+/**
+ * The body of POST/PATCH /bookings/statuses from the form. An unticked "default" box says nothing
+ * (the default moves by ticking it on another status). A new status may leave the colour empty
+ * (the API's default colour); an existing one keeps the colour the form shows, checked as typed.
+ */
+function bodyOf(values: FormState['values'], creating: boolean) {
+  const color = values.color as string;
+  return {
+    name: values.name as string,
+    ...(color !== '' || !creating ? { color } : {}),
+    ...(values.is_default === 'true' ? { is_default: true } : {}),
+  };
+}
+
+/**
+ * Setup → Booking statuses (owners and admins): the statuses of /bookings/statuses, checked by the
+ * same schemas and rules (a live name only once) and written by the same services.
+ */
+export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
+  function renderForm(
+    reply: FastifyReply,
+    form: FormState,
+    options: { status?: StatusRow; problem?: string; code?: number } = {},
+  ) {
+    return reply.page({
+      title: options.status ? options.status.name : 'Add a status',
+      status: options.code ?? 200,
+      body: StatusFormPage({
+        form,
+        csrf: reply.csrf(),
+        ...(options.status ? { status: options.status } : {}),
+        ...(options.problem ? { problem: options.problem } : {}),
+      }),
+    });
+  }
+
+  panel.get('/setup/statuses', access, async (request, reply) => {
+    const statuses = await listAllStatuses(deps.db, sessionOf(request).workspace.id);
+    return reply.page({
+      title: 'Booking statuses',
+      body: StatusesPage({ statuses, ...noticeOf(request.query, NOTICES) }),
+    });
+  });
+
+  panel.get('/setup/statuses/new', access, async (_request, reply) => renderForm(reply, emptyForm()));
+
+  panel.post('/setup/statuses', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const values = valuesOf(request.body);
+    const body = bodyOf(values, true);
+    try {
+      throwIfInvalid(schemaErrorsOf(CreateStatusBody, body), statusRuleErrors(body, { nameRequired: true }));
+      const changes = statusChanges(body);
+      await createStatus(deps.uow, session.workspace.id, { ...changes, name: changes.name! });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      return renderForm(reply, { values, errors: error.errors }, { code: 422 });
+    }
+    return reply.redirect(`${STATUSES}?notice=created`, 303);
+  });
+
+  panel.get('/setup/statuses/:statusId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const status = await requireLiveStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
+    return renderForm(reply, emptyForm({ name: status.name, color: status.color }), { status });
+  });
+
+  panel.post('/setup/statuses/:statusId', access, async (request, reply) => {
+    const session = sessionOf(request);
+    // 404 before 422: a status that is not there (archived, another workspace's) has no form.
+    const status = await requireLiveStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
+    const values = valuesOf(request.body);
+    const body = bodyOf(values, false);
+    try {
+      throwIfInvalid(schemaErrorsOf(ChangeStatusBody, body), statusRuleErrors(body, { nameRequired: true }));
+      await changeStatus(deps.uow, session.workspace.id, status.id, statusChanges(body));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      return renderForm(reply, { values, errors: error.errors }, { status, code: 422 });
+    }
+    return reply.redirect(`${STATUSES}?notice=saved`, 303);
+  });
+
+  panel.post('/setup/statuses/:statusId/archive', access, async (request, reply) => {
+    const session = sessionOf(request);
+    const status = await requireLiveStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
+    try {
+      await archiveStatus(deps.uow, session.workspace.id, status.id);
+    } catch (error) {
+      // A built-in or the default status stays: said on its page, as the API's 409 says it.
+      if (!(error instanceof AppError) || error.statusCode !== 409) throw error;
+      return renderForm(reply, emptyForm({ name: status.name, color: status.color }), {
+        status,
+        problem: error.message,
+        code: 409,
+      });
+    }
+    return reply.redirect(`${STATUSES}?notice=archived`, 303);
+  });
+}

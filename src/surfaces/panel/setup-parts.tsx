@@ -1,0 +1,22 @@
+/** Small parts the setup pages share (locations, services, statuses, payment accounts). */
+
+/** Marks a record that is kept for the bookings referring to it but no longer offered. */
+export function ArchivedBadge() {
+  return <span class="badge muted">Archived</span>;
+}
+
+/** The confirmation a redirect after a write asks for (`?notice=...`). */
+export function Notice({ text }: { text: string | undefined }) {
+  return text ? (
+    <p class="notice" role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** The notice named by the query's `notice`, among those a page knows. */
+export function noticeOf(query: unknown, notices: Record<string, string>): { notice?: string } {
+  const key = (query as Record<string, unknown> | undefined)?.notice;
+  const notice = typeof key === 'string' ? notices[key] : undefined;
+  return notice ? { notice } : {};
+}
