@@ -151,7 +151,8 @@ export function CalendarPage(props: {
       data-return={currentUrl}
       data-height={String(axisHeight)}
     >
-      <div class="cal-scroll">
+      {/* Focusable so the grid scrolls by keyboard too (axe: scrollable-region-focusable). */}
+      <div class="cal-scroll" tabIndex={0} role="region" aria-label="Calendar grid">
         <div class="cal-head" aria-hidden="true">
           <div class="cal-corner" />
           {model.groups.map((group) => (

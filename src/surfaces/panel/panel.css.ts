@@ -186,6 +186,7 @@ form.filters input[type=search]{width:14rem}
   label.remove{margin-top:0}
   table.stack th[scope=row]{display:block;border:0;padding:.3rem 0 0}
   form.filters input[type=search],form.filters input[type=date]{width:100%}
+}
 /* panel-bookings: the booking page and New booking */
 .booking-forms{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:0 1.25rem}
 .booking-forms .card h2{font-size:1.05rem}
@@ -200,6 +201,7 @@ ul.matches li{margin:.2rem 0}
 @media (max-width:720px){
   .booking-forms{grid-template-columns:1fr}
   .row.fields .field input{width:100%}
+}
 /* setup pages: locations, services, statuses, payment accounts, workspace settings */
 .hours-day{display:grid;grid-template-columns:7rem 1fr;gap:.25rem 1rem;align-items:end;padding:.5rem 0;border-bottom:1px solid var(--line)}
 .hours-day .error{grid-column:2}
