@@ -84,6 +84,7 @@ const api = async (pathname: string) => {
   const response = await fetch(`${base}/api/public/v2${pathname}`, {
     headers: { authorization: `Bearer ${apiKey}`, workspace: 'fresh' },
   });
+  // biome-ignore lint/suspicious/noExplicitAny: API JSON, checked field by field by the tests
   return { status: response.status, json: (await response.json()) as { data: any } };
 };
 
