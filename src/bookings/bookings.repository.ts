@@ -29,7 +29,7 @@ export interface BookingView {
   staffer_last_name: string | null;
   /**
    * Where the staffer's booking emails go, and which it wants (src/notifications): the member who
-   * is this staffer (memberships.staffer_id), else the staffer's own address.
+   * is this staffer (memberships.staffer_id; at most one), else the staffer's own address.
    */
   staffer_email: string | null;
   staffer_user_id: string | null;
@@ -86,55 +86,53 @@ const HOUR_MS = 3_600_000;
 
 /** The booking view of every booking of the workspace; callers add their filters. */
 export function viewQuery(db: Db, workspaceId: string) {
-  return (
-    db
-      .selectFrom('bookings as b')
-      .innerJoin('booking_statuses as s', (j) =>
-        j.onRef('s.workspace_id', '=', 'b.workspace_id').onRef('s.id', '=', 'b.status_id'),
-      )
-      .innerJoin('customers as c', (j) =>
-        j.onRef('c.workspace_id', '=', 'b.workspace_id').onRef('c.id', '=', 'b.customer_id'),
-      )
-      .innerJoin('locations as l', (j) =>
-        j.onRef('l.workspace_id', '=', 'b.workspace_id').onRef('l.id', '=', 'b.location_id'),
-      )
-      .leftJoin('staffers as st', (j) =>
-        j.onRef('st.workspace_id', '=', 'b.workspace_id').onRef('st.id', '=', 'b.staffer_id'),
-      )
-      // The member who is the staffer, if any: at most one (memberships_one_per_staffer).
-      .leftJoin('memberships as m', (j) =>
-        j.onRef('m.workspace_id', '=', 'b.workspace_id').onRef('m.staffer_id', '=', 'b.staffer_id'),
-      )
-      .select([
-        'b.id',
-        'b.order_id',
-        'b.location_id',
-        'l.timezone',
-        'b.start_time',
-        'b.end_time',
-        'b.quantity',
-        'b.status_id',
-        's.name as status_name',
-        's.type as status_type',
-        'b.cancel_reason',
-        'b.staffer_id',
-        'st.first_name as staffer_first_name',
-        'st.last_name as staffer_last_name',
-        'st.email as staffer_email',
-        'm.user_id as staffer_user_id',
-        'st.booking_emails as staffer_booking_emails',
-        'b.customer_id',
-        'c.phone as customer_phone',
-        'c.first_name as customer_first_name',
-        'c.last_name as customer_last_name',
-        'c.email as customer_email',
-        'b.booking_comment',
-        'b.booking_callback',
-        'b.source',
-        'b.created_at',
-        'b.updated_at',
-        'b.event_sequence',
-        sql<BookingView['lines']>`(
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('booking_statuses as s', (j) =>
+      j.onRef('s.workspace_id', '=', 'b.workspace_id').onRef('s.id', '=', 'b.status_id'),
+    )
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.workspace_id', '=', 'b.workspace_id').onRef('c.id', '=', 'b.customer_id'),
+    )
+    .innerJoin('locations as l', (j) =>
+      j.onRef('l.workspace_id', '=', 'b.workspace_id').onRef('l.id', '=', 'b.location_id'),
+    )
+    .leftJoin('staffers as st', (j) =>
+      j.onRef('st.workspace_id', '=', 'b.workspace_id').onRef('st.id', '=', 'b.staffer_id'),
+    )
+    .leftJoin('memberships as m', (j) =>
+      j.onRef('m.workspace_id', '=', 'b.workspace_id').onRef('m.staffer_id', '=', 'b.staffer_id'),
+    )
+    .select([
+      'b.id',
+      'b.order_id',
+      'b.location_id',
+      'l.timezone',
+      'b.start_time',
+      'b.end_time',
+      'b.quantity',
+      'b.status_id',
+      's.name as status_name',
+      's.type as status_type',
+      'b.cancel_reason',
+      'b.staffer_id',
+      'st.first_name as staffer_first_name',
+      'st.last_name as staffer_last_name',
+      'st.email as staffer_email',
+      'm.user_id as staffer_user_id',
+      'st.booking_emails as staffer_booking_emails',
+      'b.customer_id',
+      'c.phone as customer_phone',
+      'c.first_name as customer_first_name',
+      'c.last_name as customer_last_name',
+      'c.email as customer_email',
+      'b.booking_comment',
+      'b.booking_callback',
+      'b.source',
+      'b.created_at',
+      'b.updated_at',
+      'b.event_sequence',
+      sql<BookingView['lines']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', bs.id, 'service_id', bs.service_id, 'name', bs.name, 'quantity', bs.quantity, 'price', bs.price,
           'original_price', bs.original_price, 'discount', bs.discount, 'duration_minutes', bs.duration_minutes,
@@ -143,17 +141,16 @@ export function viewQuery(db: Db, workspaceId: string) {
         FROM booking_services bs
         LEFT JOIN services sv ON sv.workspace_id = bs.workspace_id AND sv.id = bs.service_id
         WHERE bs.workspace_id = b.workspace_id AND bs.booking_id = b.id)`.as('lines'),
-        sql<BookingView['payments']>`(
+      sql<BookingView['payments']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', p.id, 'payment_account_id', p.payment_account_id, 'amount', p.amount, 'created_at', p.created_at
         ) ORDER BY p.created_at, p.id), '[]'::json)
         FROM payments p WHERE p.workspace_id = b.workspace_id AND p.booking_id = b.id)`.as('payments'),
-        sql<string[]>`(
+      sql<string[]>`(
         SELECT coalesce(json_agg(n.value ORDER BY n.created_at, n.id), '[]'::json)
         FROM public_notes n WHERE n.workspace_id = b.workspace_id AND n.booking_id = b.id)`.as('notes'),
-      ])
-      .where('b.workspace_id', '=', workspaceId)
-  );
+    ])
+    .where('b.workspace_id', '=', workspaceId);
 }
 
 export async function findBookingView(
