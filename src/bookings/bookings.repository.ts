@@ -27,7 +27,10 @@ export interface BookingView {
   staffer_id: string;
   staffer_first_name: string | null;
   staffer_last_name: string | null;
-  /** Where the staffer's booking emails go, and which it wants (src/notifications). */
+  /**
+   * Where the staffer's booking emails go, and which it wants (src/notifications): the member who
+   * is this staffer (memberships.staffer_id; at most one), else the staffer's own address.
+   */
   staffer_email: string | null;
   staffer_user_id: string | null;
   staffer_booking_emails: unknown;
@@ -97,6 +100,9 @@ export function viewQuery(db: Db, workspaceId: string) {
     .leftJoin('staffers as st', (j) =>
       j.onRef('st.workspace_id', '=', 'b.workspace_id').onRef('st.id', '=', 'b.staffer_id'),
     )
+    .leftJoin('memberships as m', (j) =>
+      j.onRef('m.workspace_id', '=', 'b.workspace_id').onRef('m.staffer_id', '=', 'b.staffer_id'),
+    )
     .select([
       'b.id',
       'b.order_id',
@@ -113,7 +119,7 @@ export function viewQuery(db: Db, workspaceId: string) {
       'st.first_name as staffer_first_name',
       'st.last_name as staffer_last_name',
       'st.email as staffer_email',
-      'st.user_id as staffer_user_id',
+      'm.user_id as staffer_user_id',
       'st.booking_emails as staffer_booking_emails',
       'b.customer_id',
       'c.phone as customer_phone',

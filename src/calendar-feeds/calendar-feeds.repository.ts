@@ -156,6 +156,7 @@ export interface StafferFeedRow {
   /** The member who is this staffer, if any. */
   member_user_id: string | null;
   member_email: string | null;
+  member_name: string | null;
   feed_id: string | null;
   nonce: string | null;
   regenerated_at: Date | null;
@@ -178,6 +179,7 @@ export function listStafferFeeds(db: Db, workspaceId: string): Promise<StafferFe
       's.last_name',
       'm.user_id as member_user_id',
       'u.email as member_email',
+      'u.name as member_name',
       'f.id as feed_id',
       'f.nonce',
       'f.regenerated_at',

@@ -45,13 +45,17 @@ export interface StafferNotificationRow {
   first_name: string;
   last_name: string;
   email: string | null;
+  /** The member who is this staffer (memberships.staffer_id), or null. */
   user_id: string | null;
   booking_emails: string[];
-  /** The linked user's email while they are a member, else null. */
+  /** That member's email, else null. */
   user_email: string | null;
 }
 
-/** The workspace's live staffers with where their booking emails go. */
+/**
+ * The workspace's live staffers with where their booking emails go; with `onlyUserId`, just the
+ * staffer that user is.
+ */
 export async function listStafferRecipients(
   db: Db,
   workspaceId: string,
@@ -60,7 +64,7 @@ export async function listStafferRecipients(
   let query = db
     .selectFrom('staffers as s')
     .leftJoin('memberships as m', (j) =>
-      j.onRef('m.workspace_id', '=', 's.workspace_id').onRef('m.user_id', '=', 's.user_id'),
+      j.onRef('m.workspace_id', '=', 's.workspace_id').onRef('m.staffer_id', '=', 's.id'),
     )
     .leftJoin('users as u', 'u.id', 'm.user_id')
     .select([
@@ -68,14 +72,72 @@ export async function listStafferRecipients(
       's.first_name',
       's.last_name',
       's.email',
-      's.user_id',
+      'm.user_id',
       's.booking_emails',
       'u.email as user_email',
     ])
     .where('s.workspace_id', '=', workspaceId)
     .where('s.archived_at', 'is', null);
-  if (onlyUserId) query = query.where('s.user_id', '=', onlyUserId);
+  if (onlyUserId) query = query.where('m.user_id', '=', onlyUserId);
   return query.orderBy('s.created_at').orderBy('s.id').execute();
+}
+
+/**
+ * A member's link, their membership row locked until the transaction ends (two forms linking one
+ * member take turns): the staffer they are now, with its name while it is live. Undefined: no
+ * such member.
+ */
+export async function lockMemberLink(
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+): Promise<{ stafferId: string | null; liveStafferName: string | undefined } | undefined> {
+  const membership = await tx
+    .selectFrom('memberships')
+    .select('staffer_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!membership) return undefined;
+  if (membership.staffer_id === null) return { stafferId: null, liveStafferName: undefined };
+  const staffer = await tx
+    .selectFrom('staffers')
+    .select(['first_name', 'last_name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', membership.staffer_id)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return {
+    stafferId: membership.staffer_id,
+    liveStafferName: staffer && `${staffer.first_name} ${staffer.last_name}`.trim(),
+  };
+}
+
+/**
+ * Makes `userId` the one member who is `stafferId` (null: no member is): whoever was it before
+ * no longer is, and the user's link to any other staffer is replaced.
+ */
+export async function setStafferMember(
+  tx: Tx,
+  workspaceId: string,
+  stafferId: string,
+  userId: string | null,
+): Promise<void> {
+  let clear = tx
+    .updateTable('memberships')
+    .set({ staffer_id: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('staffer_id', '=', stafferId);
+  if (userId !== null) clear = clear.where('user_id', '!=', userId);
+  await clear.execute();
+  if (userId === null) return;
+  await tx
+    .updateTable('memberships')
+    .set({ staffer_id: stafferId })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 /** Members of the workspace, to link a staffer to. */
@@ -96,14 +158,13 @@ export async function updateStafferRecipient(
   tx: Tx,
   workspaceId: string,
   stafferId: string,
-  values: { email?: string | null; user_id?: string | null; booking_emails?: string[] },
+  values: { email?: string | null; booking_emails?: string[] },
   now: number,
 ): Promise<boolean> {
   const row = await tx
     .updateTable('staffers')
     .set({
       ...(values.email !== undefined ? { email: values.email } : {}),
-      ...(values.user_id !== undefined ? { user_id: values.user_id } : {}),
       ...(values.booking_emails !== undefined
         ? { booking_emails: JSON.stringify(values.booking_emails) }
         : {}),

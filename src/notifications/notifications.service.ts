@@ -14,11 +14,14 @@ import {
   storedSettings,
 } from './notification-settings.rules.js';
 import {
-  listMembers,
   listStafferRecipients,
+  lockMemberLink,
   saveNotificationSettings,
+  setStafferMember,
   updateStafferRecipient,
 } from './notifications.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Settings → Notifications: which emails, reminder times, sender name, reply-to (422 with field errors). */
 export async function updateNotificationSettings(
@@ -126,12 +129,20 @@ export async function sendTestEmail(
 export interface StafferRecipientInput {
   /** '' for none. */
   email: string;
-  /** '' for none; else a member of the workspace. */
+  /**
+   * '' for none; else a member of the workspace, who then is this staffer (memberships.staffer_id,
+   * the one link): they get its booking emails, and it is their own calendar column and feed.
+   */
   userId: string;
   bookingEmails: string[];
 }
 
-/** Owners and admins: where a staffer's booking emails go (a linked panel user, or an address). */
+/**
+ * Owners and admins: where a staffer's booking emails go (the member who is the staffer, or an
+ * address). Choosing the member sets the one user–staffer link: the staffer's previous member is
+ * no longer it. A member who is already another live staffer is refused (422 on user_id) rather
+ * than moved, so no other staffer loses its member unseen; a link to an archived staffer moves.
+ */
 export async function updateStafferRecipients(
   uow: UnitOfWork,
   workspaceId: string,
@@ -145,21 +156,24 @@ export async function updateStafferRecipients(
     errors.email = ['Enter one email address, like anna@example.com.'];
   const kinds = checkStaffEmails(input.bookingEmails, errors);
   await uow.run(workspaceId, async (tx) => {
-    if (input.userId !== '' && !(await listMembers(tx, workspaceId)).some((m) => m.user_id === input.userId))
-      errors.user_id = ['Choose a member of this workspace.'];
+    if (input.userId !== '') {
+      const link = UUID.test(input.userId) ? await lockMemberLink(tx, workspaceId, input.userId) : undefined;
+      if (!link) errors.user_id = ['Choose a member of this workspace.'];
+      else if (link.stafferId !== null && link.stafferId !== stafferId && link.liveStafferName !== undefined)
+        errors.user_id = [
+          `This user is already ${link.liveStafferName || 'another staffer'}. Choose “None” there first.`,
+        ];
+    }
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
     const found = await updateStafferRecipient(
       tx,
       workspaceId,
       stafferId,
-      {
-        email: email === '' ? null : email,
-        user_id: input.userId === '' ? null : input.userId,
-        booking_emails: kinds,
-      },
+      { email: email === '' ? null : email, booking_emails: kinds },
       now,
     );
     if (!found) throw notFound('Staffer');
+    await setStafferMember(tx, workspaceId, stafferId, input.userId === '' ? null : input.userId);
   });
 }
 

@@ -13,6 +13,9 @@ export interface MemberRow {
   name: string;
   role: Role;
   created_at: Date;
+  /** The live staffer this member is (memberships.staffer_id, set under Settings → Notifications). */
+  staffer_first_name: string | null;
+  staffer_last_name: string | null;
 }
 
 export interface WorkspaceMembershipRow {
@@ -83,7 +86,21 @@ export function listMembers(db: Db, workspaceId: string): Promise<MemberRow[]> {
   return db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'u.email', 'u.name', 'm.role', 'm.created_at'])
+    .leftJoin('staffers as st', (j) =>
+      j
+        .onRef('st.workspace_id', '=', 'm.workspace_id')
+        .onRef('st.id', '=', 'm.staffer_id')
+        .on('st.archived_at', 'is', null),
+    )
+    .select([
+      'm.user_id',
+      'u.email',
+      'u.name',
+      'm.role',
+      'm.created_at',
+      'st.first_name as staffer_first_name',
+      'st.last_name as staffer_last_name',
+    ])
     .where('m.workspace_id', '=', workspaceId)
     .orderBy('m.created_at')
     .orderBy('u.email')

@@ -1,6 +1,9 @@
 import { Csrf } from '../../surfaces/panel/forms.js';
 import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
 
+/** Where the one user–staffer link is set (Settings → Notifications, the staffer forms). */
+const LINKS = `${PANEL_PREFIX}/settings/notifications`;
+
 export const FEEDS = `${PANEL_PREFIX}/settings/calendar-feeds`;
 export const OWN_FEED = `${PANEL_PREFIX}/account/calendar-feed`;
 
@@ -25,16 +28,15 @@ export interface StafferFeedView {
   name: string;
   url: string | undefined;
   regeneratedAt: Date | undefined;
-  memberUserId: string | null;
+  /** The member who is this staffer, as "Name (email)", or null. */
+  member: string | null;
 }
 
-/** Settings → Calendar feeds (owners and admins): each staffer's feed, and which member they are. */
-export function CalendarFeedsPage(props: {
-  csrf: string;
-  staffers: StafferFeedView[];
-  members: { user_id: string; email: string; name: string }[];
-  notice?: string;
-}) {
+/**
+ * Settings → Calendar feeds (owners and admins): each staffer's feed, and which member they are
+ * (shown only: set under Settings → Notifications).
+ */
+export function CalendarFeedsPage(props: { csrf: string; staffers: StafferFeedView[]; notice?: string }) {
   return (
     <>
       <p class="crumbs">Settings /</p>
@@ -93,34 +95,16 @@ export function CalendarFeedsPage(props: {
                     </button>
                   </form>
                 </td>
-                <td data-label="Panel user">
-                  <form method="post" action={`${FEEDS}/staffers/${staffer.stafferId}/member`} class="inline">
-                    <Csrf token={props.csrf} />
-                    <label class="visually-hidden" for={`member-${staffer.stafferId}`}>
-                      Panel user who is {staffer.name}
-                    </label>
-                    <select id={`member-${staffer.stafferId}`} name="user_id">
-                      <option value="" selected={staffer.memberUserId === null}>
-                        None
-                      </option>
-                      {props.members.map((member) => (
-                        <option value={member.user_id} selected={member.user_id === staffer.memberUserId}>
-                          {member.name ? `${member.name} (${member.email})` : member.email}
-                        </option>
-                      ))}
-                    </select>
-                    <button type="submit" class="secondary">
-                      Save<span class="skip-label"> panel user of {staffer.name}</span>
-                    </button>
-                  </form>
-                </td>
+                <td data-label="Panel user">{staffer.member ?? <span class="muted">None</span>}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <p class="muted">
-        The panel user of a staffer finds the same bookings in their own feed (Your calendar feed).
+        The panel user of a staffer finds the same bookings in their own feed (Your calendar feed). Who is
+        which staffer is set in one place, <a href={LINKS}>Settings → Notifications</a>, and decides their
+        booking emails and their own calendar column as well.
       </p>
     </>
   );
@@ -147,7 +131,7 @@ export function OwnFeedPage(props: {
         ) : (
           <>
             You are not linked to a staffer of {props.workspaceName} yet, so your feed is empty. An owner or
-            admin links you under Settings → Calendar feeds.
+            admin links you under Settings → Notifications.
           </>
         )}{' '}
         {HOW}

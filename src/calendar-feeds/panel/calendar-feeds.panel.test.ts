@@ -95,7 +95,7 @@ describe('Settings → Calendar feeds', () => {
     expect(await feed(second!)).toEqual({ status: 200, uids: [booking] });
   });
 
-  it('refuses an unknown staffer, a member of no workspace here, and a post without the CSRF token', async () => {
+  it('refuses an unknown staffer, a member link set here, and a post without the CSRF token', async () => {
     const client = await PanelClient.signedIn(t.app, t.db, owner);
     await client.get('/panel/settings/calendar-feeds');
     const unknown = '00000000-0000-4000-8000-000000000000';
@@ -105,17 +105,13 @@ describe('Settings → Calendar feeds', () => {
     expect(
       (await client.post(`/panel/settings/calendar-feeds/staffers/not-a-uuid/regenerate`)).statusCode,
     ).toBe(404);
-    const stranger = await makeUser(t.db, []);
+    // Who is which staffer is set under Settings → Notifications only: no route here sets it.
     expect(
       (
         await client.post(`/panel/settings/calendar-feeds/staffers/${anna.id}/member`, {
-          user_id: stranger.id,
+          user_id: staffUser.id,
         })
       ).statusCode,
-    ).toBe(404);
-    expect(
-      (await client.post(`/panel/settings/calendar-feeds/staffers/${anna.id}/member`, { user_id: 'x' }))
-        .statusCode,
     ).toBe(404);
     expect(
       (await client.post(`/panel/settings/calendar-feeds/staffers/${anna.id}/regenerate`, {}, { csrf: null }))
@@ -137,22 +133,28 @@ describe('Your calendar feed', () => {
     expect(own).toBeDefined();
     expect(await feed(own!)).toEqual({ status: 200, uids: [] });
 
+    // The link is set under Settings → Notifications (the one place), and shown here.
     const ownerClient = await PanelClient.signedIn(t.app, t.db, owner);
-    await ownerClient.get('/panel/settings/calendar-feeds');
-    const linked = await ownerClient.post(`/panel/settings/calendar-feeds/staffers/${anna.id}/member`, {
-      user_id: staffUser.id,
-    });
-    expect(linked.statusCode).toBe(303);
-    expect((await ownerClient.get('/panel/settings/calendar-feeds')).body).toMatch(
-      new RegExp(`<option value="${staffUser.id}" selected(="")?>`),
-    );
+    const setMember = async (userId: string) => {
+      await ownerClient.get('/panel/settings/notifications');
+      return ownerClient.post(`/panel/settings/notifications/staffers/${anna.id}`, {
+        user_id: userId,
+        email: '',
+        booking_emails: ['new', 'changed', 'canceled'],
+      });
+    };
+    expect((await setMember(staffUser.id)).statusCode).toBe(303);
+    const feeds = (await ownerClient.get('/panel/settings/calendar-feeds')).body;
+    expect(feeds).toContain(staffUser.email);
+    expect(feeds).toContain('href="/panel/settings/notifications"');
     const after = await staff.get('/panel/account/calendar-feed');
     expect(after.body).toContain('as <strong>Anna Stylist</strong>');
     expect(await feed(own!)).toEqual({ status: 200, uids: [booking] });
 
     // Unlinked ("None"): the member's feed is empty again, at once.
-    await ownerClient.post(`/panel/settings/calendar-feeds/staffers/${anna.id}/member`, { user_id: '' });
+    expect((await setMember('')).statusCode).toBe(303);
     expect(await feed(own!)).toEqual({ status: 200, uids: [] });
+    expect((await ownerClient.get('/panel/settings/calendar-feeds')).body).not.toContain(staffUser.email);
 
     await staff.post('/panel/account/calendar-feed/regenerate');
     const renewed = urlsOn((await staff.get('/panel/account/calendar-feed')).body).get('own-feed');

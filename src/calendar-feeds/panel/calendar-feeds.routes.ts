@@ -1,20 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { str } from '../../surfaces/panel/forms.js';
 import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidOrNotFound, uuidParam } from '../../surfaces/panel/params.js';
-import { listMembers } from '../../users/users.repository.js';
+import { uuidParam } from '../../surfaces/panel/params.js';
 import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { listStafferFeeds, liveStafferName, stafferOfMember } from '../calendar-feeds.repository.js';
-import { feedUrlOf, linkMemberToStaffer, regenerateFeed, showFeed } from '../calendar-feeds.service.js';
+import { feedUrlOf, regenerateFeed, showFeed } from '../calendar-feeds.service.js';
 import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feeds.page.js';
 
 const settings = { config: { panelAccess: 'settings' as const } };
 
 const NOTICES: Record<string, string> = {
   regenerated: 'The feed URL is ready. Any URL the feed had before no longer works.',
-  linked: 'The panel user is saved.',
 };
 
 const noticeOf = (request: FastifyRequest) =>
@@ -22,8 +19,9 @@ const noticeOf = (request: FastifyRequest) =>
 
 /**
  * Calendar feeds in the panel (docs/calendar-feeds.md): Settings → Calendar feeds for owners and
- * admins (every staffer's feed, and which member each staffer is), and Your calendar feed for
- * every member. Writes call the same services as the CLI.
+ * admins (every staffer's feed, and which member each staffer is: shown here, set under Settings →
+ * Notifications, the one place for that link), and Your calendar feed for every member. Writes
+ * call the same services as the CLI.
  */
 export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
@@ -34,17 +32,13 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.get('/settings/calendar-feeds', settings, async (request, reply) => {
     const workspace = await workspaceOf(request);
-    const [rows, members] = await Promise.all([
-      listStafferFeeds(deps.db, workspace.id),
-      listMembers(deps.db, workspace.id),
-    ]);
+    const rows = await listStafferFeeds(deps.db, workspace.id);
     const notice = noticeOf(request);
     return reply.page({
       title: 'Calendar feeds',
       islands: ['copy-text'],
       body: CalendarFeedsPage({
         csrf: reply.csrf(),
-        members,
         staffers: rows.map((row) => ({
           stafferId: row.staffer_id,
           name: `${row.first_name} ${row.last_name}`.trim(),
@@ -53,7 +47,11 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
               ? feedUrlOf(workspace, { id: row.feed_id, nonce: row.nonce }, deps.linkBase())
               : undefined,
           regeneratedAt: row.regenerated_at ?? undefined,
-          memberUserId: row.member_user_id,
+          member: row.member_email
+            ? row.member_name
+              ? `${row.member_name} (${row.member_email})`
+              : row.member_email
+            : null,
         })),
         ...(notice ? { notice } : {}),
       }),
@@ -65,24 +63,6 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     const stafferId = uuidParam(request, 'stafferId');
     await regenerateFeed(deps.uow, workspace, { stafferId }, deps.linkBase(), deps.clock.now());
     return reply.redirect(`${FEEDS}?notice=regenerated`, 303);
-  });
-
-  panel.post('/settings/calendar-feeds/staffers/:stafferId/member', settings, async (request, reply) => {
-    const workspaceId = sessionOf(request).workspace.id;
-    const stafferId = uuidParam(request, 'stafferId');
-    const userId = str(request.body, 'user_id');
-    if (userId === '') {
-      // "None": whoever is this staffer is no longer.
-      const current = (await listStafferFeeds(deps.db, workspaceId)).find(
-        (row) => row.staffer_id === stafferId,
-      );
-      if (!current) throw notFound('Staffer');
-      if (current.member_user_id)
-        await linkMemberToStaffer(deps.uow, workspaceId, current.member_user_id, null);
-    } else {
-      await linkMemberToStaffer(deps.uow, workspaceId, uuidOrNotFound(userId), stafferId);
-    }
-    return reply.redirect(`${FEEDS}?notice=linked`, 303);
   });
 
   panel.get('/account/calendar-feed', async (request, reply) => {

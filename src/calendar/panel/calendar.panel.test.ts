@@ -167,11 +167,16 @@ describe('the calendar', () => {
 
   it('a staff member sees their own column by default, and everyone on asking', async () => {
     const user = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
-    await t.db
-      .updateTable('memberships')
-      .set({ staffer_id: ben.id })
-      .where('user_id', '=', user.id)
-      .execute();
+    // The one user–staffer link is set where the staffer's booking emails are (Settings → Notifications).
+    const link = async (stafferId: string, userId: string) => {
+      await owner.get('/panel/settings/notifications');
+      return owner.post(`/panel/settings/notifications/staffers/${stafferId}`, {
+        user_id: userId,
+        email: '',
+        booking_emails: ['new', 'changed', 'canceled'],
+      });
+    };
+    expect((await link(ben.id, user.id)).statusCode).toBe(303);
     const staff = await PanelClient.signedIn(t.app, t.db, user);
     const own = await calendar(staff, `location=${location.id}&date=2026-03-23`);
     expect(own.statusCode).toBe(200);
@@ -179,6 +184,56 @@ describe('the calendar', () => {
     expect(own.body).toContain('aria-label="Ben Berg, Monday, 23 March 2026"');
     const all = await calendar(staff, `location=${location.id}&date=2026-03-23&staffer=all`);
     expect(all.body.match(/<section class="cal-col /g)).toHaveLength(2);
+  });
+
+  it('the member set under Settings → Notifications gets that staffer’s column and booking emails, and both move with the link', async () => {
+    const user = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    const staff = await PanelClient.signedIn(t.app, t.db, user);
+    const link = async (stafferId: string, userId: string) => {
+      await owner.get('/panel/settings/notifications');
+      return owner.post(`/panel/settings/notifications/staffers/${stafferId}`, {
+        user_id: userId,
+        email: '',
+        booking_emails: ['new', 'changed', 'canceled'],
+      });
+    };
+    const staffMails = (bookingId: string) =>
+      t.db
+        .selectFrom('mail_messages')
+        .select('recipient')
+        .where('workspace_id', '=', t.workspace.id)
+        .where('booking_id', '=', bookingId)
+        .where('kind', '=', 'staff_new')
+        .execute();
+    const ownColumn = async () => {
+      const page = await calendar(staff, `location=${location.id}&date=2026-03-23`);
+      return [...page.body.matchAll(/<section class="cal-col [^>]*aria-label="([^,"]+),/g)].map((m) => m[1]);
+    };
+
+    // Unlinked: every column.
+    expect(await ownColumn()).toEqual(['Anna Adler', 'Ben Berg']);
+    // Ben's member of the test before gives way to this one.
+    expect((await link(ben.id, user.id)).statusCode).toBe(303);
+    expect(await ownColumn()).toEqual(['Ben Berg']);
+    await book('ben24', '2026-03-24T10:00:00Z', haircut.id, ben.id, '+4915170000091');
+    expect(await staffMails(bookingIds.ben24!)).toEqual([{ recipient: user.email }]);
+
+    // A member who is Ben cannot become Anna unseen: 422, and nothing moved.
+    const refused = await link(anna.id, user.id);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('This user is already Ben Berg.');
+    expect(await ownColumn()).toEqual(['Ben Berg']);
+
+    // Ben to None, this user to Anna: the column and the emails follow.
+    expect((await link(ben.id, '')).statusCode).toBe(303);
+    expect((await link(anna.id, user.id)).statusCode).toBe(303);
+    expect(await ownColumn()).toEqual(['Anna Adler']);
+    // Monday 30 March, 11:00 in Berlin (summer time by then).
+    await book('anna30', '2026-03-30T09:00:00Z', haircut.id, anna.id, '+4915170000092');
+    expect(await staffMails(bookingIds.anna30!)).toEqual([{ recipient: user.email }]);
+    // Ben has no member and no address now: his bookings tell no one.
+    await book('ben24b', '2026-03-24T12:00:00Z', haircut.id, ben.id, '+4915170000093');
+    expect(await staffMails(bookingIds.ben24b!)).toEqual([]);
   });
 
   it('refuses another workspace’s location, a bad date or view with a page, never a 500', async () => {

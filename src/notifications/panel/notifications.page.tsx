@@ -187,8 +187,10 @@ export function NotificationsPage(props: NotificationsPageProps) {
       <div class="card">
         <h2>Staff emails</h2>
         <p class="muted">
-          A staffer gets its bookings at the address of the panel user linked to it, else at its own address.
-          Each linked user chooses what they get under “Your booking emails”.
+          Link each staffer to the panel user who is that staffer. This one link decides where the staffer’s
+          booking emails go, and which staffer is that user’s own: their own calendar column and calendar
+          feed. A staffer with no linked user gets its emails at its own address. Each linked user chooses
+          what they get under “Your booking emails”.
         </p>
         {props.staffers.length === 0 && <p class="muted">No staffers yet.</p>}
         {props.staffers.map((staffer) => (
@@ -325,9 +327,20 @@ function StafferForm(props: {
       </p>
       <ErrorSummary form={form} />
       <div class="row">
-        <div class={`field${form.errors.user_id ? ' has-error' : ''}`}>
+        <div
+          class={`field${form.errors.user_id ? ' has-error' : ''}`}
+          id={form.errors.user_id ? fieldId('user_id') : undefined}
+        >
           <label for={`${prefix}-user`}>Linked panel user</label>
-          <select id={`${prefix}-user`} name="user_id">
+          <span class="hint" id={`${prefix}-user-hint`}>
+            Gets the booking emails, and has {name} as their own calendar column and calendar feed.
+          </span>
+          <select
+            id={`${prefix}-user`}
+            name="user_id"
+            aria-describedby={`${prefix}-user-hint${form.errors.user_id ? ` ${prefix}-user-error` : ''}`}
+            aria-invalid={form.errors.user_id ? 'true' : undefined}
+          >
             <option value="">None</option>
             {props.members.map((member) => (
               <option value={member.user_id} selected={member.user_id === form.values.user_id}>
@@ -335,6 +348,11 @@ function StafferForm(props: {
               </option>
             ))}
           </select>
+          {form.errors.user_id && (
+            <p class="error" id={`${prefix}-user-error`}>
+              {form.errors.user_id.join(' ')}
+            </p>
+          )}
         </div>
         <div class={`field${form.errors.email ? ' has-error' : ''}`}>
           <label for={`${prefix}-email`}>Or an email address</label>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, NOW, openStudio, type Studio } from '../../../test/bookings/bookings-kit.js';
+import { createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { SmtpReceiver } from '../../../test/helpers/smtp-receiver.js';
 import type { UserRow } from '../../users/users.repository.js';
@@ -26,6 +27,17 @@ const logWorker = () =>
     mailFrom: 'no-reply@studio.example',
     publicBase: 'https://book.example',
   });
+
+/** The staffer a member is (memberships.staffer_id, the one user–staffer link). */
+async function stafferOf(userId: string) {
+  const row = await s.t.db
+    .selectFrom('memberships')
+    .select('staffer_id')
+    .where('workspace_id', '=', s.t.workspace.id)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.staffer_id;
+}
 
 async function settingsRow() {
   const row = await s.t.db
@@ -136,11 +148,13 @@ describe('Settings → Notifications', () => {
     ).toBe(404);
     const row = await s.t.db
       .selectFrom('staffers')
-      .select(['user_id', 'booking_emails'])
+      .select('booking_emails')
       .where('workspace_id', '=', s.t.workspace.id)
       .where('id', '=', s.f.anna.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ user_id: staff.id, booking_emails: ['new', 'canceled'] });
+    expect(row).toEqual({ booking_emails: ['new', 'canceled'] });
+    // The link is the membership's: the one that also gives the calendar column and feed.
+    expect(await stafferOf(staff.id)).toBe(s.f.anna.id);
 
     // Her next booking tells her of it (and the customer), in the log.
     s.nextDay(); // skip a day: the 24-hour reminder of the next one is still ahead
@@ -165,6 +179,70 @@ describe('Settings → Notifications', () => {
       ['reminder', 'eve@example.com'],
       ['staff_new', staff.email],
     ]);
+  });
+
+  it('is the one place that says which member is a staffer: it moves a staffer to another member, refuses a member who is another staffer, clears with None', async () => {
+    const client = await PanelClient.signedIn(s.t.app, s.t.db, admin, s.t.workspace.id);
+    const cleo = await makeUser(s.t.db, [{ workspaceId: s.t.workspace.id, role: 'staff' }]);
+    const save = (stafferId: string, userId: string) =>
+      client.post(`${PAGE}/staffers/${stafferId}`, {
+        user_id: userId,
+        email: '',
+        booking_emails: ['new', 'changed', 'canceled'],
+      });
+    expect(await stafferOf(staff.id)).toBe(s.f.anna.id);
+    const page = await client.get(PAGE);
+    expect(page.body).toContain('their own calendar column and calendar');
+
+    // Staff is Anna already: Ben may not take her unseen; the error stands next to Ben's picker.
+    const refused = await save(s.f.ben.id, staff.id);
+    expect(refused.statusCode).toBe(422);
+    const benForm = refused.body.slice(refused.body.indexOf(`/staffers/${s.f.ben.id}"`));
+    expect(benForm).toMatch(/<p class="error" id="s-[0-9a-f]{8}-user-error">This user is already Anna/);
+    expect(benForm).toContain('Choose “None” there first.');
+    expect(await stafferOf(staff.id)).toBe(s.f.anna.id);
+    // A user id that is no uuid is a 422 too, never a 500.
+    expect((await save(s.f.ben.id, 'not-a-uuid')).statusCode).toBe(422);
+
+    // Anna gets another member: the one before is no longer her, on every page that shows it.
+    expect((await save(s.f.anna.id, cleo.id)).headers.location).toBe(`${PAGE}?notice=staff`);
+    expect(await stafferOf(cleo.id)).toBe(s.f.anna.id);
+    expect(await stafferOf(staff.id)).toBeNull();
+    const staffClient = await PanelClient.signedIn(s.t.app, s.t.db, staff, s.t.workspace.id);
+    expect((await staffClient.get('/panel/account/notifications')).body).toContain(
+      'You are not linked to a staffer of this workspace',
+    );
+    expect((await staffClient.get('/panel/account/calendar-feed')).body).toContain(
+      'You are not linked to a staffer',
+    );
+    // Settings → Calendar feeds shows the link, and no longer sets it.
+    const feeds = await client.get('/panel/settings/calendar-feeds');
+    expect(feeds.body).toContain(cleo.email);
+    expect(feeds.body).not.toContain('name="user_id"');
+    expect(
+      (
+        await client.post(`/panel/settings/calendar-feeds/staffers/${s.f.anna.id}/member`, {
+          user_id: staff.id,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(await stafferOf(staff.id)).toBeNull();
+
+    // A link to an archived staffer is no obstacle: it moves.
+    const dora = await createStaffer(s.t.db, s.t.workspace.id, s.f.location.id, [s.f.haircut.id], {
+      firstName: 'Dora',
+    });
+    expect((await save(dora.id, staff.id)).statusCode).toBe(303);
+    expect((await s.t.call('DELETE', `/staffers/${dora.id}`)).statusCode).toBeLessThan(300);
+    expect((await save(s.f.ben.id, staff.id)).statusCode).toBe(303);
+    expect(await stafferOf(staff.id)).toBe(s.f.ben.id);
+
+    // None: Ben is no member's; Anna goes back to staff for the tests below.
+    expect((await save(s.f.ben.id, '')).statusCode).toBe(303);
+    expect(await stafferOf(staff.id)).toBeNull();
+    expect((await save(s.f.anna.id, staff.id)).statusCode).toBe(303);
+    expect(await stafferOf(cleo.id)).toBeNull();
+    expect(await stafferOf(staff.id)).toBe(s.f.anna.id);
   });
 
   it('shows the mail log with each message as it would go out, resends one with a new Message-ID, sends a test email', async () => {

@@ -141,9 +141,11 @@ export interface StaffersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
-  /** migrations/0011_notifications.sql: where this staffer's booking emails go. */
+  /**
+   * migrations/0011_notifications.sql: where this staffer's booking emails go when no member is
+   * this staffer (memberships.staffer_id, the one link since migration 0013).
+   */
   email: string | null;
-  user_id: string | null;
   booking_emails: Json<string[]>;
 }
 
@@ -397,7 +399,10 @@ export interface MembershipsTable {
   user_id: string;
   role: Role;
   created_at: Timestamp;
-  /** The staffer this member is (migration 0012): a user's own bookings are that staffer's. */
+  /**
+   * The staffer this member is (migration 0012; the only user–staffer link since 0013): their own
+   * calendar column and feed, and where that staffer's booking emails go.
+   */
   staffer_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

@@ -60,6 +60,7 @@ export function TeamPage(props: TeamPageProps) {
               <th scope="col">Email</th>
               <th scope="col">Name</th>
               <th scope="col">Role</th>
+              <th scope="col">Staffer</th>
               <th scope="col">
                 <span class="muted">Actions</span>
               </th>
@@ -96,6 +97,13 @@ export function TeamPage(props: TeamPageProps) {
                       </p>
                     )}
                   </td>
+                  <td data-label="Staffer">
+                    {member.staffer_first_name !== null ? (
+                      `${member.staffer_first_name} ${member.staffer_last_name ?? ''}`.trim()
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
                   <td class="actions">
                     <a href={`${TEAM}/members/${member.user_id}/remove`}>
                       Remove<span class="skip-label"> {member.email}</span>
@@ -107,6 +115,10 @@ export function TeamPage(props: TeamPageProps) {
           </tbody>
         </table>
       </div>
+      <p class="muted">
+        Which staffer a member is (their booking emails, their own calendar column and calendar feed) is set
+        under <a href={`${PANEL_PREFIX}/settings/notifications`}>Settings → Notifications</a>.
+      </p>
 
       <h2>Invite a member</h2>
       <div class="card">

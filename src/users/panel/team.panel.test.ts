@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import type { UserRow } from '../users.repository.js';
 
@@ -22,6 +23,29 @@ const roleOf = async (userId: string) =>
   )?.role;
 
 describe('Team', () => {
+  it('shows which staffer each member is, as set under Settings → Notifications', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, owner);
+    const member = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    const location = await createLocation(t.db, t.workspace.id);
+    const service = await createService(t.db, t.workspace.id, [location.id]);
+    const zoe = await createStaffer(t.db, t.workspace.id, location.id, [service.id], {
+      firstName: 'Zoe',
+      lastName: '<b>Zed</b>',
+    });
+    const row = (body: string) => body.slice(body.indexOf(member.email)).split('</tr>')[0]!;
+    expect(row((await client.get('/panel/team')).body)).not.toContain('Zoe');
+    await client.get('/panel/settings/notifications');
+    const linked = await client.post(`/panel/settings/notifications/staffers/${zoe.id}`, {
+      user_id: member.id,
+      email: '',
+      booking_emails: ['new'],
+    });
+    expect(linked.statusCode).toBe(303);
+    const team = (await client.get('/panel/team')).body;
+    expect(row(team)).toContain('<td data-label="Staffer">Zoe &lt;b>Zed&lt;/b></td>');
+    expect(team).toContain('href="/panel/settings/notifications"');
+  });
+
   it('invites by link; the invitee joins with the role; owners change roles and remove members', async () => {
     const client = await PanelClient.signedIn(t.app, t.db, owner);
     const bad = await client.submit(
