@@ -255,7 +255,9 @@ describe('the panel runs a business’s day, in a browser', () => {
       '11:00–12:00',
     );
 
-    // The keyboard way: focus it, press M, choose 14:00.
+    // The keyboard way: focus it, press M, choose 14:00. (From a fresh load: the URL after the
+    // drag already says notice=moved, which the wait below must not mistake for this move.)
+    await page.goto(`${base}/panel/calendar?date=${date}&location=${made.location}`);
     await page.locator(`a.blk[data-booking="${bookingId}"]`).focus();
     await page.keyboard.press('m');
     const dialog = page.getByRole('dialog', { name: 'Move to…' });

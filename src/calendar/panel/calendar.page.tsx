@@ -295,8 +295,8 @@ export function CalendarPage(props: {
       )}
       <p class="muted cal-legend">
         <span class="key work" /> working hours <span class="key break" /> break <span class="key off" /> not
-        working · {model.bookingCount} bookings shown. Drag a booking to move it, or open it and use “Move
-        to…”.
+        working · {model.bookingCount === 1 ? '1 booking shown' : `${model.bookingCount} bookings shown`}.
+        Drag a booking to move it, or focus it and press M to type where it goes.
       </p>
     </>
   );
