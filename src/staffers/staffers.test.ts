@@ -322,6 +322,33 @@ describe('GET /locations/{uuid}/staffers', () => {
     }
   });
 
+  it('counts anew after every write: a staffer added, archived or given other services', async () => {
+    const fresh = await buildTestApp({ database: t.database });
+    try {
+      const ws = fresh.workspace.id;
+      const here = (await createLocation(fresh.db, ws, { name: 'Here' })).id;
+      const service = (await createService(fresh.db, ws, [here])).id;
+      const total = async () =>
+        (await fresh.call('GET', `/locations/${here}/staffers?per_page=1&page=2`)).json().meta.total;
+      await createStaffer(fresh.db, ws, here, [service], { firstName: 'One' });
+      expect(await total()).toBe(1);
+      // Through the API now: the next page's count must see it.
+      const added = await fresh.call('POST', '/staffers', {
+        first_name: 'Two',
+        services: [{ location_uuid: here, service_uuids: [service] }],
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      expect(await total()).toBe(2);
+      const moved = await fresh.call('PATCH', `/staffers/${added.json().data.uuid}`, { services: [] });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(await total()).toBe(1);
+      expect((await fresh.call('DELETE', `/staffers/${added.json().data.uuid}`)).statusCode).toBe(204);
+      expect(await total()).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("answers 404 for another workspace's or an archived location exactly like for an unknown one", async () => {
     await expectLikeUnknown('GET', (uuid) => `/locations/${uuid}/staffers`, otherLocation);
     const archived = await t.call('GET', `/locations/${archivedLocation}/staffers`);

@@ -241,7 +241,7 @@ describe('the panel runs a business’s day, in a browser', () => {
 
     // Drag it one hour down in the day view (48 px an hour): the server moves it.
     await page.goto(`${base}/panel/calendar?date=${date}&location=${made.location}`);
-    const block = page.locator(`a.blk[data-booking="${bookingId}"]`);
+    const block = page.locator(`a.blk[href="/panel/bookings/${bookingId}"]`);
     await expect(block.innerText()).resolves.toContain('10:00–11:00');
     await check(page, 'calendar-day');
     const box = (await block.boundingBox())!;
@@ -251,14 +251,14 @@ describe('the panel runs a business’s day, in a browser', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + 58, { steps: 4 });
     await Promise.all([page.waitForURL(/notice=moved/), page.mouse.up()]);
     expect((await api(`/bookings/${bookingId}`)).json.data.start_time_local).toContain(`${date}T11:00`);
-    await expect(page.locator(`a.blk[data-booking="${bookingId}"]`).innerText()).resolves.toContain(
+    await expect(page.locator(`a.blk[href="/panel/bookings/${bookingId}"]`).innerText()).resolves.toContain(
       '11:00–12:00',
     );
 
     // The keyboard way: focus it, press M, choose 14:00. (From a fresh load: the URL after the
     // drag already says notice=moved, which the wait below must not mistake for this move.)
     await page.goto(`${base}/panel/calendar?date=${date}&location=${made.location}`);
-    await page.locator(`a.blk[data-booking="${bookingId}"]`).focus();
+    await page.locator(`a.blk[href="/panel/bookings/${bookingId}"]`).focus();
     await page.keyboard.press('m');
     const dialog = page.getByRole('dialog', { name: 'Move to…' });
     await dialog.waitFor();

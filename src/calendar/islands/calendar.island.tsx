@@ -73,6 +73,11 @@ function submitMove(grid: Grid, bookingId: string, date: string, time: string, s
   form.submit();
 }
 
+/** A booking block links to its page, /panel/bookings/<uuid>: the uuid is the link's last part. */
+function bookingIdOf(block: HTMLElement): string {
+  return block.getAttribute('href')?.split('/').pop() ?? '';
+}
+
 /** Dragging: a pointer held on a booking and moved more than a few pixels. */
 function enableDrag(grid: Grid): void {
   let drag:
@@ -82,7 +87,7 @@ function enableDrag(grid: Grid): void {
 
   grid.root.addEventListener('dragstart', (event) => event.preventDefault());
   grid.root.addEventListener('pointerdown', (event) => {
-    const block = (event.target as HTMLElement).closest<HTMLElement>('a.blk[data-booking]');
+    const block = (event.target as HTMLElement).closest<HTMLElement>('a.blk[data-start]');
     if (!block || event.button !== 0) return;
     drag = {
       block,
@@ -135,13 +140,7 @@ function enableDrag(grid: Grid): void {
     const top = event.clientY - current.grabY - column.getBoundingClientRect().top;
     const target = targetOf(grid, column, top);
     current.block.setAttribute('aria-busy', 'true');
-    submitMove(
-      grid,
-      current.block.dataset.booking ?? '',
-      target.date,
-      target.time,
-      column.dataset.staffer ?? '',
-    );
+    submitMove(grid, bookingIdOf(current.block), target.date, target.time, column.dataset.staffer ?? '');
   };
   grid.root.addEventListener('pointerup', (event) => finish(event, false));
   grid.root.addEventListener('pointercancel', (event) => finish(event, true));
@@ -177,7 +176,7 @@ function enableMoveDialog(grid: Grid): void {
   let opener: HTMLElement | undefined;
 
   const open = (block: HTMLElement) => {
-    bookingId = block.dataset.booking ?? '';
+    bookingId = bookingIdOf(block);
     opener = block;
     const wall = wallOf(Number(block.dataset.start), grid.zone);
     (dialog.querySelector('#cal-move-date') as HTMLInputElement).value = wall.date;
@@ -187,7 +186,7 @@ function enableMoveDialog(grid: Grid): void {
     dialog.showModal();
   };
   grid.root.addEventListener('keydown', (event) => {
-    const block = (event.target as HTMLElement).closest?.<HTMLElement>('a.blk[data-booking]');
+    const block = (event.target as HTMLElement).closest?.<HTMLElement>('a.blk[data-start]');
     if (!block || event.key.toLowerCase() !== 'm' || event.ctrlKey || event.metaKey || event.altKey) return;
     event.preventDefault();
     open(block);
@@ -201,7 +200,7 @@ function enableMoveDialog(grid: Grid): void {
     const time = (dialog.querySelector('#cal-move-time') as HTMLInputElement).value;
     submitMove(grid, bookingId, date, time, select.value);
   });
-  for (const block of grid.root.querySelectorAll<HTMLElement>('a.blk[data-booking]')) {
+  for (const block of grid.root.querySelectorAll<HTMLElement>('a.blk[data-start]')) {
     block.setAttribute('aria-keyshortcuts', 'M');
     block.title = 'Drag to move, or press M';
   }

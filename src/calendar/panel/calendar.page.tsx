@@ -354,13 +354,7 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles }) {
   }
   const booking = block.bookings[0]!;
   return (
-    <a
-      class={classes}
-      href={`${PANEL_PREFIX}/bookings/${booking.id}`}
-      data-booking={booking.id}
-      data-start={String(block.startMs)}
-      data-minutes={String(Math.round((block.endMs - block.startMs) / 60_000))}
-    >
+    <a class={classes} href={`${PANEL_PREFIX}/bookings/${booking.id}`} data-start={String(block.startMs)}>
       <span class="blk-time">{time}</span> <span class="blk-who">{booking.customer}</span>{' '}
       <span class="blk-what">
         {block.services} · {block.status.name}

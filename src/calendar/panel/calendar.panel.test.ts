@@ -236,6 +236,24 @@ describe('the calendar', () => {
     expect(await staffMails(bookingIds.ben24b!)).toEqual([]);
   });
 
+  it('shows every write at once, though it reuses a week’s bookings between writes', async () => {
+    const url = `location=${location.id}&date=2026-03-30&staffer=${anna.id}`; // Monday, CEST
+    const before = await calendar(owner, url);
+    expect(before.body).not.toContain('+4915170000099');
+    // A booking made through the API, then a customer's blank name filled by POST /customers.
+    await book('later', '2026-03-30T08:00:00Z', haircut.id, anna.id, '+4915170000099');
+    const booked = await calendar(owner, url);
+    expect(booked.body).toContain('<span class="blk-who">+4915170000099</span>');
+    const named = await t.call('POST', '/customers', { phone: '+4915170000099', first_name: 'Ida' });
+    expect(named.statusCode, named.body).toBe(200);
+    expect((await calendar(owner, url)).body).toContain('<span class="blk-who">Ida</span>');
+    const moved = await t.call('PUT', `/bookings/${bookingIds.later}/reschedule`, {
+      reserved_on: '2026-03-30T12:00:00Z',
+    });
+    expect([200, 201], moved.body).toContain(moved.statusCode);
+    expect((await calendar(owner, url)).body).toContain('<span class="blk-time">14:00–15:00</span>');
+  });
+
   it('refuses another workspace’s location, a bad date or view with a page, never a 500', async () => {
     const other = await createOtherWorkspace(t.db);
     const theirs = await createLocation(t.db, other.workspace.id);

@@ -27,6 +27,7 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
       userId: session.user.id,
       role: session.workspace.role,
       now: deps.clock.now(),
+      availability: deps.availability,
       query: { location: query.location, date: query.date, view: query.view, staffer: query.staffer },
     });
     if ('empty' in model) {
