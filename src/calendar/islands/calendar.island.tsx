@@ -226,7 +226,7 @@ function enableClickToBook(grid: Grid): void {
 }
 
 for (const root of document.querySelectorAll<HTMLElement>('[data-calendar]')) {
-  const form = root.querySelector<HTMLFormElement>('form[data-move-form]');
+  const form = document.querySelector<HTMLFormElement>('form[data-move-form]');
   if (!form) continue;
   const grid: Grid = {
     root,

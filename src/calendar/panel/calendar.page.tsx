@@ -122,23 +122,19 @@ function clockNote(day: CalendarDay): string | undefined {
     : `${shortOf(day.date)} has ${hours} hours: at ${at} the clocks go back ${amount}, and ${formatMinutes(day.change.wallFrom)}–${at} happens twice.`;
 }
 
-export function CalendarPage(props: {
-  model: CalendarModel;
-  csrf: string;
-  styles: GridStyles;
-  canSetup: boolean;
-  notice?: string | undefined;
-  slotStep: number;
-}) {
+/**
+ * The time grid alone: everything here follows from the model (no session, no CSRF token), so
+ * the route renders it once per availability version and reuses the HTML (calendar.routes.tsx).
+ */
+export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; slotStep: number }) {
   const { model, styles } = props;
   const zone = model.location.timezone;
   const currentUrl = calendarHref(model, {});
-  const notes = model.groups.map((g) => clockNote(g.day)).filter((n): n is string => n !== undefined);
   const multiDay = model.view === 'week';
   const perStaffer = multiDay && model.staffer !== undefined;
   const axisHeight = (model.window.to - model.window.from) * scaleOf(model);
   const heightClass = styles.box(0, model.window.to - model.window.from);
-  const grid = (
+  return (
     <div
       class={`cal ${multiDay ? (perStaffer ? 'cal-staffer-week' : 'cal-week') : 'cal-day'}`}
       data-calendar=""
@@ -183,6 +179,31 @@ export function CalendarPage(props: {
           ))}
         </div>
       </section>
+      <template data-staffers="">
+        {model.staffers.map((s) => (
+          <option value={s.id}>{stafferName(s)}</option>
+        ))}
+      </template>
+    </div>
+  );
+}
+
+export function CalendarPage(props: {
+  model: CalendarModel;
+  csrf: string;
+  /** CalendarGrid rendered (our own escaped output), reused between writes. */
+  gridHtml: string;
+  canSetup: boolean;
+  notice?: string | undefined;
+}) {
+  const { model } = props;
+  const zone = model.location.timezone;
+  const currentUrl = calendarHref(model, {});
+  const notes = model.groups.map((g) => clockNote(g.day)).filter((n): n is string => n !== undefined);
+  const grid = (
+    <>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: CalendarGrid's own output, rendered (and escaped) by Preact */}
+      <div dangerouslySetInnerHTML={{ __html: props.gridHtml }} />
       <form class="cal-move" method="post" action={CALENDAR} hidden data-move-form="">
         <input type="hidden" name="_csrf" value={props.csrf} />
         <input type="hidden" name="date" value="" />
@@ -190,12 +211,7 @@ export function CalendarPage(props: {
         <input type="hidden" name="staffer_uuid" value="" />
         <input type="hidden" name="return_to" value={currentUrl} />
       </form>
-      <template data-staffers="">
-        {model.staffers.map((s) => (
-          <option value={s.id}>{stafferName(s)}</option>
-        ))}
-      </template>
-    </div>
+    </>
   );
 
   return (

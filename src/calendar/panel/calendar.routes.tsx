@@ -1,12 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { renderToString } from 'preact-render-to-string';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { BoundedCache } from '../../slots/bounded-cache.js';
 import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
 import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { can } from '../../users/roles.js';
 import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
+import type { CalendarModel } from '../calendar.service.js';
 import { loadCalendar } from '../calendar.service.js';
-import { CalendarPage, GridStyles, scaleOf } from './calendar.page.js';
+import { CalendarGrid, CalendarPage, GridStyles, scaleOf } from './calendar.page.js';
+
+/**
+ * Rendered grids (HTML and their geometry CSS) per availability version and view: nothing in a
+ * grid depends on the session or the clock, and every write that could change one (bookings,
+ * customers, staffers, hours, statuses, settings) moves the version on. The week of a busy
+ * location is ~300 kB of HTML whose rendering is most of the page's CPU. Bounded by bytes held.
+ */
+const grids = new BoundedCache<{ html: string; css: string }>(
+  64 * 1024 * 1024,
+  (g) => g.html.length + g.css.length,
+);
+
+function gridKey(model: CalendarModel, version: string, slotStep: number): string {
+  const { location, view, date, staffer } = model;
+  return `${location.id}|${version}|${view}|${date}|${staffer?.id ?? 'all'}|${slotStep}`;
+}
 
 const access = { config: { panelAccess: 'bookings' as const } };
 
@@ -36,16 +55,23 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
         body: EmptyCalendar({ canSetup: can(session.workspace.role, 'setup') }),
       });
     }
-    const styles = new GridStyles(scaleOf(model));
+    // The version is read before the grid is rendered, so a grid never outlives a write it missed.
+    const key = `${workspace.id}|${gridKey(model, await deps.availability.version(workspace.id), workspace.slot_step_minutes)}`;
+    let grid = grids.get(key);
+    if (!grid) {
+      const styles = new GridStyles(scaleOf(model));
+      const html = renderToString(CalendarGrid({ model, styles, slotStep: workspace.slot_step_minutes }));
+      grid = { html, css: styles.css() };
+      grids.set(key, grid);
+    }
     const body = CalendarPage({
       model,
       csrf: reply.csrf(),
-      styles,
+      gridHtml: grid.html,
       canSetup: can(session.workspace.role, 'setup'),
       notice: NOTICES[query.notice ?? ''],
-      slotStep: workspace.slot_step_minutes,
     });
-    return reply.page({ title: 'Calendar', body, css: styles.css(), islands: ['calendar'] });
+    return reply.page({ title: 'Calendar', body, css: grid.css, islands: ['calendar'] });
   });
 }
 
