@@ -77,7 +77,12 @@ export interface CalendarModel {
   mode: AxisMode;
   window: { from: number; to: number };
   hours: HourMark[];
-  groups: { day: CalendarDay; columns: Column[] }[];
+  days: CalendarDay[];
+  /**
+   * The columns with their shades and blocks, laid out on first call: a grid already rendered
+   * for this version (calendar.routes.tsx) needs none of it.
+   */
+  layout(): { day: CalendarDay; columns: Column[] }[];
   previous: string;
   next: string;
   bookingCount: number;
@@ -201,24 +206,26 @@ export async function loadCalendar(
       if (booking.start_ms < day.endMs && booking.end_ms > day.startMs) perDay[i]!.push(booking);
     });
   }
-  const groups = days.map((day, i) => ({
-    day,
-    columns: shown.map((s) => {
-      const hours = hoursOf.get(s.id)!;
-      const shades: Shade[] = [
-        ...placeAll(mode, zone, day, window, hours.working, 'work'),
-        ...placeAll(mode, zone, day, window, hours.breaks, 'break'),
-        ...clockChangeShades(mode, day, window),
-      ];
-      return {
-        staffer: s,
-        day,
-        shades,
-        blocks: blocksOf(mode, zone, day, window, byStafferDay.get(s.id)?.[i] ?? []),
-      };
-    }),
-  }));
+  const layOut = () =>
+    days.map((day, i) => ({
+      day,
+      columns: shown.map((s) => {
+        const hours = hoursOf.get(s.id)!;
+        const shades: Shade[] = [
+          ...placeAll(mode, zone, day, window, hours.working, 'work'),
+          ...placeAll(mode, zone, day, window, hours.breaks, 'break'),
+          ...clockChangeShades(mode, day, window),
+        ];
+        return {
+          staffer: s,
+          day,
+          shades,
+          blocks: blocksOf(mode, zone, day, window, byStafferDay.get(s.id)?.[i] ?? []),
+        };
+      }),
+    }));
 
+  let groups: ReturnType<typeof layOut> | undefined;
   const step = view === 'day' ? 1 : 7;
   return {
     locations,
@@ -231,7 +238,11 @@ export async function loadCalendar(
     mode,
     window,
     hours: hourMarks(mode, zone, days[0]!, window.from, window.to),
-    groups,
+    days,
+    layout: () => {
+      groups ??= layOut();
+      return groups;
+    },
     previous: shiftDate(date, -step),
     next: shiftDate(date, step),
     bookingCount: visibleBookings.length,

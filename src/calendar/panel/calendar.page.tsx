@@ -134,6 +134,7 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
   const perStaffer = multiDay && model.staffer !== undefined;
   const axisHeight = (model.window.to - model.window.from) * scaleOf(model);
   const heightClass = styles.box(0, model.window.to - model.window.from);
+  const groups = model.layout();
   return (
     <div
       class={`cal ${multiDay ? (perStaffer ? 'cal-staffer-week' : 'cal-week') : 'cal-day'}`}
@@ -151,7 +152,7 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
       <section class="cal-scroll" tabIndex={0} aria-label="Calendar grid">
         <div class="cal-head" aria-hidden="true">
           <div class="cal-corner" />
-          {model.groups.map((group) => (
+          {groups.map((group) => (
             <div class="cal-group">
               {multiDay && !perStaffer && <div class="cal-group-title">{shortOf(group.day.date)}</div>}
               <div class="cal-group-cols">
@@ -170,7 +171,7 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
               <span class={`cal-hour ${styles.box(mark.at - model.window.from, 60)}`}>{mark.label}</span>
             ))}
           </div>
-          {model.groups.map((group) => (
+          {groups.map((group) => (
             <div class="cal-group">
               <div class="cal-group-cols">
                 {group.columns.map((column) => ColumnView({ column, model, styles, heightClass }))}
@@ -199,7 +200,7 @@ export function CalendarPage(props: {
   const { model } = props;
   const zone = model.location.timezone;
   const currentUrl = calendarHref(model, {});
-  const notes = model.groups.map((g) => clockNote(g.day)).filter((n): n is string => n !== undefined);
+  const notes = model.days.map((day) => clockNote(day)).filter((n): n is string => n !== undefined);
   const grid = (
     <>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: CalendarGrid's own output, rendered (and escaped) by Preact */}
@@ -288,12 +289,12 @@ export function CalendarPage(props: {
         <a href={`${PANEL_PREFIX}/bookings`}>List view</a>
       </nav>
       <h2 class="cal-title">
-        {model.view === 'day' ? titleOf(model.date) : `Week of ${titleOf(model.groups[0]!.day.date)}`}
+        {model.view === 'day' ? titleOf(model.date) : `Week of ${titleOf(model.days[0]!.date)}`}
         {model.staffer ? ` · ${stafferName(model.staffer)}` : ''}
         <span class="muted">
           {' '}
           · {model.location.name}, times in {zone} (
-          {offsetLabel(offsetMinutesAt(zone, model.groups[0]!.day.startMs))})
+          {offsetLabel(offsetMinutesAt(zone, model.days[0]!.startMs))})
         </span>
       </h2>
       {notes.map((note) => (
