@@ -11,31 +11,14 @@ import { openWritePath } from '../../src/write-path.js';
 import { API, type TestApp } from '../helpers/build-test-app.js';
 import type { FixedClock } from '../helpers/clock.js';
 import { openTestDatabase } from '../helpers/test-db.js';
+import { launchChromium, SCREENSHOTS } from './page-kit.js';
+
+export { SCREENSHOTS };
 
 /** Browser-test kit of the booking page: the real app listening, Debian's Chromium, offline. */
-export const SCREENSHOTS = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'docs',
-  'screenshots',
-);
 
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+/** Debian's Chromium, offline (page-kit.ts). */
+export const launch = launchChromium;
 
 /** The app on a local port, with a test workspace and API helpers (like buildTestApp, but listening). */
 export async function listeningApp(clock: FixedClock): Promise<{ t: TestApp; base: string }> {

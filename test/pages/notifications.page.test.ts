@@ -1,8 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { DateTime } from 'luxon';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -17,20 +14,13 @@ import { bookingFixture } from '../helpers/booking-fixture.js';
 import { makeUser, TEST_PASSWORD } from '../helpers/panel-client.js';
 import { SmtpReceiver } from '../helpers/smtp-receiver.js';
 import { openTestDatabase } from '../helpers/test-db.js';
+import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
  * Settings → Notifications in Debian's Chromium (issue 15 point 6): the settings form with its
  * errors, a staffer linked to a user, the test email and the mail log with resend, against a
  * real SMTP server on loopback; axe-core on every page and screenshots at 1280 and 375 px.
  */
-const SCREENSHOTS = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'docs',
-  'screenshots',
-);
-const WIDTHS = [1280, 375] as const;
 
 let database: Database;
 let app: ApiApp;
@@ -43,7 +33,7 @@ let worker: MailWorker;
 /** The worker's clock runs this far ahead of the wall clock, so a retry can be made due. */
 let ahead = 0;
 let fixture: Awaited<ReturnType<typeof bookingFixture>>;
-const axeFindings: { page: string; id: string; impact: string | null | undefined; nodes: string[] }[] = [];
+const pages = new PageChecks('panel');
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -74,16 +64,7 @@ beforeAll(async () => {
     mailFrom: 'bookings@studio.example',
     publicBase: base,
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -94,24 +75,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function check(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  for (const violation of results.violations) {
-    if (violation.impact === 'serious' || violation.impact === 'critical') {
-      axeFindings.push({
-        page: name,
-        id: violation.id,
-        impact: violation.impact,
-        nodes: violation.nodes.map((node) => node.html.slice(0, 160)),
-      });
-    }
-  }
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const check = (page: Page, name: string) => pages.check(page, name);
 
 function nav(page: Page, name: string): Promise<void> {
   return page.getByRole('navigation', { name: 'Panel' }).getByRole('link', { name }).click();
@@ -231,6 +195,6 @@ describe('Settings → Notifications in a browser', () => {
     await context.close();
 
     expect(pageErrors).toEqual([]);
-    expect(axeFindings).toEqual([]);
+    expect(pages.findings).toEqual([]);
   });
 });

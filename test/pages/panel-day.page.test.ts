@@ -1,8 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { DateTime } from 'luxon';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -12,6 +9,7 @@ import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
 import { openWritePath } from '../../src/write-path.js';
 import { makeUser, TEST_PASSWORD } from '../helpers/panel-client.js';
 import { openTestDatabase } from '../helpers/test-db.js';
+import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
  * The account panel, part 2, in Debian's Chromium (issue 13 §5): a new workspace set up from
@@ -21,14 +19,6 @@ import { openTestDatabase } from '../helpers/test-db.js';
  * on every page; screenshots at 1280 and 375 px. `npm run build` first (the calendar island).
  */
 
-const SCREENSHOTS = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'docs',
-  'screenshots',
-);
-const WIDTHS = [1280, 375] as const;
 const ZONE = 'Europe/Berlin';
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const DAY_KEYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -39,7 +29,8 @@ let browser: Browser;
 let base: string;
 let apiKey: string;
 const ownerEmail = 'owner@fresh.example';
-const axeFindings: { page: string; id: string; impact: string | null | undefined; nodes: string[] }[] = [];
+const pages = new PageChecks('panel');
+const check = (page: Page, name: string) => pages.check(page, name);
 /** What the set-up test made, for the tests after it. */
 const made: { location?: string; service?: string; staffer?: string } = {};
 // A weekday well inside the booking horizon and past any minimum notice.
@@ -59,19 +50,7 @@ beforeAll(async () => {
   });
   apiKey = created.apiKey.secret;
   await makeUser(database.db, [{ workspaceId: created.workspace.id, role: 'owner' }], ownerEmail);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -99,26 +78,6 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page; errors
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${base}/panel`);
   return { context, page, errors };
-}
-
-/** axe-core (no serious or critical findings) and a screenshot at each width. */
-async function check(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  for (const violation of results.violations) {
-    if (violation.impact === 'serious' || violation.impact === 'critical') {
-      axeFindings.push({
-        page: name,
-        id: violation.id,
-        impact: violation.impact,
-        nodes: violation.nodes.map((node) => node.html.slice(0, 160)),
-      });
-    }
-  }
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 async function submit(page: Page, button: string, url: RegExp): Promise<void> {
@@ -339,6 +298,6 @@ describe('the panel runs a business’s day, in a browser', () => {
   }, 120_000);
 
   it('no page has a serious or critical accessibility finding', () => {
-    expect(axeFindings).toEqual([]);
+    expect(pages.findings).toEqual([]);
   });
 });

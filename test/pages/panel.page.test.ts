@@ -1,8 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { DateTime } from 'luxon';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -17,21 +14,13 @@ import { bookingFixture } from '../helpers/booking-fixture.js';
 import { makeUser, TEST_PASSWORD } from '../helpers/panel-client.js';
 import { openTestDatabase } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
  * The account panel in Debian's Chromium (issue 12 §5): the key and webhook flows end to end,
  * sign-out, axe-core on every page, a keyboard-only flow, and screenshots at 1280 and 375 px.
  * One browser for the file; `npm run build` first (the copy button is an island bundle).
  */
-
-const SCREENSHOTS = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'docs',
-  'screenshots',
-);
-const WIDTHS = [1280, 375] as const;
 
 let database: Database;
 let app: ApiApp;
@@ -41,7 +30,7 @@ let workspace: WorkspaceRow;
 let ownerEmail: string;
 let receiver: WebhookReceiver;
 let fixture: Awaited<ReturnType<typeof bookingFixture>>;
-const axeFindings: { page: string; id: string; impact: string | null | undefined; nodes: string[] }[] = [];
+const pages = new PageChecks('panel');
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -71,19 +60,7 @@ beforeAll(async () => {
   ownerEmail = 'owner@studio.example';
   fixture = await bookingFixture({ db: database.db, workspace } as Parameters<typeof bookingFixture>[0]);
   receiver = await WebhookReceiver.start();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -100,24 +77,7 @@ async function newContext(): Promise<BrowserContext> {
 }
 
 /** axe-core (no serious or critical findings) and a screenshot at each width, of the page as it is. */
-async function check(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  for (const violation of results.violations) {
-    if (violation.impact === 'serious' || violation.impact === 'critical') {
-      axeFindings.push({
-        page: name,
-        id: violation.id,
-        impact: violation.impact,
-        nodes: violation.nodes.map((node) => node.html.slice(0, 160)),
-      });
-    }
-  }
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const check = (page: Page, name: string) => pages.check(page, name);
 
 const ping = (secret: string) =>
   fetch(`${base}/api/public/v2/ping`, {
@@ -348,7 +308,7 @@ describe('the account panel in a browser', () => {
     await page.goto(`${base}/panel/reset-password/${'x'.repeat(43)}`);
     await check(page, 'link-gone');
     await context.close();
-    expect(axeFindings).toEqual([]);
+    expect(pages.findings).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { searchCustomers } from '../../customers/customer-search.repository.js';
+import { customerSearchOf } from '../../customers/customer-search.rules.js';
+import { searchCustomers } from '../../customers/customers.repository.js';
 import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
 import { listLocations } from '../../locations/locations.repository.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -140,8 +141,10 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     }
     const customerQuery = extra.customerQuery ?? '';
     let matches: CustomerMatch[] | undefined;
-    if (customerQuery.trim() !== '') {
-      const rows = await searchCustomers(deps.db, workspace.id, customerQuery);
+    const search = customerSearchOf(customerQuery);
+    if (search) {
+      // The Customers page's search: a phone typed any way, or words of a name or email.
+      const { rows } = await searchCustomers(deps.db, workspace.id, search, { perPage: 10, offset: 0 });
       matches = rows.map((customer) => {
         const params = new URLSearchParams();
         for (const name of WHERE_AND_WHEN) {
