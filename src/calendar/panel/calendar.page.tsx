@@ -203,7 +203,7 @@ export function CalendarPage(props: {
   const notes = model.days.map((day) => clockNote(day)).filter((n): n is string => n !== undefined);
   const grid = (
     <>
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: CalendarGrid's own output, rendered (and escaped) by Preact */}
+      {/* CalendarGrid's own output, rendered (and escaped) by Preact once per version. */}
       <div dangerouslySetInnerHTML={{ __html: props.gridHtml }} />
       <form class="cal-move" method="post" action={CALENDAR} hidden data-move-form="">
         <input type="hidden" name="_csrf" value={props.csrf} />
