@@ -23,7 +23,7 @@ export interface ListResult {
   non200: number;
 }
 
-async function seedLists(dataDir: string) {
+export async function seedLists(dataDir: string) {
   const { openDatabase } = await loadClient();
   const { migrate } = await loadMigrate();
   const { createWorkspace } = await loadWorkspaces();

@@ -1,12 +1,16 @@
+import { LRUCache } from 'lru-cache';
 import { FieldErrorBag, notFound } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Page } from '../platform/http/pagination.js';
+import type { AvailabilityInvalidation } from '../slots/availability-invalidation.js';
 import {
   type Assignment,
   archiveStafferRow,
   findStaffer,
   insertStaffer,
+  listStaffersAtLocation,
   offeredPairs,
   pairKey,
   replaceStafferServices,
@@ -15,6 +19,27 @@ import {
   updateStafferRow,
 } from './staffers.repository.js';
 import type { StafferCreateBody, StafferUpdateBody } from './staffers.schemas.js';
+
+/**
+ * How many staffers each location lists, per availability version: every committed write of the
+ * workspace moves the version on (the unit of work), so a count serves only while nothing was
+ * written, and the version is read before the count, so a count never outlives a write it missed.
+ */
+const totals = new LRUCache<string, number>({ max: 10_000 });
+
+export async function listLocationStaffers(
+  db: Db,
+  availability: AvailabilityInvalidation,
+  workspaceId: string,
+  locationId: string,
+  page: Page,
+) {
+  const key = `${workspaceId}|${locationId}|${await availability.version(workspaceId)}`;
+  const known = totals.get(key);
+  const listed = await listStaffersAtLocation(db, workspaceId, locationId, page, known);
+  if (known === undefined) totals.set(key, listed.total);
+  return listed;
+}
 
 export async function getStaffer(db: Db, workspaceId: string, stafferId: string): Promise<StafferRecord> {
   const staffer = await findStaffer(db, workspaceId, stafferId);

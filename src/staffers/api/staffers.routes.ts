@@ -5,9 +5,14 @@ import { PaginationQuery, pageOf, paginated } from '../../platform/http/paginati
 import { Data, NoContent, Paginated, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { presentStaffer } from '../staffers.presenter.js';
-import { listStaffersAtLocation } from '../staffers.repository.js';
 import { StafferCreateBody, StafferJson, StafferParams, StafferUpdateBody } from '../staffers.schemas.js';
-import { archiveStaffer, createStaffer, getStaffer, updateStaffer } from '../staffers.service.js';
+import {
+  archiveStaffer,
+  createStaffer,
+  getStaffer,
+  listLocationStaffers,
+  updateStaffer,
+} from '../staffers.service.js';
 
 export async function staffersRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.get(
@@ -25,7 +30,13 @@ export async function staffersRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
       const workspaceId = request.auth.workspace.id;
       const location = await requireLocation(deps.db, workspaceId, request.params.locationUuid);
       const page = pageOf(request.query);
-      const { rows, total } = await listStaffersAtLocation(deps.db, workspaceId, location.id, page);
+      const { rows, total } = await listLocationStaffers(
+        deps.db,
+        deps.availability,
+        workspaceId,
+        location.id,
+        page,
+      );
       return paginated(request, page, rows.map(presentStaffer), total);
     },
   );
