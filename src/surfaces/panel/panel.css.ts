@@ -188,6 +188,7 @@ form.filters input[type=search]{width:14rem}
   form.filters input[type=search],form.filters input[type=date]{width:100%}
 }
 /* panel-bookings: the booking page and New booking */
+button[name=show]{margin:0 0 1rem}
 .booking-forms{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:0 1.25rem}
 .booking-forms .card h2{font-size:1.05rem}
 .row.fields{align-items:flex-start;gap:0 1rem}
