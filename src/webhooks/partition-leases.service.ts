@@ -36,6 +36,7 @@ export const DEFAULT_LEASE_MS = 30_000;
 export class PartitionLeases {
   private held: number[] = [];
   private renewAt = Number.NEGATIVE_INFINITY;
+  private renewing: Promise<number[]> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -44,14 +45,27 @@ export class PartitionLeases {
     private readonly leaseMs: number = DEFAULT_LEASE_MS,
   ) {}
 
-  /** The partitions held now, renewed (and rebalanced) when a third of the lease has passed. */
+  /**
+   * The partitions held now, renewed (and rebalanced) when a third of the lease has passed. The
+   * webhook and mail workers of a process share one instance and ask at the same moments (at
+   * start, and every renewal): they share one renewal too. Two at once raced: the second took no
+   * free partition (the first had them all) and, finishing last, left the process holding none
+   * until the next renewal, 10 s on, so a process's first emails waited 10 s.
+   */
   async current(): Promise<number[]> {
     if (this.clock.now() >= this.renewAt) await this.renew();
     return this.held;
   }
 
   /** Heartbeat, renew, then take or give back leases to reach this worker's fair share. */
-  async renew(): Promise<number[]> {
+  renew(): Promise<number[]> {
+    this.renewing ??= this.renewOnce().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  private async renewOnce(): Promise<number[]> {
     const now = this.clock.now();
     const at = new Date(now);
     const until = new Date(now + this.leaseMs);
