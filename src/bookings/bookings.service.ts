@@ -3,7 +3,8 @@ import { DateTime } from 'luxon';
 import { upsertCustomer } from '../customers/customers.repository.js';
 import { AppError, invalidField, slotUnavailable, validationFailed } from '../errors.js';
 import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
-import { queueBookingNotifications } from '../notifications/booking-notifications.service.js';
+import { planBookingNotifications } from '../notifications/booking-notifications.service.js';
+import { messagesInsert } from '../notifications/mail-queue.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
@@ -132,6 +133,15 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       actor: ctx.actor,
     });
     const view = await requireBookingView(tx, workspace.id, bookingId);
+    // Its emails (confirmation, reminders, staff) commit with it, like its events, and are
+    // queued in the statement that writes its event.
+    const emails = await planBookingNotifications(tx, {
+      workspace,
+      booking: view,
+      change: 'created',
+      revision: 1,
+      now: ctx.now,
+    });
     await recordBookingEvents(tx, {
       workspaceId: workspace.id,
       workspaceSlug: workspace.slug,
@@ -140,14 +150,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
       firstSequence: 1,
-    });
-    // Its emails (confirmation, reminders, staff) commit with it, like its events.
-    await queueBookingNotifications(tx, {
-      workspace,
-      booking: view,
-      change: 'created',
-      revision: 1,
-      now: ctx.now,
+      ...(emails.length > 0 ? { emails: (db) => messagesInsert(db, emails, ctx.now) } : {}),
     });
     return view;
   });
