@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, ensureServerBuilt, ServerProcess } from '../helpers/server-process.js';
+import {
+  createScratchDatabase,
+  ensureServerBuilt,
+  migratedDataDir,
+  ServerProcess,
+} from '../helpers/server-process.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import {
   expectBooking,
@@ -38,7 +41,7 @@ beforeAll(async () => {
   receiver = await WebhookReceiver.start();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) scratch = await createScratchDatabase(adminUrl, 'kairos_compat');
-  else dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-compat-'));
+  else dataDir = migratedDataDir('kairos-compat-');
   server = new ServerProcess(scratch ? { databaseUrl: scratch.url } : { dataDir: dataDir! }, {
     worker: 'on',
     env: { WEBHOOKS_ALLOW_PRIVATE: 'true' },

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/client.js';
 import {
   createScratchDatabase,
   ensureServerBuilt,
+  migratedDataDir,
   ServerProcess,
   type Store,
 } from '../helpers/server-process.js';
@@ -298,7 +297,7 @@ afterAll(async () => {
 
 describe('kill -9 with 100 keyed writes in flight, then every request again', () => {
   it('on PGlite (DATA_DIR)', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-crash-'));
+    const dataDir = migratedDataDir('kairos-crash-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     await crashAndResend({ dataDir }, () => openDatabase({ dataDir, lockOwner: 'test' }));
   }, 600_000);

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
   ensureServerBuilt,
+  migratedDataDir,
   ServerProcess,
   type Store,
 } from '../helpers/server-process.js';
@@ -31,7 +30,7 @@ beforeAll(async () => {
     store = { databaseUrl: scratch.url };
     cleanup = scratch.drop;
   } else {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-mail-'));
+    const dataDir = migratedDataDir('kairos-mail-');
     store = { dataDir };
     cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
   }

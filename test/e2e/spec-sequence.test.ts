@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, ensureServerBuilt, ServerProcess } from '../helpers/server-process.js';
+import {
+  createScratchDatabase,
+  ensureServerBuilt,
+  migratedDataDir,
+  ServerProcess,
+} from '../helpers/server-process.js';
 import { choosePlan, type Location, type Service, type SlotAnswer, type Staffer } from './demo-plan.js';
 
 /**
@@ -36,7 +39,7 @@ beforeAll(async () => {
   await ensureServerBuilt();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) scratch = await createScratchDatabase(adminUrl, 'kairos_e2e');
-  else dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-e2e-'));
+  else dataDir = migratedDataDir('kairos-e2e-');
   server = new ServerProcess(scratch ? { databaseUrl: scratch.url } : { dataDir: dataDir! });
   const started = await server.started;
   if (!started.demo) throw new Error(`the first start printed no demo workspace:\n${server.log}`);

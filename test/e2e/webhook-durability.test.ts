@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
   ensureServerBuilt,
+  migratedDataDir,
   ROOT,
   ServerProcess,
   type Store,
@@ -32,7 +32,7 @@ beforeAll(async () => {
     store = { databaseUrl: scratch.url };
     cleanup = scratch.drop;
   } else {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-durable-'));
+    const dataDir = migratedDataDir('kairos-durable-');
     store = { dataDir };
     cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
   ensureServerBuilt,
+  migratedDataDir,
   ServerProcess,
   type Store,
 } from '../helpers/server-process.js';
@@ -56,7 +55,7 @@ describe(`drain on SIGTERM (${storeName})`, () => {
       store = { databaseUrl: scratch.url };
       removeStore = scratch.drop;
     } else {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'kairos-drain-'));
+      const dataDir = migratedDataDir('kairos-drain-');
       store = { dataDir };
       removeStore = async () => rmSync(dataDir, { recursive: true, force: true });
     }
