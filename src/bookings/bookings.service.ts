@@ -3,8 +3,7 @@ import { DateTime } from 'luxon';
 import { upsertCustomer } from '../customers/customers.repository.js';
 import { AppError, invalidField, slotUnavailable, validationFailed } from '../errors.js';
 import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
-import { planBookingNotifications } from '../notifications/booking-notifications.service.js';
-import { messagesInsert } from '../notifications/mail-queue.repository.js';
+import { queueBookingNotifications } from '../notifications/booking-notifications.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
@@ -133,15 +132,6 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       actor: ctx.actor,
     });
     const view = await requireBookingView(tx, workspace.id, bookingId);
-    // Its emails (confirmation, reminders, staff) commit with it, like its events, and are
-    // queued in the statement that writes its event.
-    const emails = await planBookingNotifications(tx, {
-      workspace,
-      booking: view,
-      change: 'created',
-      revision: 1,
-      now: ctx.now,
-    });
     await recordBookingEvents(tx, {
       workspaceId: workspace.id,
       workspaceSlug: workspace.slug,
@@ -150,7 +140,14 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
       firstSequence: 1,
-      ...(emails.length > 0 ? { emails: (db) => messagesInsert(db, emails, ctx.now) } : {}),
+    });
+    // Its emails (confirmation, reminders, staff) commit with it, like its events.
+    await queueBookingNotifications(tx, {
+      workspace,
+      booking: view,
+      change: 'created',
+      revision: 1,
+      now: ctx.now,
     });
     return view;
   });

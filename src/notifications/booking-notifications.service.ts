@@ -4,7 +4,7 @@ import type { Tx } from '../platform/db/unit-of-work.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { type BookingChange, planBookingMessages, staffEmailFor } from './booking-messages.rules.js';
 import { type MailSnapshot, messageKey } from './mail-message.js';
-import { dropPendingReminders, insertMessages, type NewMessage } from './mail-queue.repository.js';
+import { dropPendingReminders, insertMessages } from './mail-queue.repository.js';
 import { settingsOf, staffEmailsOf } from './notification-settings.rules.js';
 import { linkedUserEmail, locationAddress } from './notifications.repository.js';
 
@@ -29,15 +29,6 @@ type LocationAddress = NonNullable<Awaited<ReturnType<typeof locationAddress>>>;
  * Costs nothing but a read of the workspace row already at hand when no email is due.
  */
 export async function queueBookingNotifications(tx: Tx, notice: BookingChangeNotice): Promise<void> {
-  await insertMessages(tx, await planBookingNotifications(tx, notice), notice.now);
-}
-
-/**
- * What queueBookingNotifications queues, for a caller that inserts it itself in a statement of the
- * same transaction (a create: with its outbox events, src/webhooks/outbox.repository.ts). Drops
- * the booking's pending reminders when the change calls for it.
- */
-export async function planBookingNotifications(tx: Tx, notice: BookingChangeNotice): Promise<NewMessage[]> {
   const { workspace, booking, change, revision, now } = notice;
   const settings = settingsOf(workspace.notification_settings);
   const staff = await staffRecipient(tx, notice);
@@ -50,7 +41,7 @@ export async function planBookingNotifications(tx: Tx, notice: BookingChangeNoti
     now,
   });
   if (plan.dropReminders) await dropPendingReminders(tx, workspace.id, booking.id, now);
-  if (plan.messages.length === 0) return [];
+  if (plan.messages.length === 0) return;
 
   const location = notice.location ?? (await locationAddress(tx, workspace.id, booking.location_id));
   const base: MailSnapshot = {
@@ -80,26 +71,30 @@ export async function planBookingNotifications(tx: Tx, notice: BookingChangeNoti
     start: booking.start_time.toISOString(),
     end: booking.end_time.toISOString(),
   };
-  return plan.messages.map((message) => ({
-    workspaceId: workspace.id,
-    bookingId: booking.id,
-    kind: message.kind,
-    revision,
-    messageKey: messageKey({
+  await insertMessages(
+    tx,
+    plan.messages.map((message) => ({
+      workspaceId: workspace.id,
       bookingId: booking.id,
       kind: message.kind,
       revision,
-      variant: message.variant,
-    }),
-    recipient: message.recipient,
-    snapshot: {
-      ...base,
-      audience: message.audience,
-      ...(message.reminderMinutes !== undefined ? { reminderMinutes: message.reminderMinutes } : {}),
-    },
-    dueAt: message.dueAt,
-    startsAt: booking.start_time.getTime(),
-  }));
+      messageKey: messageKey({
+        bookingId: booking.id,
+        kind: message.kind,
+        revision,
+        variant: message.variant,
+      }),
+      recipient: message.recipient,
+      snapshot: {
+        ...base,
+        audience: message.audience,
+        ...(message.reminderMinutes !== undefined ? { reminderMinutes: message.reminderMinutes } : {}),
+      },
+      dueAt: message.dueAt,
+      startsAt: booking.start_time.getTime(),
+    })),
+    now,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
-import { type InsertQueryBuilder, type InsertResult, type QueryCreator, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
-import type { DB, MailKind, MailMessagesTable, MailState } from '../platform/db/schema.js';
+import type { MailKind, MailMessagesTable, MailState } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { ALL_PARTITIONS } from '../webhooks/deliveries.repository.js';
 import type { MailSnapshot } from './mail-message.js';
@@ -26,20 +26,7 @@ export interface NewMessage {
  */
 export async function insertMessages(tx: Tx, messages: NewMessage[], now: number): Promise<void> {
   if (messages.length === 0) return;
-  await messagesInsert(tx, messages, now).execute();
-}
-
-/**
- * The insert of `messages` (non-empty) as a statement of its own, or as a data-modifying WITH of
- * another write of the same transaction: a create queues its emails in the statement that writes
- * its outbox events (src/webhooks/outbox.repository.ts), one statement fewer per create.
- */
-export function messagesInsert(
-  db: QueryCreator<DB>,
-  messages: NewMessage[],
-  now: number,
-): InsertQueryBuilder<DB, 'mail_messages', InsertResult> {
-  return db
+  await tx
     .insertInto('mail_messages')
     .values(
       messages.map((m) => ({
@@ -56,7 +43,8 @@ export function messagesInsert(
         updated_at: new Date(now),
       })),
     )
-    .onConflict((oc) => oc.columns(['workspace_id', 'message_key']).doNothing());
+    .onConflict((oc) => oc.columns(['workspace_id', 'message_key']).doNothing())
+    .execute();
 }
 
 /** A booking changed or ended: its reminders not yet claimed are dropped (a new plan follows). */

@@ -1,6 +1,5 @@
-import { type InsertQueryBuilder, type InsertResult, type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
-import type { DB } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
 /** DESIGN §3 "Webhook events": SPEC's four plus booking-created. */
@@ -40,24 +39,11 @@ export async function recordBookingEvents(
     at: Date;
     /** Set when the caller already reserved the numbers (a create inserts the booking with them). */
     firstSequence?: number;
-    /**
-     * The change's emails, queued in the same statement as a data-modifying WITH (a create's:
-     * src/notifications/mail-queue.repository.ts messagesInsert). One statement is cheaper than
-     * two, most of all on the embedded store, where each costs a parse and a plan.
-     */
-    emails?: (db: QueryCreator<DB>) => InsertQueryBuilder<DB, 'mail_messages', InsertResult>;
   },
 ): Promise<number | undefined> {
-  const { emails } = input;
-  if (input.types.length === 0) {
-    if (emails) await emails(tx).execute();
-    return undefined;
-  }
+  if (input.types.length === 0) return undefined;
   const first = input.firstSequence ?? (await reserveSequences(tx, input));
-  const statement: QueryCreator<DB> = emails
-    ? (tx.with('emails', (db) => emails(db)) as unknown as QueryCreator<DB>)
-    : tx;
-  await statement
+  await tx
     .insertInto('outbox_events')
     .values(
       input.types.map((type, index) => {
