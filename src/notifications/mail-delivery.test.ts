@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -356,36 +356,51 @@ describe('never lost, never doubled', () => {
   });
 
   it('sends again, with the same Message-ID, after the server was killed (SIGKILL) in the middle of DATA', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [path.join(import.meta.dirname, '../../test/helpers/smtp-child.mjs')],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    try {
-      let out = '';
-      const line = (pattern: RegExp) =>
-        new Promise<RegExpExecArray>((resolve, reject) => {
-          const check = () => {
-            const match = pattern.exec(out);
-            if (match) resolve(match);
-          };
-          child.stdout!.on('data', (chunk: Buffer) => {
-            out += chunk.toString();
+    // The server comes back on the same port, so the port is taken below the kernel's range for
+    // automatic ports (32768 and up): no other process of the run can be handed it meanwhile (one
+    // was, once, and the restart failed with EADDRINUSE). A port some service holds is skipped.
+    const start = async () => {
+      for (let attempt = 1; ; attempt++) {
+        const wanted = 20_000 + Math.floor(Math.random() * 12_000);
+        const started = spawn(
+          process.execPath,
+          [path.join(import.meta.dirname, '../../test/helpers/smtp-child.mjs'), String(wanted)],
+          { stdio: ['ignore', 'pipe', 'ignore'] },
+        );
+        let out = '';
+        const line = (pattern: RegExp) =>
+          new Promise<RegExpExecArray>((resolve, reject) => {
+            const check = () => {
+              const match = pattern.exec(out);
+              if (match) resolve(match);
+            };
+            started.stdout!.on('data', (chunk: Buffer) => {
+              out += chunk.toString();
+              check();
+            });
+            started.once('exit', () => reject(new Error(`SMTP child exited: ${out}`)));
             check();
           });
-          child.once('exit', () => reject(new Error(`SMTP child exited: ${out}`)));
-          check();
-        });
-      const port = Number((await line(/LISTENING (\d+)/))[1]);
+        try {
+          const port = Number((await line(/LISTENING (\d+)/))[1]);
+          return { child: started, line, port };
+        } catch (error) {
+          if (attempt >= 10) throw error;
+        }
+      }
+    };
+    const { child, line, port } = await start();
+    try {
       const url = `smtp://127.0.0.1:${port}`;
       const booking = await book(s.t, body(at(s.nextDay(), '10:00'), { customer_email: 'kill@example.com' }));
       const w = worker(url);
       const round = w.runOnce();
       const seenByKilled = (await line(/DATA (\S+)/))[1];
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       expect(await round).toEqual(['retrying']);
+      // Its listening socket is gone only once the process is: restarting before that is EADDRINUSE.
+      await exited;
       // The server is back (on the same port) and the retry is due.
       const smtp = await receiver({ port });
       s.clock.advance(5_000);

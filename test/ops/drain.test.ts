@@ -82,7 +82,10 @@ describe(`drain on SIGTERM (${storeName})`, () => {
     const stopped = await terminate(server);
     const statuses = await Promise.all(replies);
 
-    expect(countBy(statuses.map(String))).toEqual({ 201: 60 });
+    expect(
+      countBy(statuses.map(String)),
+      `exit ${stopped.code} after ${stopped.exitMs} ms\n${server.log}`,
+    ).toEqual({ 201: 60 });
     expect(stopped.code, server.log).toBe(0);
     expect(stopped.exitMs).toBeLessThan(10_000);
     console.log(
