@@ -43,6 +43,11 @@ export interface OpenOptions {
   searchPath?: string;
   /** PGlite in memory: start from this dumpDataDir() snapshot instead of an empty cluster (tests). */
   loadDataDir?: Blob;
+  /**
+   * An embedded store already open, to use instead of opening one; closed with the Database.
+   * Tests hand in one they reset and reuse between files (test/helpers/test-db.ts).
+   */
+  pglite?: PGlite;
   poolSize?: number;
 }
 
@@ -158,6 +163,8 @@ async function openPGlite(options: OpenOptions): Promise<Database> {
       lock.release();
       throw error;
     }
+  } else if (options.pglite) {
+    pglite = options.pglite;
   } else {
     const snapshot = options.loadDataDir ? { loadDataDir: options.loadDataDir } : {};
     pglite = await PGlite.create({ ...snapshot, extensions: { btree_gist } });
