@@ -139,7 +139,9 @@ async function claimInWorkspace(
             WHERE e.workspace_id = ${workspaceId} AND e.booking_id = c.booking_id
               AND e.recipient = c.recipient AND e.revision < c.revision AND e.kind <> 'reminder'
               AND ((e.state = 'sending' AND e.next_attempt_at > ${at})
-                OR (e.state = 'pending' AND e.attempt_count = 0)))
+                OR (e.state = 'pending' AND e.attempt_count = 0))
+            -- Keeps this a lookup per candidate by (workspace_id, booking_id): see deliveries.repository.ts.
+            OFFSET 0)
         ORDER BY c.next_attempt_at, c.revision, c.id
         LIMIT ${limit})
     RETURNING m.*`.execute(db);

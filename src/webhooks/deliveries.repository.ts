@@ -215,7 +215,12 @@ async function claimInWorkspace(
             WHERE e.workspace_id = ${workspaceId} AND e.webhook_id = c.webhook_id
               AND e.booking_id = c.booking_id AND e.sequence < c.sequence
               AND e.state IN ('pending', 'sending')
-              AND ((e.state = 'sending' AND e.locked_until > ${at}) OR (e.state = 'pending' AND e.attempt_count = 0)))
+              AND ((e.state = 'sending' AND e.locked_until > ${at}) OR (e.state = 'pending' AND e.attempt_count = 0))
+            -- OFFSET 0 keeps the NOT EXISTS a subplan run per candidate, looking its booking up by
+            -- index. Turned into an anti-join, a planner whose statistics lag a burst (a table that
+            -- was empty at the last ANALYZE) matched on workspace_id alone: every candidate against
+            -- every open row, 3.9 s per claim at 2,200 open emails on PostgreSQL, 4 ms with this.
+            OFFSET 0)
         ORDER BY c.next_attempt_at, c.sequence, c.id
         LIMIT ${limit})
     RETURNING d.workspace_id, d.id, d.webhook_id, d.message_id, d.body, d.attempt_count,
