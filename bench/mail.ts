@@ -6,18 +6,21 @@
 // "Off" books without a customer email (nothing is queued); "on" books with one, so each create
 // queues a confirmation (sent at once) and a 24-hour reminder (due later) in its transaction.
 // Phases alternate off/on twice so that a drift of the machine's load hits both alike.
+// On the embedded store always; with BENCH_DATABASE_URL on a fresh PostgreSQL database too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { registerCleanup, startChild } from './children.js';
 import { DIST_SRC, ROOT, serverNodeFlags } from './dist.js';
 import { runLoad } from './load.js';
 import { createBody } from './pgbench.js';
-import { API_LINE, childEnv, prepareStore } from './stores.js';
+import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore } from './stores.js';
 
 const CONNECTIONS = 16;
 
 export interface MailBenchResult {
+  store: 'pglite' | 'postgres';
   offRps: number;
   onRps: number;
   /** on / off (bar: ≥ 0.9). */
@@ -49,18 +52,54 @@ async function smtpSink() {
   };
 }
 
-export async function runMailBench(log: (line: string) => void, seconds = 8): Promise<MailBenchResult> {
-  log('mail: POST /bookings with emails on vs off, the workers sending to a local SMTP server (issue 15)');
+/** The scenario on the embedded store, then on PostgreSQL when BENCH_DATABASE_URL is set. */
+export async function runMailBenches(log: (line: string) => void): Promise<MailBenchResult[]> {
+  const results = [await runMailBench(log)];
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  if (adminUrl) results.push(await runMailBench(log, 8, checkedDatabaseUrl(adminUrl)));
+  return results;
+}
+
+/** A database of its own on the PostgreSQL server of `adminUrl`, dropped by `drop`. */
+async function scratchPostgres(adminUrl: URL) {
+  const name = `bench_kairos_mail_${process.pid}_${Date.now().toString(36)}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: adminUrl.toString() });
+    await client.connect();
+    await client.query(text).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return { databaseUrl: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export async function runMailBench(
+  log: (line: string) => void,
+  seconds = 8,
+  postgres?: URL,
+): Promise<MailBenchResult> {
+  const store = postgres ? 'postgres' : 'pglite';
+  log(
+    `mail (${store}): POST /bookings with emails on vs off, the workers sending to a local SMTP server (issue 15)`,
+  );
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kairos-bench-mail-'));
+  const scratch = postgres ? await scratchPostgres(postgres) : undefined;
   const dataDir = path.join(dir, 'data');
-  const unregister = registerCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const storeEnv: Record<string, string> = scratch
+    ? { DATABASE_URL: scratch.databaseUrl }
+    : { DATA_DIR: dataDir };
+  const unregister = registerCleanup(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await scratch?.drop();
+  });
   const sink = await smtpSink();
   try {
-    const { dataset } = await prepareStore({ dataDir });
+    const { dataset } = await prepareStore(scratch ? { databaseUrl: scratch.databaseUrl } : { dataDir });
     const server = await startChild(
       [...serverNodeFlags(), path.join(DIST_SRC, 'main.js')],
       childEnv({
-        DATA_DIR: dataDir,
+        ...storeEnv,
         WORKER: 'on',
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
         MAIL_FROM: 'Bench <bench@kairos.test>',
@@ -148,6 +187,7 @@ export async function runMailBench(log: (line: string) => void, seconds = 8): Pr
       const offRps = mean(results.off);
       const onRps = mean(results.on);
       const result: MailBenchResult = {
+        store,
         offRps,
         onRps,
         ratio: onRps / offRps,
@@ -171,6 +211,7 @@ export async function runMailBench(log: (line: string) => void, seconds = 8): Pr
   } finally {
     await sink.close();
     rmSync(dir, { recursive: true, force: true });
+    await scratch?.drop();
     unregister();
   }
 }
