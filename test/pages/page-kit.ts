@@ -61,6 +61,16 @@ export class PageChecks {
     }
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      // Nothing may be wider than the screen: a phone user would have to scroll sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 0) {
+        this.findings.push({
+          page: name,
+          id: 'horizontal-overflow',
+          impact: `${overflow} px wider than ${width} px`,
+          nodes: [],
+        });
+      }
       await page.screenshot({
         path: path.join(SCREENSHOTS, `${this.prefix}-${name}-${width}.png`),
         fullPage: true,

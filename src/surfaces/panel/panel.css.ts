@@ -153,8 +153,9 @@ dialog.cal-dialog::backdrop{background:#0006}
 .hours-at{border-top:1px solid var(--line);padding-top:.75rem;margin-top:.75rem}
 .week-preview{margin:0 0 1.25rem;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem 1rem}
 .week-preview figcaption{font-weight:600;margin-bottom:.5rem}
-.week-grid{display:grid;grid-template-columns:3rem repeat(7,minmax(1.5rem,1fr));gap:0 2px;max-width:36rem;font-size:.75rem}
-.wk-head{text-align:center;font-weight:600;padding-bottom:.2rem;white-space:nowrap}
+.week-grid{display:grid;grid-template-columns:3rem repeat(7,minmax(0,1fr));gap:0 2px;max-width:36rem;font-size:.75rem}
+/* "Mon 23" breaks between day and date where seven columns do not fit a phone's width. */
+.wk-head{text-align:center;font-weight:600;padding-bottom:.2rem;line-height:1.15}
 .wk-head.today{color:var(--accent);text-decoration:underline}
 .wk-time{color:var(--muted);line-height:1;transform:translateY(-.35rem)}
 .wk-cell{height:.6rem;background:#eef0f3}
@@ -189,7 +190,8 @@ form.filters input[type=search]{width:14rem}
 }
 /* panel-bookings: the booking page and New booking */
 button[name=show]{margin:0 0 1rem}
-.booking-forms{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:0 1.25rem}
+.booking-forms{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(20rem,100%),1fr));gap:0 1.25rem}
+.booking-forms>*{min-width:0}
 .booking-forms .card h2{font-size:1.05rem}
 .row.fields{align-items:flex-start;gap:0 1rem}
 .row.fields .field input{width:11rem}
@@ -200,7 +202,7 @@ ul.plain{list-style:none;margin:0;padding:0}
 ul.matches{margin:.25rem 0 0;padding-left:1.1rem}
 ul.matches li{margin:.2rem 0}
 @media (max-width:720px){
-  .booking-forms{grid-template-columns:1fr}
+  .booking-forms{grid-template-columns:minmax(0,1fr)}
   .row.fields .field input{width:100%}
 }
 /* setup pages: locations, services, statuses, payment accounts, workspace settings */
