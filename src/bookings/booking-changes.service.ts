@@ -1,7 +1,6 @@
 import { bookingFinal, invalidField, notFound } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { requireLocation } from '../locations/locations.repository.js';
-import { queueBookingNotifications } from '../notifications/booking-notifications.service.js';
 import { findPaymentAccount } from '../payment-accounts/payment-accounts.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { CancelReason } from '../platform/db/schema.js';
@@ -66,24 +65,17 @@ async function changeBooking(
     if (outcome === UNCHANGED) return requireBookingView(tx, workspace.id, bookingId);
     await appendHistory(tx, { workspaceId: workspace.id, bookingId, ...outcome, actor: ctx.actor });
     const view = await requireBookingView(tx, workspace.id, bookingId);
-    const revision = await recordBookingEvents(tx, {
+    // Emails go with events (planned from the last one when it is dispatched): a change that
+    // tells receivers nothing (a note) emails no one.
+    await recordBookingEvents(tx, {
       workspaceId: workspace.id,
       workspaceSlug: workspace.slug,
       bookingId,
       types: outcome.events,
       booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
+      change: outcome.action,
     });
-    // Emails go with events: a change that tells receivers nothing (a note) emails no one.
-    if (revision !== undefined) {
-      await queueBookingNotifications(tx, {
-        workspace,
-        booking: { ...view, event_sequence: revision },
-        change: outcome.action,
-        revision,
-        now: ctx.now,
-      });
-    }
     return view;
   });
 }

@@ -3,7 +3,6 @@ import { DateTime } from 'luxon';
 import { upsertCustomer } from '../customers/customers.repository.js';
 import { AppError, invalidField, slotUnavailable, validationFailed } from '../errors.js';
 import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
-import { queueBookingNotifications } from '../notifications/booking-notifications.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
@@ -140,14 +139,9 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       booking: presentBooking(view, workspace, ctx.linkBase),
       at: new Date(ctx.now),
       firstSequence: 1,
-    });
-    // Its emails (confirmation, reminders, staff) commit with it, like its events.
-    await queueBookingNotifications(tx, {
-      workspace,
-      booking: view,
+      // Its emails (confirmation, reminders, staff) are planned from this event when it is
+      // dispatched (docs/decisions/0011-emails-from-the-outbox.md): the create writes no more.
       change: 'created',
-      revision: 1,
-      now: ctx.now,
     });
     return view;
   });

@@ -1,66 +1,138 @@
 import { manageToken } from '../booking-page/manage-link.js';
-import type { BookingView } from '../bookings/bookings.repository.js';
+import type { presentBooking } from '../bookings/bookings.presenter.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
-import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import { type BookingChange, planBookingMessages, staffEmailFor } from './booking-messages.rules.js';
 import { type MailSnapshot, messageKey } from './mail-message.js';
-import { dropPendingReminders, insertMessages } from './mail-queue.repository.js';
-import { settingsOf, staffEmailsOf } from './notification-settings.rules.js';
-import { linkedUserEmail, locationAddress } from './notifications.repository.js';
+import { dropRemindersBefore, insertMessages, type NewMessage } from './mail-queue.repository.js';
+import { type NotificationSettings, settingsOf, staffEmailsOf } from './notification-settings.rules.js';
+import { locationAddresses, stafferRecipients } from './notifications.repository.js';
 
-export interface BookingChangeNotice {
-  workspace: WorkspaceRow;
-  /** The booking as the change left it (read back in the change's transaction). */
-  booking: BookingView;
-  change: BookingChange;
-  /** The booking's revision after the change (its event sequence). */
-  revision: number;
-  now: number;
-  /** The booking's location when the caller has it at hand (a create does): one read fewer. */
-  location?: LocationAddress;
+/** The booking as an event carries it (DESIGN §3): what the change left, at its revision. */
+type EventBooking = ReturnType<typeof presentBooking>;
+
+/** The last outbox event of a booking change: the change, its revision and the booking after it. */
+export interface ChangeEvent {
+  booking_id: string | null;
+  /** The booking's event sequence after the change: its revision. */
+  sequence: number;
+  change: string | null;
+  payload: Record<string, unknown>;
 }
 
-type LocationAddress = NonNullable<Awaited<ReturnType<typeof locationAddress>>>;
-
 /**
- * The emails of a booking change (issue 15 points 1-3), queued in the change's own transaction:
- * they commit with it or not at all, whichever surface made the change (API, panel, booking page,
- * CLI), since the booking services call this where they record the change's webhook events.
- * Costs nothing but a read of the workspace row already at hand when no email is due.
+ * The emails of booking changes (issue 15 points 1-3), planned from the outbox events the changes
+ * wrote, in the transaction that dispatches those events (src/webhooks/outbox-dispatch.service.ts):
+ * an event is dispatched once, so its emails are queued once, and they exist exactly when the
+ * change committed, whichever surface made it (docs/decisions/0011-emails-from-the-outbox.md).
+ * What a message says is the event's booking, as of its revision; the workspace's settings, the
+ * staffer's address and the location's address are read here, one statement each for the batch.
+ * `events` are one workspace's, in the order they were written.
  */
-export async function queueBookingNotifications(tx: Tx, notice: BookingChangeNotice): Promise<void> {
-  const { workspace, booking, change, revision, now } = notice;
-  const settings = settingsOf(workspace.notification_settings);
-  const staff = await staffRecipient(tx, notice);
-  const plan = planBookingMessages({
-    change,
-    settings,
-    customerEmail: booking.customer_email.trim(),
-    staff,
-    start: booking.start_time.getTime(),
-    now,
+export async function queueChangeNotifications(
+  tx: Tx,
+  workspaceId: string,
+  events: ChangeEvent[],
+): Promise<void> {
+  const changes = events.flatMap((event) => {
+    const change = event.change as BookingChange | null;
+    const booking = (event.payload.data as { booking?: EventBooking } | undefined)?.booking;
+    const at = Date.parse(String(event.payload.timestamp));
+    if (!change || !booking?.uuid || event.booking_id === null || Number.isNaN(at)) return [];
+    return [{ change, booking, at, revision: event.sequence, bookingId: event.booking_id }];
   });
-  if (plan.dropReminders) await dropPendingReminders(tx, workspace.id, booking.id, now);
-  if (plan.messages.length === 0) return;
+  if (changes.length === 0) return;
+  const workspace = await findWorkspaceById(tx, workspaceId);
+  if (!workspace) return;
+  const settings = settingsOf(workspace.notification_settings);
 
-  const location = notice.location ?? (await locationAddress(tx, workspace.id, booking.location_id));
-  const base: MailSnapshot = {
+  // The staffers who may hear of these changes: one read for the batch.
+  const stafferIds = new Set<string>();
+  for (const { change, booking } of changes) {
+    if (booking.staffer && staffEmailFor(change)) stafferIds.add(booking.staffer.uuid);
+  }
+  const staffers = await stafferRecipients(tx, workspaceId, [...stafferIds]);
+
+  const planned = changes.map((entry) => {
+    const { change, booking, at } = entry;
+    const staffer = booking.staffer ? staffers.get(booking.staffer.uuid) : undefined;
+    const email = staffer?.user_email ?? staffer?.email;
+    const plan = planBookingMessages({
+      change,
+      settings,
+      customerEmail: (booking.customer.email ?? '').trim(),
+      staff:
+        staffer && email
+          ? { stafferId: staffer.id, email, wants: staffEmailsOf(staffer.booking_emails) }
+          : null,
+      start: Date.parse(booking.start_time),
+      now: at,
+    });
+    return { ...entry, plan };
+  });
+  const withMessages = planned.filter((entry) => entry.plan.messages.length > 0);
+  const locations = await locationAddresses(tx, workspaceId, [
+    ...new Set(withMessages.map((entry) => entry.booking.location_uuid)),
+  ]);
+
+  const messages: NewMessage[] = [];
+  for (const { booking, bookingId, revision, plan } of withMessages) {
+    const base = snapshotOf(booking, workspace, settings, locations.get(booking.location_uuid));
+    for (const message of plan.messages) {
+      messages.push({
+        workspaceId,
+        bookingId,
+        kind: message.kind,
+        revision,
+        messageKey: messageKey({ bookingId, kind: message.kind, revision, variant: message.variant }),
+        recipient: message.recipient,
+        snapshot: {
+          ...base,
+          audience: message.audience,
+          ...(message.reminderMinutes !== undefined ? { reminderMinutes: message.reminderMinutes } : {}),
+        },
+        dueAt: message.dueAt,
+        startsAt: Date.parse(booking.start_time),
+      });
+    }
+  }
+  const now = Math.max(...changes.map((entry) => entry.at));
+  await insertMessages(tx, messages, now);
+  // After the insert: a later change in this batch drops the reminders an earlier one planned.
+  await dropRemindersBefore(
+    tx,
+    workspaceId,
+    planned
+      .filter((entry) => entry.plan.dropReminders)
+      .map((entry) => ({ bookingId: entry.bookingId, revision: entry.revision })),
+    now,
+  );
+}
+
+type WorkspaceRow = NonNullable<Awaited<ReturnType<typeof findWorkspaceById>>>;
+type LocationAddress = ReturnType<Awaited<ReturnType<typeof locationAddresses>>['get']>;
+
+/** What every message of one change says (the audience and reminder offset are the message's). */
+function snapshotOf(
+  booking: EventBooking,
+  workspace: WorkspaceRow,
+  settings: NotificationSettings,
+  location: LocationAddress,
+): MailSnapshot {
+  return {
     audience: 'customer',
     workspaceName: workspace.name,
     workspaceSlug: workspace.slug,
     locale: workspace.locale,
     senderName: settings.senderName,
     replyTo: settings.replyTo,
-    bookingId: booking.id,
-    manageToken: manageToken(workspace, booking.id),
-    customerName: `${booking.customer_first_name} ${booking.customer_last_name}`.trim(),
-    customerEmail: booking.customer_email.trim(),
-    customerPhone: booking.customer_phone,
-    services: booking.lines.map((line) => line.name).join(', '),
-    staffer:
-      booking.staffer_first_name === null
-        ? null
-        : `${booking.staffer_first_name} ${booking.staffer_last_name ?? ''}`.trim(),
+    bookingId: booking.uuid,
+    manageToken: manageToken(workspace, booking.uuid),
+    customerName: `${booking.customer.first_name} ${booking.customer.last_name}`.trim(),
+    customerEmail: (booking.customer.email ?? '').trim(),
+    customerPhone: booking.customer.phone,
+    services: booking.ordered_services.map((line) => line.name).join(', '),
+    staffer: booking.staffer ? `${booking.staffer.first_name} ${booking.staffer.last_name}`.trim() : null,
     location: location?.name ?? '',
     address: location
       ? [location.address_1, location.address_2, `${location.postal_code} ${location.city}`.trim()]
@@ -68,47 +140,7 @@ export async function queueBookingNotifications(tx: Tx, notice: BookingChangeNot
           .join(', ')
       : '',
     zone: booking.timezone,
-    start: booking.start_time.toISOString(),
-    end: booking.end_time.toISOString(),
+    start: new Date(booking.start_time).toISOString(),
+    end: new Date(booking.end_time).toISOString(),
   };
-  await insertMessages(
-    tx,
-    plan.messages.map((message) => ({
-      workspaceId: workspace.id,
-      bookingId: booking.id,
-      kind: message.kind,
-      revision,
-      messageKey: messageKey({
-        bookingId: booking.id,
-        kind: message.kind,
-        revision,
-        variant: message.variant,
-      }),
-      recipient: message.recipient,
-      snapshot: {
-        ...base,
-        audience: message.audience,
-        ...(message.reminderMinutes !== undefined ? { reminderMinutes: message.reminderMinutes } : {}),
-      },
-      dueAt: message.dueAt,
-      startsAt: booking.start_time.getTime(),
-    })),
-    now,
-  );
-}
-
-/**
- * Where the booking's staffer gets this change, if it wants it: the linked panel user's address
- * while that user is a member of the workspace, else the staffer's own. Reads only when needed.
- */
-async function staffRecipient(tx: Tx, notice: BookingChangeNotice) {
-  const { booking, change } = notice;
-  const kind = staffEmailFor(change);
-  const wants = staffEmailsOf(booking.staffer_booking_emails);
-  if (!kind || !wants.includes(kind) || (!booking.staffer_user_id && !booking.staffer_email)) return null;
-  const email =
-    (booking.staffer_user_id
-      ? await linkedUserEmail(tx, notice.workspace.id, booking.staffer_user_id)
-      : undefined) ?? booking.staffer_email;
-  return email ? { stafferId: booking.staffer_id, email, wants } : null;
 }

@@ -14,6 +14,7 @@ import {
 import { makeUser } from '../../test/helpers/panel-client.js';
 import { icsProperties, type ReceivedMail, SmtpReceiver } from '../../test/helpers/smtp-receiver.js';
 import type { MailKind } from '../platform/db/schema.js';
+import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
 import { openWritePath } from '../write-path.js';
 import { MailWorker, NOT_SENT_NO_SMTP } from './mail-worker.js';
 import { updateNotificationSettings, updateStafferRecipients } from './notifications.service.js';
@@ -35,6 +36,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   // Each test starts from an empty queue and the studio's clock.
+  await dispatchOutbox(s.t.db, s.clock.now(), 1_000);
   await s.t.db
     .updateTable('mail_messages')
     .set({ state: 'dropped' })
@@ -71,7 +73,9 @@ function worker(url: string | undefined, workerId = 'mail-test') {
   });
 }
 
+/** The booking's messages, once the outbox events of its changes are dispatched (which queues them). */
 async function messagesOf(bookingId: string) {
+  await dispatchOutbox(s.t.db, s.clock.now(), 1_000);
   return s.t.db
     .selectFrom('mail_messages')
     .selectAll()
@@ -111,7 +115,7 @@ describe('customer emails through SMTP', () => {
       s.t,
       body(at(day, '15:00'), { customer_email: 'ida@example.com', customer_first_name: 'Ida' }),
     );
-    // Queued in the create's transaction: a confirmation now, a reminder 24 h before the start.
+    // Queued from the create's outbox event: a confirmation now, a reminder 24 h before the start.
     const queued = await messagesOf(booking.uuid);
     expect(queued.map((m) => [m.kind, m.state, m.revision])).toEqual(
       expect.arrayContaining([
@@ -294,6 +298,7 @@ describe('customer emails through SMTP', () => {
       ],
     });
     expect(refused.statusCode, refused.body).toBe(409);
+    await dispatchOutbox(s.t.db, s.clock.now(), 1_000); // what committed is queued by now
     const after = await s.t.db
       .selectFrom('mail_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -427,6 +432,7 @@ describe('never lost, never doubled', () => {
     const smtp = await receiver();
     const booking = await book(s.t, body(at(s.nextDay(), '10:00'), { customer_email: 'crash@example.com' }));
     // A worker claims it and dies before its send finished (the claim stays, nothing recorded).
+    expect((await messagesOf(booking.uuid)).map((m) => m.kind)).toContain('confirmed');
     await s.t.db
       .updateTable('mail_messages')
       .set({ state: 'sending', attempt_count: 1, next_attempt_at: new Date(s.clock.now() + 60_000) })

@@ -47,21 +47,24 @@ export async function insertMessages(tx: Tx, messages: NewMessage[], now: number
     .execute();
 }
 
-/** A booking changed or ended: its reminders not yet claimed are dropped (a new plan follows). */
-export async function dropPendingReminders(
+/**
+ * Bookings changed or ended: their reminders of earlier revisions not yet claimed are dropped (a
+ * new plan, if any, was queued with the change's revision). One statement for the batch.
+ */
+export async function dropRemindersBefore(
   tx: Tx,
   workspaceId: string,
-  bookingId: string,
+  changes: { bookingId: string; revision: number }[],
   now: number,
 ): Promise<void> {
-  await tx
-    .updateTable('mail_messages')
-    .set({ state: 'dropped', updated_at: new Date(now), last_response: 'dropped: the booking changed' })
-    .where('workspace_id', '=', workspaceId)
-    .where('booking_id', '=', bookingId)
-    .where('kind', '=', 'reminder')
-    .where('state', '=', 'pending')
-    .execute();
+  if (changes.length === 0) return;
+  const rows = changes.map((change) => sql`(${change.bookingId}::uuid, ${change.revision}::int)`);
+  await sql`
+    UPDATE mail_messages AS m
+    SET state = 'dropped', updated_at = ${new Date(now)}, last_response = 'dropped: the booking changed'
+    FROM (VALUES ${sql.join(rows)}) AS v(booking_id, revision)
+    WHERE m.workspace_id = ${workspaceId} AND m.booking_id = v.booking_id
+      AND m.kind = 'reminder' AND m.state = 'pending' AND m.revision < v.revision`.execute(tx);
 }
 
 /** At most this many workspaces are claimed in per round, so one round stays short. */

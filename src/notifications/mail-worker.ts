@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
 import type { WorkerLogger } from '../webhooks/delivery-worker.js';
+import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
 import { PartitionLeases } from '../webhooks/partition-leases.service.js';
 import { retryDelayMs } from '../webhooks/retry-schedule.js';
 import { domainOf, type MailSnapshot, messageIdOf } from './mail-message.js';
@@ -95,6 +96,9 @@ export class MailWorker {
   async runOnce(limit: number = this.batchSize): Promise<MailOutcome[]> {
     const { db, clock } = this.options;
     const partitions = await this.leases.current();
+    // Changes' emails are queued when their outbox events are dispatched: do it here too, so an
+    // email never waits for the webhook worker's poll (an event already dispatched is skipped).
+    await dispatchOutbox(db, clock.now(), 100, partitions);
     const now = clock.now();
     const claimed = await claimDueMessages(db, now, now + this.claimMs, limit, partitions);
     if (claimed.length === 0) return [];

@@ -2,29 +2,33 @@ import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
-/** The email of a panel user while they are a member of the workspace. */
-export async function linkedUserEmail(
-  db: Db,
-  workspaceId: string,
-  userId: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('u.email')
-    .where('m.workspace_id', '=', workspaceId)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.email;
+/** Locations' names and addresses by id, for what emails say. */
+export async function locationAddresses(db: Db, workspaceId: string, locationIds: string[]) {
+  const rows =
+    locationIds.length === 0
+      ? []
+      : await db
+          .selectFrom('locations')
+          .select(['id', 'name', 'address_1', 'address_2', 'postal_code', 'city'])
+          .where('workspace_id', '=', workspaceId)
+          .where('id', 'in', locationIds)
+          .execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function locationAddress(db: Db, workspaceId: string, locationId: string) {
-  return db
-    .selectFrom('locations')
-    .select(['name', 'address_1', 'address_2', 'postal_code', 'city'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', locationId)
-    .executeTakeFirst();
+/**
+ * Where these staffers' booking emails go, by staffer id, archived ones included (a booking keeps
+ * its staffer): their own address, what they chose, and the email of the member who is the
+ * staffer (memberships.staffer_id), which wins over their own.
+ */
+export async function stafferRecipients(
+  db: Db,
+  workspaceId: string,
+  stafferIds: string[],
+): Promise<Map<string, StafferNotificationRow>> {
+  if (stafferIds.length === 0) return new Map();
+  const rows = await stafferRecipientsQuery(db, workspaceId).where('s.id', 'in', stafferIds).execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function saveNotificationSettings(
@@ -61,7 +65,13 @@ export async function listStafferRecipients(
   workspaceId: string,
   onlyUserId?: string,
 ): Promise<StafferNotificationRow[]> {
-  let query = db
+  let query = stafferRecipientsQuery(db, workspaceId).where('s.archived_at', 'is', null);
+  if (onlyUserId) query = query.where('m.user_id', '=', onlyUserId);
+  return query.orderBy('s.created_at').orderBy('s.id').execute();
+}
+
+function stafferRecipientsQuery(db: Db, workspaceId: string) {
+  return db
     .selectFrom('staffers as s')
     .leftJoin('memberships as m', (j) =>
       j.onRef('m.workspace_id', '=', 's.workspace_id').onRef('m.staffer_id', '=', 's.id'),
@@ -76,10 +86,7 @@ export async function listStafferRecipients(
       's.booking_emails',
       'u.email as user_email',
     ])
-    .where('s.workspace_id', '=', workspaceId)
-    .where('s.archived_at', 'is', null);
-  if (onlyUserId) query = query.where('m.user_id', '=', onlyUserId);
-  return query.orderBy('s.created_at').orderBy('s.id').execute();
+    .where('s.workspace_id', '=', workspaceId);
 }
 
 /**

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { conflict, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { DeliveryState } from '../platform/db/schema.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
 import type { Page } from '../platform/http/pagination.js';
 import { legacyBodies } from './legacy-body.js';
 import type { EventBody } from './outbox.repository.js';
@@ -28,19 +29,16 @@ export const ALL_PARTITIONS: readonly number[] = Array.from({ length: PARTITION_
 const WORKSPACES_PER_ROUND = 50;
 
 /**
- * Turns undispatched outbox events of the given partitions into deliveries. The workspaces with
- * work are found by a plain read (no lock); then each workspace is fanned out in its own short
- * transaction, so no statement locks rows of more than one workspace (DESIGN §8: on Citus, one
- * workspace's rows live on one node). Returns how many events were dispatched.
+ * The workspaces of the given partitions with undispatched outbox events: a plain read (no lock),
+ * from the partial index outbox_events_pending. Each is then dispatched in its own short
+ * transaction (src/webhooks/outbox-dispatch.service.ts), so no statement locks rows of more than
+ * one workspace (DESIGN §8: on Citus, one workspace's rows live on one node).
  */
-export async function fanOutEvents(
+export async function workspacesWithUndispatchedEvents(
   db: Db,
-  now: number,
-  limit: number,
-  partitions: readonly number[] = ALL_PARTITIONS,
-): Promise<number> {
-  if (partitions.length === 0) return 0;
-  const workspaces = await db
+  partitions: readonly number[],
+): Promise<string[]> {
+  const rows = await db
     .selectFrom('outbox_events')
     .select('workspace_id')
     .distinct()
@@ -48,79 +46,101 @@ export async function fanOutEvents(
     .where('dispatched_at', 'is', null)
     .limit(WORKSPACES_PER_ROUND)
     .execute();
-  const counts = await Promise.all(
-    workspaces.map(({ workspace_id }) => fanOutWorkspace(db, workspace_id, now, limit)),
-  );
-  return counts.reduce((sum, count) => sum + count, 0);
+  return rows.map((row) => row.workspace_id);
+}
+
+export interface UndispatchedEvent {
+  workspace_id: string;
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  booking_id: string | null;
+  sequence: number;
+  change: string | null;
 }
 
 /**
- * One workspace's undispatched events become one delivery per enabled webhook that wants the
- * event type, and are marked dispatched — in one transaction, so a crash leaves either both or
- * neither. The unique key on (webhook, event) makes a repeat harmless.
+ * Up to `limit` undispatched events of one workspace, oldest first, locked until the transaction
+ * ends; rows another dispatcher holds are skipped, so two never dispatch one event.
  */
-async function fanOutWorkspace(db: Db, workspaceId: string, now: number, limit: number): Promise<number> {
-  return db.transaction().execute(async (tx) => {
-    const events = await tx
-      .selectFrom('outbox_events')
-      .select(['workspace_id', 'id', 'type', 'payload', 'booking_id', 'sequence'])
-      .where('workspace_id', '=', workspaceId)
-      .where('dispatched_at', 'is', null)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (events.length === 0) return 0;
-    const webhooks = await tx
-      .selectFrom('webhooks')
-      .select(['id', 'events', 'format'])
-      .where('workspace_id', '=', workspaceId)
-      .where('enabled', '=', true)
-      .execute();
-    // Bodies of the real service's shape, for webhooks that asked for it (issue 16 §1).
-    const legacy = webhooks.some((webhook) => webhook.format === 'legacy')
-      ? await legacyBodies(tx, events)
-      : new Map<string, string>();
-    const deliveries = events.flatMap((event) =>
-      webhooks
-        .filter((webhook) => webhook.events.includes('*') || webhook.events.includes(event.type))
-        .map((webhook) => ({
-          workspace_id: workspaceId,
-          webhook_id: webhook.id,
-          event_id: event.id,
-          event_type: event.type,
-          booking_id: event.booking_id,
-          sequence: event.sequence,
-          message_id: messageIdFor(event.id),
-          body:
-            webhook.format === 'legacy'
-              ? (legacy.get(event.id) ?? bodyOf(event.payload))
-              : bodyOf(event.payload),
-          next_attempt_at: new Date(now),
-          updated_at: new Date(now),
-        })),
-    );
-    if (deliveries.length > 0) {
-      await tx
-        .insertInto('webhook_deliveries')
-        .values(deliveries)
-        .onConflict((oc) => oc.columns(['workspace_id', 'webhook_id', 'event_id']).doNothing())
-        .execute();
-    }
-    await tx
-      .updateTable('outbox_events')
-      .set({ dispatched_at: new Date(now) })
-      .where('workspace_id', '=', workspaceId)
-      .where(
-        'id',
-        'in',
-        events.map((event) => event.id),
-      )
-      .execute();
-    return events.length;
-  });
+export async function lockUndispatchedEvents(
+  tx: Tx,
+  workspaceId: string,
+  limit: number,
+): Promise<UndispatchedEvent[]> {
+  return tx
+    .selectFrom('outbox_events')
+    .select(['workspace_id', 'id', 'type', 'payload', 'booking_id', 'sequence', 'change'])
+    .where('workspace_id', '=', workspaceId)
+    .where('dispatched_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/**
+ * One delivery per event and enabled webhook of the workspace that wants the event's type. The
+ * unique key on (webhook, event) makes a repeat harmless.
+ */
+export async function insertDeliveries(
+  tx: Tx,
+  workspaceId: string,
+  events: UndispatchedEvent[],
+  now: number,
+): Promise<void> {
+  const webhooks = await tx
+    .selectFrom('webhooks')
+    .select(['id', 'events', 'format'])
+    .where('workspace_id', '=', workspaceId)
+    .where('enabled', '=', true)
+    .execute();
+  if (webhooks.length === 0) return;
+  // Bodies of the real service's shape, for webhooks that asked for it (issue 16 §1).
+  const legacy = webhooks.some((webhook) => webhook.format === 'legacy')
+    ? await legacyBodies(tx, events)
+    : new Map<string, string>();
+  const deliveries = events.flatMap((event) =>
+    webhooks
+      .filter((webhook) => webhook.events.includes('*') || webhook.events.includes(event.type))
+      .map((webhook) => ({
+        workspace_id: workspaceId,
+        webhook_id: webhook.id,
+        event_id: event.id,
+        event_type: event.type,
+        booking_id: event.booking_id,
+        sequence: event.sequence,
+        message_id: messageIdFor(event.id),
+        body:
+          webhook.format === 'legacy'
+            ? (legacy.get(event.id) ?? bodyOf(event.payload))
+            : bodyOf(event.payload),
+        next_attempt_at: new Date(now),
+        updated_at: new Date(now),
+      })),
+  );
+  if (deliveries.length === 0) return;
+  await tx
+    .insertInto('webhook_deliveries')
+    .values(deliveries)
+    .onConflict((oc) => oc.columns(['workspace_id', 'webhook_id', 'event_id']).doNothing())
+    .execute();
+}
+
+export async function markEventsDispatched(
+  tx: Tx,
+  workspaceId: string,
+  eventIds: string[],
+  now: number,
+): Promise<void> {
+  await tx
+    .updateTable('outbox_events')
+    .set({ dispatched_at: new Date(now) })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', eventIds)
+    .execute();
 }
 
 export interface ClaimedDelivery {

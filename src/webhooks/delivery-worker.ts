@@ -1,9 +1,10 @@
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
-import { claimDueDeliveries, fanOutEvents } from './deliveries.repository.js';
+import { claimDueDeliveries } from './deliveries.repository.js';
 import type { Outcome } from './delivery-outcome.rules.js';
 import { recordAttempt } from './delivery-outcome.service.js';
 import { DEFAULT_TIMEOUT_MS, type SendResult, sendWebhook } from './http-sender.js';
+import { dispatchOutbox } from './outbox-dispatch.service.js';
 import { countAttempt } from './outbox-metrics.js';
 import { PartitionLeases } from './partition-leases.service.js';
 import { activeSecrets, signedHeaders } from './signing.js';
@@ -78,7 +79,7 @@ export class WebhookWorker {
     const { db, clock } = this.options;
     // Only this worker's partitions: no statement locks rows of more than one workspace (DESIGN §8).
     const partitions = await this.leases.current();
-    const dispatched = await fanOutEvents(db, clock.now(), 100, partitions);
+    const dispatched = await dispatchOutbox(db, clock.now(), 100, partitions);
     const now = clock.now();
     // The lease outlives the send's own timeout, so a live worker never loses its claim.
     const claimed = await claimDueDeliveries(

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { BookingChange } from '../notifications/booking-messages.rules.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
@@ -39,6 +40,12 @@ export async function recordBookingEvents(
     at: Date;
     /** Set when the caller already reserved the numbers (a create inserts the booking with them). */
     firstSequence?: number;
+    /**
+     * The change these events tell of (booking_history.action), kept on the last of them: the
+     * dispatcher plans the change's emails from it (src/webhooks/outbox-dispatch.service.ts).
+     * Null: events that email no one (the test helpers' made-up bookings).
+     */
+    change: BookingChange | null;
   },
 ): Promise<number | undefined> {
   if (input.types.length === 0) return undefined;
@@ -60,6 +67,7 @@ export async function recordBookingEvents(
           type,
           sequence: first + index,
           payload: JSON.stringify(body),
+          change: index === input.types.length - 1 ? input.change : null,
         };
       }),
     )

@@ -92,7 +92,7 @@ describe('migration 0013_one_staffer_link', () => {
       return { ws, other, ana, bo, cy, di, ed, flo, gus, anna, bert, clara, dora, emil, fritz, frieda, gina };
     });
 
-    expect(await migrate(database, all)).toEqual(['0013_one_staffer_link']);
+    expect(await migrate(database, all)).toContain('0013_one_staffer_link');
 
     const links = await database.session((query) =>
       query(`SELECT workspace_id, user_id, staffer_id FROM memberships ORDER BY workspace_id, user_id`),

@@ -60,6 +60,7 @@ export async function emitBookingEvents(
       types,
       booking: { uuid: bookingId, note: 'test booking' },
       at,
+      change: null,
     }),
   );
 }

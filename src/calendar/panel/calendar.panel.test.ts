@@ -7,6 +7,7 @@ import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { projectRoot } from '../../platform/db/project-root.js';
+import { dispatchOutbox } from '../../webhooks/outbox-dispatch.service.js';
 
 /**
  * The bookings calendar through the real app (issue 13 §1): columns per staffer, times in the
@@ -197,14 +198,17 @@ describe('the calendar', () => {
         booking_emails: ['new', 'changed', 'canceled'],
       });
     };
-    const staffMails = (bookingId: string) =>
-      t.db
+    // A change's emails are queued when its outbox event is dispatched (a worker's round).
+    const staffMails = async (bookingId: string) => {
+      await dispatchOutbox(t.db, Date.now(), 1_000);
+      return t.db
         .selectFrom('mail_messages')
         .select('recipient')
         .where('workspace_id', '=', t.workspace.id)
         .where('booking_id', '=', bookingId)
         .where('kind', '=', 'staff_new')
         .execute();
+    };
     const ownColumn = async () => {
       const page = await calendar(staff, `location=${location.id}&date=2026-03-23`);
       return [...page.body.matchAll(/<section class="cal-col [^>]*aria-label="([^,"]+),/g)].map((m) => m[1]);

@@ -4,6 +4,7 @@ import { createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { SmtpReceiver } from '../../../test/helpers/smtp-receiver.js';
 import type { UserRow } from '../../users/users.repository.js';
+import { dispatchOutbox } from '../../webhooks/outbox-dispatch.service.js';
 import { MailWorker } from '../mail-worker.js';
 import { smtpSender } from '../smtp-sender.js';
 
@@ -165,6 +166,7 @@ describe('Settings → Notifications', () => {
         customer_email: 'eve@example.com',
       }),
     );
+    await dispatchOutbox(s.t.db, s.clock.now(), 1_000); // a worker's round queues its emails
     const kinds = (
       await s.t.db
         .selectFrom('mail_messages')

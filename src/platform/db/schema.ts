@@ -304,6 +304,11 @@ export interface OutboxEventsTable {
   dispatched_at: TimestampNullable;
   /** The workspace's outbox partition (0010_tenant_keys.sql), computed by the database. */
   partition: GeneratedAlways<number>;
+  /**
+   * On the last event of a booking change: the change (booking_history.action), from which the
+   * dispatcher plans its emails (0014_outbox_change.sql). Null on the other events.
+   */
+  change: string | null;
 }
 
 export interface IdempotencyKeysTable {
