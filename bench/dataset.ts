@@ -25,6 +25,8 @@ export const ZONE_A = 'Europe/Berlin';
 export const STAFFER_COUNT = 20;
 export const BOOKING_COUNT = 5000;
 export const BOOKED_DAYS = 60;
+/** The workspace's booking horizon (the default of migration 0001). */
+const HORIZON_DAYS = 90;
 const CELL_HOURS = [8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19];
 const CUSTOMER_COUNT = 1000;
 
@@ -253,6 +255,19 @@ export async function seedDataset(database: Database, now: number): Promise<Benc
       });
     });
   });
+  // The days after the booked ones, up to the booking horizon (90 days), are free: their slots
+  // come after all the others, so a bench that books many (the mail bench on PostgreSQL books
+  // ~20,000) runs on after the booked days' free slots, and one that books fewer never reaches them.
+  const laterSlots: FreeSlot[] = [];
+  for (let day = BOOKED_DAYS; day < HORIZON_DAYS - 3; day++) {
+    for (let cell = 0; cell < CELL_HOURS.length; cell++) {
+      const start = cellStart(day, cell);
+      for (const staffer_id of stafferIds) {
+        laterSlots.push({ stafferId: staffer_id, start: new Date(start).toISOString() });
+        laterSlots.push({ stafferId: staffer_id, start: new Date(start + 30 * 60_000).toISOString() });
+      }
+    }
+  }
   // biome-ignore lint/suspicious/noExplicitAny: rows built above match the tables; Kysely's insert types are too strict for a generic batcher
   const insert = (table: 'occupancies' | 'bookings' | 'booking_services', rows: any[]) =>
     inBatches(rows, 500, (batch) => db.insertInto(table).values(batch).execute());
@@ -271,7 +286,7 @@ export async function seedDataset(database: Database, now: number): Promise<Benc
     probeServiceId: serviceIds[0]!,
     stafferIds,
     firstDate: firstDay.toISODate()!,
-    freeSlots: shuffle(freeSlots, random),
+    freeSlots: [...shuffle(freeSlots, random), ...shuffle(laterSlots, random)],
     bookings: bookings.length,
   };
 }
