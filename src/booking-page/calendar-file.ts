@@ -172,5 +172,22 @@ export function calendarFeedFile(bookings: FeedBooking[], args: { name: string; 
   // The calendar around them (header with the feed's name, footer), as the library writes it.
   const shell = write([], { productId: 'kairos/calendar-feed', calName: args.name });
   const footer = shell.lastIndexOf('END:VCALENDAR');
-  return shell.slice(0, footer) + events.join('') + shell.slice(footer);
+  // RFC 5545 §3.4 asks a calendar for at least one component; an empty feed gets the UTC zone
+  // (all times here are UTC), which no calendar shows.
+  const components = events.length > 0 ? events.join('') : UTC_ZONE;
+  return shell.slice(0, footer) + components + shell.slice(footer);
 }
+
+/** A VTIMEZONE for UTC (RFC 5545 §3.6.5): the component of an otherwise empty calendar. */
+const UTC_ZONE = [
+  'BEGIN:VTIMEZONE',
+  'TZID:UTC',
+  'BEGIN:STANDARD',
+  'DTSTART:19700101T000000',
+  'TZOFFSETFROM:+0000',
+  'TZOFFSETTO:+0000',
+  'TZNAME:UTC',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+  '',
+].join('\r\n');

@@ -64,6 +64,8 @@ function parseFeed(body: string): { calendar: ICAL.Component; events: Map<string
   expect(calendar.name).toBe('vcalendar');
   expect(calendar.getFirstPropertyValue('version')).toBe('2.0');
   expect(calendar.getFirstPropertyValue('prodid')).toBeTruthy();
+  // RFC 5545 §3.4: a calendar holds at least one component, an empty feed too.
+  expect(calendar.getAllSubcomponents().length).toBeGreaterThan(0);
   const events = new Map<string, ParsedEvent>();
   for (const component of calendar.getAllSubcomponents('vevent')) {
     // RFC 5545 §3.6.1: UID and DTSTAMP are required in every VEVENT of a calendar without METHOD
