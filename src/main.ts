@@ -60,6 +60,21 @@ async function main(): Promise<void> {
     );
   }
 
+  // Before the banner: whoever reads it as "ready" (a supervisor, a test) may send SIGTERM at
+  // once, and a signal that comes before its handler is installed kills the process outright.
+  closeGracefully(logger, config.shutdownDrainMs, async () => {
+    // Connections the kernel accepted before the signal are taken in and their requests read,
+    // then the listener closes, idle keep-alive connections close, and in-flight requests finish.
+    await settleAccepts(app.server);
+    await app.close();
+    // Sends in flight finish and record their results before the store closes.
+    await mailWorker?.stop();
+    await worker?.stop();
+    await metricsServer?.close();
+    await bus?.close();
+    await database.close();
+  });
+
   const lines = [
     '',
     `Kairos is running on ${database.kind === 'pglite' ? `the embedded store in ${config.dataDir}` : 'PostgreSQL'}.`,
@@ -88,19 +103,6 @@ async function main(): Promise<void> {
     );
   }
   console.log(`${lines.join('\n')}\n`);
-
-  closeGracefully(logger, config.shutdownDrainMs, async () => {
-    // Connections the kernel accepted before the signal are taken in and their requests read,
-    // then the listener closes, idle keep-alive connections close, and in-flight requests finish.
-    await settleAccepts(app.server);
-    await app.close();
-    // Sends in flight finish and record their results before the store closes.
-    await mailWorker?.stop();
-    await worker?.stop();
-    await metricsServer?.close();
-    await bus?.close();
-    await database.close();
-  });
 }
 
 main().catch((error) => {

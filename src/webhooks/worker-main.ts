@@ -38,12 +38,7 @@ async function main(): Promise<void> {
   const metricsServer = await startMetricsServer(config);
   watchOutbox(database);
   watchMailQueue(database);
-  logger.info(metricsServer ? { metricsPort: metricsServer.port } : {}, 'webhook delivery worker started');
-  logger.info(
-    { smtp: config.smtpUrl ? 'on' : 'off: the mail log keeps each message' },
-    'mail worker started',
-  );
-
+  // Before the 'started' lines: a SIGTERM sent on reading them finds its handler installed.
   closeGracefully(logger, config.shutdownDrainMs, async () => {
     // Lets the sends in flight finish and record their results before the store closes.
     await mailWorker.stop();
@@ -51,6 +46,11 @@ async function main(): Promise<void> {
     await metricsServer?.close();
     await database.close();
   });
+  logger.info(metricsServer ? { metricsPort: metricsServer.port } : {}, 'webhook delivery worker started');
+  logger.info(
+    { smtp: config.smtpUrl ? 'on' : 'off: the mail log keeps each message' },
+    'mail worker started',
+  );
 }
 
 main().catch((error) => {
