@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { createEvent, createEvents, type EventAttributes } from 'ics';
 import type { BookingView } from '../bookings/bookings.repository.js';
 import { BoundedCache } from '../slots/bounded-cache.js';
@@ -128,24 +129,36 @@ export interface FeedBooking extends BookingView {
  */
 const eventTexts = new BoundedCache<{ text: string }>(8 * 1024 * 1024, (entry) => entry.text.length * 2);
 
-function eventText(event: UtcEvent): string {
+/** An event's text, and whether it was formatted now (not found among the texts of earlier polls). */
+function eventText(event: UtcEvent): { text: string; formatted: boolean } {
   const key = JSON.stringify(event);
-  let entry = eventTexts.get(key);
-  if (!entry) {
-    // The library's own VEVENT, cut out of a one-event calendar.
-    const file = write([event], { productId: 'kairos/calendar-feed' });
-    entry = { text: file.slice(file.indexOf('BEGIN:VEVENT\r\n'), file.lastIndexOf('END:VCALENDAR')) };
-    eventTexts.set(key, entry);
-  }
-  return entry.text;
+  const cached = eventTexts.get(key);
+  if (cached) return { text: cached.text, formatted: false };
+  // The library's own VEVENT, cut out of a one-event calendar.
+  const file = write([event], { productId: 'kairos/calendar-feed' });
+  const entry = { text: file.slice(file.indexOf('BEGIN:VEVENT\r\n'), file.lastIndexOf('END:VCALENDAR')) };
+  eventTexts.set(key, entry);
+  return { text: entry.text, formatted: true };
 }
+
+/**
+ * Events formatted between two turns of the event loop. A first poll of a full feed (5,000
+ * events, about a millisecond each) would otherwise hold the server for seconds; in turns of 25
+ * it holds it for tens of milliseconds at a time, and other requests go on in between.
+ */
+const EVENTS_PER_TURN = 25;
 
 /**
  * A calendar feed: the bookings of one staffer (docs/calendar-feeds.md). It is read by the
  * staff, so an event names the customer and how to reach them; its URL is the only key.
  */
-export function calendarFeedFile(bookings: FeedBooking[], args: { name: string; host: string }): string {
-  const events = bookings.map((booking) => {
+export async function calendarFeedFile(
+  bookings: FeedBooking[],
+  args: { name: string; host: string },
+): Promise<string> {
+  const events: string[] = [];
+  let formatted = 0;
+  for (const booking of bookings) {
     const customer = [booking.customer_first_name, booking.customer_last_name]
       .filter((part) => part !== '')
       .join(' ');
@@ -157,7 +170,7 @@ export function calendarFeedFile(bookings: FeedBooking[], args: { name: string; 
       booking.booking_comment && `Comment: ${booking.booking_comment}`,
       `Status: ${booking.status_name}`,
     ].filter(Boolean);
-    return eventText(
+    const event = eventText(
       bookingEvent(booking, args.host, {
         title: customer ? `${services} · ${customer}` : services,
         location: [booking.location_name, booking.location_address, booking.location_city]
@@ -168,7 +181,9 @@ export function calendarFeedFile(bookings: FeedBooking[], args: { name: string; 
         lastModified: booking.updated_at.getTime(),
       }),
     );
-  });
+    events.push(event.text);
+    if (event.formatted && ++formatted % EVENTS_PER_TURN === 0) await setImmediate();
+  }
   // The calendar around them (header with the feed's name, footer), as the library writes it.
   const shell = write([], { productId: 'kairos/calendar-feed', calName: args.name });
   const footer = shell.lastIndexOf('END:VCALENDAR');
