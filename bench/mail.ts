@@ -4,7 +4,8 @@
 // Part of `npm run bench`; alone: `BENCH_ONLY=mail npm run bench`.
 //
 // "Off" books without a customer email (nothing is queued); "on" books with one, so each create
-// queues a confirmation (sent at once) and a 24-hour reminder (due later) in its transaction.
+// makes a confirmation (sent at once) and a 24-hour reminder (due later), queued when its outbox
+// event is dispatched (docs/decisions/0011-emails-from-the-outbox.md).
 // Phases run off, on, on, off (ABBA), so that a drift of the machine or of the store over the run
 // (caches warming, tables growing) weighs on both alike.
 // On the embedded store always; with BENCH_DATABASE_URL on a fresh PostgreSQL database too.

@@ -35,11 +35,8 @@ export async function queueChangeNotifications(
   events: ChangeEvent[],
 ): Promise<void> {
   const changes = events.flatMap((event) => {
-    const change = event.change as BookingChange | null;
-    const booking = (event.payload.data as { booking?: EventBooking } | undefined)?.booking;
-    const at = Date.parse(String(event.payload.timestamp));
-    if (!change || !booking?.uuid || event.booking_id === null || Number.isNaN(at)) return [];
-    return [{ change, booking, at, revision: event.sequence, bookingId: event.booking_id }];
+    const change = readChange(event);
+    return change ? [change] : [];
   });
   if (changes.length === 0) return;
   const workspace = await findWorkspaceById(tx, workspaceId);
@@ -107,6 +104,58 @@ export async function queueChangeNotifications(
       .map((entry) => ({ bookingId: entry.bookingId, revision: entry.revision })),
     now,
   );
+}
+
+const CHANGES: readonly string[] = [
+  'created',
+  'rescheduled',
+  'status_changed',
+  'staffer_changed',
+  'services_changed',
+  'completed',
+  'canceled',
+  'note_added',
+] satisfies BookingChange[];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isInstant = (value: unknown) => isText(value) && !Number.isNaN(Date.parse(value));
+
+/**
+ * The change an event tells of, or undefined when it names none or its booking lacks what an
+ * email says: the booking services write every field read here, so this guards against events
+ * written by hand or by another version, which must not make the dispatcher fail every round.
+ */
+function readChange(event: ChangeEvent) {
+  const change = event.change;
+  const booking = (event.payload.data as { booking?: Partial<EventBooking> } | undefined)?.booking;
+  const at = event.payload.timestamp;
+  if (!change || !CHANGES.includes(change) || event.booking_id === null || !isInstant(at)) return undefined;
+  if (!booking || booking.uuid !== event.booking_id || !UUID.test(booking.uuid)) return undefined;
+  if (!isText(booking.location_uuid) || !UUID.test(booking.location_uuid)) return undefined;
+  if (!isInstant(booking.start_time) || !isInstant(booking.end_time) || !isText(booking.timezone))
+    return undefined;
+  const { customer, staffer, ordered_services: lines } = booking;
+  if (!customer || !isText(customer.phone) || !Array.isArray(lines)) return undefined;
+  if (!isText(customer.first_name) || !isText(customer.last_name)) return undefined;
+  if (customer.email !== null && !isText(customer.email)) return undefined;
+  if (!lines.every((line) => isText(line?.name))) return undefined;
+  if (
+    staffer &&
+    !(
+      isText(staffer.uuid) &&
+      UUID.test(staffer.uuid) &&
+      isText(staffer.first_name) &&
+      isText(staffer.last_name)
+    )
+  )
+    return undefined;
+  return {
+    change: change as BookingChange,
+    booking: booking as EventBooking,
+    at: Date.parse(at as string),
+    revision: event.sequence,
+    bookingId: event.booking_id,
+  };
 }
 
 type WorkspaceRow = NonNullable<Awaited<ReturnType<typeof findWorkspaceById>>>;

@@ -1,8 +1,9 @@
 import type { MailKind } from '../platform/db/schema.js';
 
 /**
- * What one queued email tells, taken in the transaction of the change (so a message says what
- * was true at its revision, however the booking changes later), and the identity of the message.
+ * What one queued email tells, taken from the booking its change's outbox event carries (so a
+ * message says what was true at its revision, however the booking changes later), and the
+ * identity of the message.
  */
 export interface MailSnapshot {
   audience: 'customer' | 'staff' | 'test';

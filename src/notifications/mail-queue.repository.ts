@@ -7,7 +7,7 @@ import type { MailSnapshot } from './mail-message.js';
 
 export type MailRow = Selectable<MailMessagesTable>;
 
-/** A message to queue, in the transaction of the change it tells of. */
+/** A message to queue, in the transaction that dispatches the event of the change it tells of. */
 export interface NewMessage {
   workspaceId: string;
   bookingId: string | null;

@@ -98,7 +98,7 @@ export class MailWorker {
     const partitions = await this.leases.current();
     // Changes' emails are queued when their outbox events are dispatched: do it here too, so an
     // email never waits for the webhook worker's poll (an event already dispatched is skipped).
-    await dispatchOutbox(db, clock.now(), 100, partitions);
+    await dispatchOutbox(db, clock.now(), 100, partitions, this.options.logger);
     const now = clock.now();
     const claimed = await claimDueMessages(db, now, now + this.claimMs, limit, partitions);
     if (claimed.length === 0) return [];

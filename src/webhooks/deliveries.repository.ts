@@ -60,8 +60,27 @@ export interface UndispatchedEvent {
 }
 
 /**
- * Up to `limit` undispatched events of one workspace, oldest first, locked until the transaction
- * ends; rows another dispatcher holds are skipped, so two never dispatch one event.
+ * Makes this transaction the workspace's only dispatcher until it ends: false when another holds
+ * it (that one is dispatching; this round leaves the workspace to it). One dispatcher at a time
+ * keeps a workspace's events in their order: with two, a later change (a cancel) could be
+ * dispatched while an earlier one (a reschedule) was still open, and the cancel would not see the
+ * reminder the reschedule was about to queue. The workspace row is the lock: FOR NO KEY UPDATE
+ * does not wait for, nor hold up, the writes that refer to it.
+ */
+export async function lockWorkspaceForDispatch(tx: Tx, workspaceId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .forNoKeyUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Up to `limit` undispatched events of one workspace, oldest first (a booking's changes commit in
+ * revision order, one at a time, so this is their order), locked until the transaction ends.
  */
 export async function lockUndispatchedEvents(
   tx: Tx,
@@ -77,7 +96,6 @@ export async function lockUndispatchedEvents(
     .orderBy('id')
     .limit(limit)
     .forUpdate()
-    .skipLocked()
     .execute();
 }
 

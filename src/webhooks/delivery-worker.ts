@@ -79,7 +79,7 @@ export class WebhookWorker {
     const { db, clock } = this.options;
     // Only this worker's partitions: no statement locks rows of more than one workspace (DESIGN §8).
     const partitions = await this.leases.current();
-    const dispatched = await dispatchOutbox(db, clock.now(), 100, partitions);
+    const dispatched = await dispatchOutbox(db, clock.now(), 100, partitions, this.options.logger);
     const now = clock.now();
     // The lease outlives the send's own timeout, so a live worker never loses its claim.
     const claimed = await claimDueDeliveries(
