@@ -25,7 +25,7 @@ export const ZONE_A = 'Europe/Berlin';
 export const STAFFER_COUNT = 20;
 export const BOOKING_COUNT = 5000;
 export const BOOKED_DAYS = 60;
-/** The workspace's booking horizon (the default of migration 0001). */
+/** The workspace's booking horizon unless a bench asks for more: the default of migration 0001. */
 const HORIZON_DAYS = 90;
 const CELL_HOURS = [8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19];
 const CUSTOMER_COUNT = 1000;
@@ -77,8 +77,16 @@ async function inBatches<T>(rows: T[], size: number, write: (batch: T[]) => Prom
   for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
 }
 
-/** Creates the bench workspace and its data in an empty, migrated store. `now` anchors the dates. */
-export async function seedDataset(database: Database, now: number): Promise<BenchDataset> {
+/**
+ * Creates the bench workspace and its data in an empty, migrated store. `now` anchors the dates.
+ * `horizonDays` (default 90) is how far ahead it takes bookings: the free slots go on to it.
+ */
+export async function seedDataset(
+  database: Database,
+  now: number,
+  options: { horizonDays?: number } = {},
+): Promise<BenchDataset> {
+  const horizonDays = options.horizonDays ?? HORIZON_DAYS;
   const { createWorkspace } = await loadWorkspaces();
   const { openWritePath } = await loadWritePath();
   const { workspace, apiKey } = await createWorkspace(openWritePath(database.db).uow, {
@@ -88,6 +96,13 @@ export async function seedDataset(database: Database, now: number): Promise<Benc
   const workspace_id = workspace.id;
   const random = prng(20260610);
   const db = database.db;
+  if (horizonDays !== HORIZON_DAYS) {
+    await db
+      .updateTable('workspaces')
+      .set({ horizon_days: horizonDays })
+      .where('id', '=', workspace_id)
+      .execute();
+  }
 
   const locationA = randomUUID();
   const locationB = randomUUID();
@@ -255,11 +270,12 @@ export async function seedDataset(database: Database, now: number): Promise<Benc
       });
     });
   });
-  // The days after the booked ones, up to the booking horizon (90 days), are free: their slots
-  // come after all the others, so a bench that books many (the mail bench on PostgreSQL books
-  // ~20,000) runs on after the booked days' free slots, and one that books fewer never reaches them.
+  // The days after the booked ones, up to the booking horizon, are free: their slots come after
+  // all the others, so a bench that books many (the mail bench on PostgreSQL books ~40,000, with
+  // a horizon of a year) runs on after the booked days' free slots, and one that books fewer
+  // never reaches them.
   const laterSlots: FreeSlot[] = [];
-  for (let day = BOOKED_DAYS; day < HORIZON_DAYS - 3; day++) {
+  for (let day = BOOKED_DAYS; day < horizonDays - 3; day++) {
     for (let cell = 0; cell < CELL_HOURS.length; cell++) {
       const start = cellStart(day, cell);
       for (const staffer_id of stafferIds) {

@@ -56,14 +56,19 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Migrates and seeds a store in this process, then closes it so the server can open it. */
-export async function prepareStore(options: { dataDir?: string; databaseUrl?: string }) {
+export async function prepareStore(options: {
+  dataDir?: string;
+  databaseUrl?: string;
+  horizonDays?: number;
+}) {
   const { openDatabase } = await loadClient();
   const { migrate } = await loadMigrate();
   const started = performance.now();
-  const database = await openDatabase({ ...options, lockOwner: 'bench' });
+  const { horizonDays, ...store } = options;
+  const database = await openDatabase({ ...store, lockOwner: 'bench' });
   try {
     await migrate(database);
-    const dataset = await seedDataset(database, Date.now());
+    const dataset = await seedDataset(database, Date.now(), { horizonDays });
     return { dataset, seedSeconds: Math.round((performance.now() - started) / 100) / 10 };
   } finally {
     await database.close();
