@@ -1,12 +1,6 @@
-import { rmSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase,
-  ensureServerBuilt,
-  migratedDataDir,
-  ServerProcess,
-} from '../helpers/server-process.js';
+import { ensureServerBuilt, ownStore, ServerProcess } from '../helpers/server-process.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import {
   expectBooking,
@@ -31,18 +25,16 @@ import {
 const API = '/api/public/v2';
 let server: ServerProcess | undefined;
 let receiver: WebhookReceiver | undefined;
-let dataDir: string | undefined;
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+let removeStore: (() => Promise<void>) | undefined;
 let base: string;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
   await ensureServerBuilt();
   receiver = await WebhookReceiver.start();
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (adminUrl) scratch = await createScratchDatabase(adminUrl, 'kairos_compat');
-  else dataDir = migratedDataDir('kairos-compat-');
-  server = new ServerProcess(scratch ? { databaseUrl: scratch.url } : { dataDir: dataDir! }, {
+  const own = await ownStore('compat');
+  removeStore = own.remove;
+  server = new ServerProcess(own.store, {
     worker: 'on',
     env: { WEBHOOKS_ALLOW_PRIVATE: 'true' },
   });
@@ -55,8 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await receiver?.close();
-  await scratch?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await removeStore?.();
 });
 
 /** A call as integrations make it: fields in the query string when `query` is given, JSON otherwise. */

@@ -1,22 +1,20 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createScratchDatabase,
+  demoApi,
   ensureServerBuilt,
-  migratedDataDir,
+  ownStore,
   ServerProcess,
   type Store,
 } from '../helpers/server-process.js';
 import { SmtpReceiver } from '../helpers/smtp-receiver.js';
 
 /**
- * Issue 15 point 3: an email queued with its booking survives the server dying before it was sent
- * (the mail outbox is rows committed with the booking). The first server runs without workers, so
- * "after the commit, before the send" is certain; it is killed with SIGKILL; the next start, with
- * SMTP_URL, sends the email once, with the Message-ID derived from booking, kind and revision.
+ * Issue 15 point 3: a booking's email survives the server dying before it was sent (the booking's
+ * outbox event commits with it, and its emails are queued when a worker dispatches the event).
+ * The first server runs without workers, so "after the commit, before the send" is certain; it is
+ * killed with SIGKILL; the next start, with SMTP_URL, sends the email once, with the Message-ID
+ * derived from booking, kind and revision.
  */
-const API = '/api/public/v2';
-const adminUrl = process.env.TEST_DATABASE_URL;
 let store: Store;
 let cleanup: () => Promise<void>;
 let smtp: SmtpReceiver;
@@ -25,15 +23,7 @@ const servers: ServerProcess[] = [];
 beforeAll(async () => {
   await ensureServerBuilt();
   smtp = await SmtpReceiver.start();
-  if (adminUrl) {
-    const scratch = await createScratchDatabase(adminUrl, 'kairos_mail');
-    store = { databaseUrl: scratch.url };
-    cleanup = scratch.drop;
-  } else {
-    const dataDir = migratedDataDir('kairos-mail-');
-    store = { dataDir };
-    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  }
+  ({ store, remove: cleanup } = await ownStore('mail'));
 }, 180_000);
 
 afterAll(async () => {
@@ -46,21 +36,7 @@ describe('mail outbox durability', () => {
   it('sends an email committed before a SIGKILL once the server is back', async () => {
     const first = new ServerProcess(store, { worker: 'off' });
     servers.push(first);
-    const { base, demo } = await first.started;
-    expect(demo, first.log).toBeDefined();
-    const call = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${base}${API}${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${demo!.apiKey}`,
-          workspace: demo!.slug,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer read field by field in this test.
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
-    };
+    const call = demoApi(await first.started);
     expect((await call('PATCH', '/workspace', { staffer_selection: 'automatic' })).status).toBe(200);
     const location = (await call('GET', '/locations')).body.data[0];
     const service = (await call('GET', `/locations/${location.uuid}/services`)).body.data[0];

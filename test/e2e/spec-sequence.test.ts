@@ -1,12 +1,6 @@
-import { rmSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase,
-  ensureServerBuilt,
-  migratedDataDir,
-  ServerProcess,
-} from '../helpers/server-process.js';
+import { ensureServerBuilt, ownStore, ServerProcess } from '../helpers/server-process.js';
 import { choosePlan, type Location, type Service, type SlotAnswer, type Staffer } from './demo-plan.js';
 
 /**
@@ -30,17 +24,15 @@ const SAMPLE_FORM_VALUES: Record<string, string | boolean> = {
 };
 
 let server: ServerProcess | undefined;
-let dataDir: string | undefined;
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+let removeStore: (() => Promise<void>) | undefined;
 let base: string;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
   await ensureServerBuilt();
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (adminUrl) scratch = await createScratchDatabase(adminUrl, 'kairos_e2e');
-  else dataDir = migratedDataDir('kairos-e2e-');
-  server = new ServerProcess(scratch ? { databaseUrl: scratch.url } : { dataDir: dataDir! });
+  const own = await ownStore('e2e');
+  removeStore = own.remove;
+  server = new ServerProcess(own.store);
   const started = await server.started;
   if (!started.demo) throw new Error(`the first start printed no demo workspace:\n${server.log}`);
   base = started.base;
@@ -49,8 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await scratch?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await removeStore?.();
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below.

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
+  demoApi,
   ensureServerBuilt,
-  migratedDataDir,
+  ownStore,
   ROOT,
   ServerProcess,
   type Store,
@@ -27,15 +27,7 @@ const servers: ServerProcess[] = [];
 beforeAll(async () => {
   await ensureServerBuilt();
   receiver = await WebhookReceiver.start();
-  if (adminUrl) {
-    const scratch = await createScratchDatabase(adminUrl, 'kairos_durable');
-    store = { databaseUrl: scratch.url };
-    cleanup = scratch.drop;
-  } else {
-    const dataDir = migratedDataDir('kairos-durable-');
-    store = { dataDir };
-    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  }
+  ({ store, remove: cleanup } = await ownStore('durable'));
 }, 180_000);
 
 afterAll(async () => {
@@ -53,21 +45,7 @@ function start(worker: 'on' | 'off') {
 describe('outbox durability', () => {
   it('delivers an event committed before a SIGKILL once the server is back', async () => {
     const first = start('off');
-    const { base, demo } = await first.started;
-    expect(demo, first.log).toBeDefined();
-    const call = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${base}${API}${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${demo!.apiKey}`,
-          workspace: demo!.slug,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer read field by field in this test.
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
-    };
+    const call = demoApi(await first.started);
 
     expect((await call('POST', '/webhooks', { url: receiver.url, events: ['booking-created'] })).status).toBe(
       201,

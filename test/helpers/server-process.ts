@@ -224,3 +224,37 @@ async function adminSql(url: string, text: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * A store of a test file's own for its server processes: a scratch database when the suite runs
+ * on PostgreSQL (TEST_DATABASE_URL), else a copy of the migrated data folder. `remove` drops or
+ * deletes it.
+ */
+export async function ownStore(name: string): Promise<{ store: Store; remove: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (adminUrl) {
+    const scratch = await createScratchDatabase(adminUrl, `kairos_${name}`);
+    return { store: { databaseUrl: scratch.url }, remove: scratch.drop };
+  }
+  const dataDir = migratedDataDir(`kairos-${name}-`);
+  return { store: { dataDir }, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/** The public API of a started server as its demo workspace's key calls it: status and JSON body. */
+export function demoApi(started: Started) {
+  const { base, demo } = started;
+  if (!demo) throw new Error('the server printed no demo workspace (only a first start seeds one)');
+  return async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${base}/api/public/v2${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${demo.apiKey}`,
+        workspace: demo.slug,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: a JSON answer the tests read field by field.
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+}

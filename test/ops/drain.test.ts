@@ -1,13 +1,6 @@
-import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase,
-  ensureServerBuilt,
-  migratedDataDir,
-  ServerProcess,
-  type Store,
-} from '../helpers/server-process.js';
+import { ensureServerBuilt, ownStore, ServerProcess, type Store } from '../helpers/server-process.js';
 import { heldRequest } from './process-helpers.js';
 import { call, countBy, isSuccess, WriteLoop } from './write-loop.js';
 
@@ -50,15 +43,7 @@ async function terminate(server: ServerProcess) {
 describe(`drain on SIGTERM (${storeName})`, () => {
   beforeAll(async () => {
     await ensureServerBuilt();
-    if (adminUrl) {
-      const scratch = await createScratchDatabase(adminUrl, 'kairos_drain');
-      store = { databaseUrl: scratch.url };
-      removeStore = scratch.drop;
-    } else {
-      const dataDir = migratedDataDir('kairos-drain-');
-      store = { dataDir };
-      removeStore = async () => rmSync(dataDir, { recursive: true, force: true });
-    }
+    ({ store, remove: removeStore } = await ownStore('drain'));
   }, 300_000);
 
   afterAll(async () => {
