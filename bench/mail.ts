@@ -13,12 +13,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { registerCleanup, startChild } from './children.js';
 import { DIST_SRC, ROOT, serverNodeFlags } from './dist.js';
 import { runLoad } from './load.js';
 import { createBody } from './pgbench.js';
-import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore } from './stores.js';
+import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore, scratchDatabase } from './stores.js';
 
 const CONNECTIONS = 16;
 
@@ -63,20 +62,6 @@ export async function runMailBenches(log: (line: string) => void): Promise<MailB
   return results;
 }
 
-/** A database of its own on the PostgreSQL server of `adminUrl`, dropped by `drop`. */
-async function scratchPostgres(adminUrl: URL) {
-  const name = `bench_kairos_mail_${process.pid}_${Date.now().toString(36)}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: adminUrl.toString() });
-    await client.connect();
-    await client.query(text).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  return { databaseUrl: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 export async function runMailBench(
   log: (line: string) => void,
   seconds = 8,
@@ -87,15 +72,12 @@ export async function runMailBench(
     `mail (${store}): POST /bookings with emails on vs off, the workers sending to a local SMTP server (issue 15)`,
   );
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kairos-bench-mail-'));
-  const scratch = postgres ? await scratchPostgres(postgres) : undefined;
+  const scratch = postgres ? await scratchDatabase(postgres, 'bench_kairos_mail') : undefined;
   const dataDir = path.join(dir, 'data');
   const storeEnv: Record<string, string> = scratch
     ? { DATABASE_URL: scratch.databaseUrl }
     : { DATA_DIR: dataDir };
-  const unregister = registerCleanup(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await scratch?.drop();
-  });
+  const unregister = registerCleanup(() => rmSync(dir, { recursive: true, force: true }));
   const sink = await smtpSink();
   try {
     // A year's horizon: eight phases on PostgreSQL book ~40,000 times.

@@ -1,14 +1,13 @@
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
-import { cpuTimeMs, registerCleanup, type ServerChild, startChild } from './children.js';
+import { cpuTimeMs, type ServerChild, startChild } from './children.js';
 import type { BenchDataset } from './dataset.js';
 import { DIST_SRC, loadClient, serverNodeFlags } from './dist.js';
 import { checkIntegrity, type IntegrityResult } from './integrity.js';
 import { type LoadResult, runLoad } from './load.js';
 import { createBody } from './pgbench.js';
 import { slotPaths, type Timing } from './scenarios.js';
-import { API_LINE, childEnv, prepareStore } from './stores.js';
+import { API_LINE, childEnv, prepareStore, scratchDatabase } from './stores.js';
 
 /**
  * Issue 17.5: many processes on one PostgreSQL. One database, two set-ups running side by side:
@@ -111,21 +110,10 @@ export async function benchManyProcesses(
   timing: Timing,
   log: (line: string) => void,
 ): Promise<ManyProcessesResult> {
-  const name = `bench_kairos_many_${process.pid}_${Date.now().toString(36)}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  const drop = async () => {
-    const client = new pg.Client({ connectionString: adminUrl.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => client.end());
-  };
-  const unregister = registerCleanup(drop);
+  const scratch = await scratchDatabase(adminUrl, 'bench_kairos_many');
+  const { name, databaseUrl } = scratch;
   const children: ServerChild[] = [];
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
     log(`many processes on PostgreSQL: database ${name}; seeding`);
     const { dataset } = await prepareStore({ databaseUrl });
     let nextSlot = 0;
@@ -204,9 +192,7 @@ export async function benchManyProcesses(
     }
   } finally {
     await Promise.all(children.map((child) => child.stop()));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    unregister();
+    await scratch.drop().catch(() => {});
   }
 }
 

@@ -9,13 +9,12 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { registerCleanup, startChild } from './children.js';
+import { startChild } from './children.js';
 import { DIST_SRC, serverNodeFlags } from './dist.js';
 import { runLoad } from './load.js';
 import { createBody } from './pgbench.js';
 import { slotPaths } from './scenarios.js';
-import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore } from './stores.js';
+import { API_LINE, checkedDatabaseUrl, childEnv, prepareStore, scratchDatabase } from './stores.js';
 
 interface ProfileNode {
   id: number;
@@ -47,14 +46,8 @@ async function main() {
   const scenario = process.argv[2] ?? 'slots31';
   if (!process.env.BENCH_DATABASE_URL) throw new Error('set BENCH_DATABASE_URL');
   const adminUrl = checkedDatabaseUrl(process.env.BENCH_DATABASE_URL);
-  const name = `bench_profile_${process.pid}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  const drop = () => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  registerCleanup(async () => void (await drop()));
-  await admin.query(`CREATE DATABASE ${name}`);
+  const scratch = await scratchDatabase(adminUrl, 'bench_profile');
+  const url = new URL(scratch.databaseUrl);
   const profileDir = mkdtempSync(path.join(os.tmpdir(), 'kairos-profile-'));
   try {
     const { dataset } = await prepareStore({ databaseUrl: url.toString() });
@@ -116,8 +109,7 @@ async function main() {
       );
     console.log(`profile: ${path.join(profileDir, file)}`);
   } finally {
-    await drop();
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -149,28 +149,45 @@ export function checkedDatabaseUrl(raw: string): URL {
   return url;
 }
 
+/**
+ * A database of its own on the PostgreSQL server of `adminUrl`, created now. `drop` drops it; on
+ * Ctrl-C or the watchdog the bench's clean-up does, over a fresh connection (another may be busy).
+ */
+export async function scratchDatabase(adminUrl: URL, prefix: string) {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: adminUrl.toString() });
+    await client.connect();
+    await client.query(text).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const dropNow = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  const unregister = registerCleanup(dropNow);
+  return {
+    name,
+    databaseUrl: url.toString(),
+    drop: async () => {
+      unregister();
+      await dropNow();
+    },
+  };
+}
+
 export async function benchPostgres(
   adminUrl: URL,
   timing: Timing,
   log: (line: string) => void,
 ): Promise<StoreResult> {
-  const name = `bench_kairos_${process.pid}_${Date.now().toString(36)}`;
-  const benchUrl = new URL(adminUrl);
-  benchUrl.pathname = `/${name}`;
-  const databaseUrl = benchUrl.toString();
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
   await admin.connect();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'kairos-pgbench-'));
-  // On Ctrl-C or the watchdog: a fresh connection drops the database (the admin one may be busy).
-  const unregister = registerCleanup(async () => {
-    rmSync(tmp, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: adminUrl.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => client.end());
-  });
+  const unregister = registerCleanup(() => rmSync(tmp, { recursive: true, force: true }));
+  const scratch = await scratchDatabase(adminUrl, 'bench_kairos');
+  const { name, databaseUrl } = scratch;
   try {
     const postgresVersion = String((await admin.query('SHOW server_version')).rows[0]?.server_version);
-    await admin.query(`CREATE DATABASE ${name}`);
     log(`PostgreSQL ${postgresVersion}: database ${name}; seeding`);
     const { dataset, seedSeconds } = await prepareStore({ databaseUrl });
     log(`  seeded ${dataset.bookings} bookings in ${seedSeconds} s`);
@@ -213,11 +230,11 @@ export async function benchPostgres(
     };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error: Error) => {
+    unregister();
+    await admin.end();
+    await scratch.drop().catch((error: Error) => {
       log(`  could not drop ${name}: ${error.message}`);
     });
-    await admin.end();
-    unregister();
   }
 }
 
