@@ -77,7 +77,6 @@ export async function queueChangeNotifications(
     const base = snapshotOf(booking, workspace, settings, locations.get(booking.location_uuid));
     for (const message of plan.messages) {
       messages.push({
-        workspaceId,
         bookingId,
         kind: message.kind,
         revision,
@@ -94,7 +93,7 @@ export async function queueChangeNotifications(
     }
   }
   const now = Math.max(...changes.map((entry) => entry.at));
-  await insertMessages(tx, messages, now);
+  await insertMessages(tx, workspaceId, messages, now);
   // After the insert: a later change in this batch drops the reminders an earlier one planned.
   await dropRemindersBefore(
     tx,

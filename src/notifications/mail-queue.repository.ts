@@ -9,7 +9,6 @@ export type MailRow = Selectable<MailMessagesTable>;
 
 /** A message to queue, in the transaction that dispatches the event of the change it tells of. */
 export interface NewMessage {
-  workspaceId: string;
   bookingId: string | null;
   kind: MailKind;
   revision: number;
@@ -21,30 +20,40 @@ export interface NewMessage {
 }
 
 /**
- * Queues messages. A key that exists already is left as it is: a message per booking, kind,
- * revision and variant is queued at most once.
+ * Queues messages of one workspace. A key that exists already is left as it is: a message per
+ * booking, kind, revision and variant is queued at most once. The rows go as one JSON document
+ * that the store unpacks (jsonb_to_recordset), not as a parameter per column and row: a
+ * dispatcher's batch of a few hundred messages is one string to send, where thousands of bound
+ * values cost the server's process several times the CPU (issue 15 point 7).
  */
-export async function insertMessages(tx: Tx, messages: NewMessage[], now: number): Promise<void> {
+export async function insertMessages(
+  tx: Tx,
+  workspaceId: string,
+  messages: NewMessage[],
+  now: number,
+): Promise<void> {
   if (messages.length === 0) return;
-  await tx
-    .insertInto('mail_messages')
-    .values(
-      messages.map((m) => ({
-        workspace_id: m.workspaceId,
-        booking_id: m.bookingId,
-        kind: m.kind,
-        revision: m.revision,
-        message_key: m.messageKey,
-        recipient: m.recipient,
-        snapshot: JSON.stringify(m.snapshot),
-        due_at: new Date(m.dueAt),
-        starts_at: m.startsAt === null ? null : new Date(m.startsAt),
-        next_attempt_at: new Date(m.dueAt),
-        updated_at: new Date(now),
-      })),
-    )
-    .onConflict((oc) => oc.columns(['workspace_id', 'message_key']).doNothing())
-    .execute();
+  const rows = JSON.stringify(
+    messages.map((m) => ({
+      booking_id: m.bookingId,
+      kind: m.kind,
+      revision: m.revision,
+      message_key: m.messageKey,
+      recipient: m.recipient,
+      snapshot: m.snapshot,
+      due_at: new Date(m.dueAt).toISOString(),
+      starts_at: m.startsAt === null ? null : new Date(m.startsAt).toISOString(),
+    })),
+  );
+  await sql`
+    INSERT INTO mail_messages
+      (workspace_id, booking_id, kind, revision, message_key, recipient, snapshot, due_at, starts_at,
+       next_attempt_at, updated_at)
+    SELECT ${workspaceId}::uuid, r.booking_id, r.kind, r.revision, r.message_key, r.recipient, r.snapshot,
+      r.due_at, r.starts_at, r.due_at, ${new Date(now)}::timestamptz
+    FROM jsonb_to_recordset(${rows}::jsonb) AS r(booking_id uuid, kind text, revision int,
+      message_key text, recipient text, snapshot jsonb, due_at timestamptz, starts_at timestamptz)
+    ON CONFLICT (workspace_id, message_key) DO NOTHING`.execute(tx);
 }
 
 /**

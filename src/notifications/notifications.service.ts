@@ -59,9 +59,9 @@ export async function resendMessage(
       throw conflict('mail_outdated', 'This reminder was replaced or came too late; it is not sent again.');
     await insertMessages(
       tx,
+      workspaceId,
       [
         {
-          workspaceId,
           bookingId: message.booking_id,
           kind: message.kind,
           revision: message.revision,
@@ -108,9 +108,9 @@ export async function sendTestEmail(
   await uow.run(workspace.id, (tx) =>
     insertMessages(
       tx,
+      workspace.id,
       [
         {
-          workspaceId: workspace.id,
           bookingId: null,
           kind: 'test',
           revision: 0,
