@@ -7,6 +7,7 @@ import { findLiveLocation, type LocationRow, listLocations } from '../locations/
 import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
 import { addDays, localDateOf } from '../platform/time/zone.js';
+import { isUuid } from '../platform/uuid.js';
 import { listServicesAtLocation, type ServiceRecord } from '../services/services.repository.js';
 import type { Slot } from '../slots/engine/types.js';
 import type { OfferedService } from '../slots/slots.repository.js';
@@ -336,10 +337,4 @@ export async function rescheduleByCustomer(
     throw error;
   }
   return { refused: undefined } as const;
-}
-
-export function isUuid(value: unknown): value is string {
-  return (
-    typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-  );
 }

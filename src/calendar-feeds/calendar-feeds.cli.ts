@@ -3,12 +3,11 @@ import { UsageError } from '../cli/errors.js';
 import { loadConfig, publicBaseUrl } from '../config.js';
 import { notFound } from '../errors.js';
 import type { Database } from '../platform/db/client.js';
+import { isUuid } from '../platform/uuid.js';
 import { findMembership, findUserByEmail } from '../users/users.repository.js';
 import { findWorkspaceBySlug } from '../workspaces/workspaces.repository.js';
 import { openWritePath } from '../write-path.js';
 import { type FeedOwner, linkMemberToStaffer, regenerateFeed, showFeed } from './calendar-feeds.service.js';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const USAGE = [
   'calendar-feed show --workspace <slug> (--staffer <uuid> | --user <email>)',
@@ -62,7 +61,7 @@ export async function calendarFeedCommand(
   const workspace = await findWorkspaceBySlug(db, values.workspace);
   if (!workspace) throw notFound('Workspace');
   // Not a uuid names no staffer of this workspace: the same not_found as an unknown one.
-  if (values.staffer !== undefined && !UUID_PATTERN.test(values.staffer)) throw notFound('Staffer');
+  if (values.staffer !== undefined && !isUuid(values.staffer)) throw notFound('Staffer');
   let userId: string | undefined;
   if (values.user !== undefined) {
     const user = await findUserByEmail(db, values.user.trim().toLowerCase());

@@ -3,13 +3,12 @@ import { loadConfig } from '../config.js';
 import { invalidField, notFound } from '../errors.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Database, Db } from '../platform/db/client.js';
+import { isUuid } from '../platform/uuid.js';
 import { seedDemoWorkspace } from '../workspaces/demo.service.js';
 import { findWorkspaceBySlug, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { createWorkspace } from '../workspaces/workspaces.service.js';
 import { openWritePath } from '../write-path.js';
 import type { Command } from './args.js';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Runs one parsed command on an open, migrated store; the result is printed as JSON. */
 export async function executeCommand(
@@ -58,7 +57,7 @@ export async function executeCommand(
     case 'key-delete': {
       const workspace = await requireWorkspace(db, command.workspace);
       // Not a uuid names no key of this workspace: the same not_found as an unknown one.
-      if (!UUID_PATTERN.test(command.uuid)) throw notFound('API key');
+      if (!isUuid(command.uuid)) throw notFound('API key');
       await uow.run(workspace.id, (tx) => deleteApiKey(tx, workspace.id, command.uuid));
       return { deleted: true, uuid: command.uuid };
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type FieldErrors, notFound, validationFailed } from '../errors.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { isUuid } from '../platform/uuid.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { type MailSnapshot, messageKey } from './mail-message.js';
 import { findMessage, insertMessages } from './mail-queue.repository.js';
@@ -20,8 +21,6 @@ import {
   setStafferMember,
   updateStafferRecipient,
 } from './notifications.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Settings → Notifications: which emails, reminder times, sender name, reply-to (422 with field errors). */
 export async function updateNotificationSettings(
@@ -157,7 +156,7 @@ export async function updateStafferRecipients(
   const kinds = checkStaffEmails(input.bookingEmails, errors);
   await uow.run(workspaceId, async (tx) => {
     if (input.userId !== '') {
-      const link = UUID.test(input.userId) ? await lockMemberLink(tx, workspaceId, input.userId) : undefined;
+      const link = isUuid(input.userId) ? await lockMemberLink(tx, workspaceId, input.userId) : undefined;
       if (!link) errors.user_id = ['Choose a member of this workspace.'];
       else if (link.stafferId !== null && link.stafferId !== stafferId && link.liveStafferName !== undefined)
         errors.user_id = [

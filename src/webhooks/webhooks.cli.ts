@@ -6,13 +6,12 @@ import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Database } from '../platform/db/client.js';
 import type { WebhookFormat } from '../platform/db/schema.js';
 import { throwIfInvalid } from '../platform/http/validation.js';
+import { isUuid } from '../platform/uuid.js';
 import { findWorkspaceBySlug } from '../workspaces/workspaces.repository.js';
 import { openWritePath } from '../write-path.js';
 import { presentWebhook, presentWebhookWithSecret } from './webhooks.presenter.js';
 import { listWebhooks } from './webhooks.repository.js';
 import { createWebhook, deleteWebhook, rotateWebhookSecret } from './webhooks.service.js';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const USAGE = [
   'webhook list --workspace <slug>',
@@ -104,7 +103,7 @@ export async function webhookCommand(
   if (!workspace) throw notFound('Workspace');
   const uuid = values.uuid as string | undefined;
   // Not a uuid names no webhook of this workspace: the same not_found as an unknown one.
-  if (uuid !== undefined && !UUID_PATTERN.test(uuid)) throw notFound('Webhook');
+  if (uuid !== undefined && !isUuid(uuid)) throw notFound('Webhook');
   const now = Date.now();
 
   switch (name) {

@@ -1,10 +1,11 @@
 import type { LocationRow } from '../../locations/locations.repository.js';
 import { formatMoney } from '../../platform/money.js';
 import { parseInstant } from '../../platform/time/instant.js';
+import { isUuid } from '../../platform/uuid.js';
 import type { ServiceRecord } from '../../services/services.repository.js';
 import type { StafferRecord } from '../../staffers/staffers.repository.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { isUuid, type ServiceGroup } from '../booking-page.service.js';
+import type { ServiceGroup } from '../booking-page.service.js';
 import type { Catalog } from '../catalog.js';
 import type { Summary } from './details.page.js';
 import type { PageContext, PageState } from './state.js';

@@ -2,6 +2,7 @@ import { customerSearchOf, MAX_SEARCH_LENGTH } from '../../customers/customer-se
 import type { FieldErrors } from '../../errors.js';
 import type { StatusType } from '../../platform/db/schema.js';
 import { addDays, daysBetween } from '../../platform/time/zone.js';
+import { isUuid } from '../../platform/uuid.js';
 import { isCalendarDate } from '../../schedules/schedules.rules.js';
 import type { BookingFilters } from '../bookings.repository.js';
 
@@ -21,7 +22,6 @@ export const STATUS_TYPES: { type: StatusType; label: string }[] = [
 export const DEFAULT_DAYS = 7;
 export const MAX_DAYS = 366;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FIELDS = ['status', 'staffer', 'customer', 'location', 'from', 'to'] as const;
 export type FilterValues = Record<(typeof FIELDS)[number], string>;
 
@@ -38,7 +38,7 @@ export function filterValuesOf(query: unknown): FilterValues {
 
 /** The location whose "today" sets the default dates: the one chosen, when it is a uuid. */
 export const chosenLocation = (values: FilterValues) =>
-  UUID.test(values.location) ? values.location.toLowerCase() : undefined;
+  isUuid(values.location) ? values.location.toLowerCase() : undefined;
 
 export function bookingFiltersOf(
   values: FilterValues,
@@ -48,7 +48,7 @@ export function bookingFiltersOf(
   const filters: BookingFilters = {};
   const uuidOf = (field: keyof FilterValues, value: string, message: string) => {
     if (value === '') return undefined;
-    if (UUID.test(value)) return value.toLowerCase();
+    if (isUuid(value)) return value.toLowerCase();
     errors[field] = [message];
     return undefined;
   };
@@ -67,7 +67,7 @@ export function bookingFiltersOf(
   filters.staffer_uuid = uuidOf('staffer', values.staffer, 'Choose a staffer from the list.');
   filters.location_uuid = uuidOf('location', values.location, 'Choose a location from the list.');
   if (values.customer !== '') {
-    if (UUID.test(values.customer)) filters.customer_uuid = values.customer.toLowerCase();
+    if (isUuid(values.customer)) filters.customer_uuid = values.customer.toLowerCase();
     else filters.customer_search = customerSearchOf(values.customer);
   }
 

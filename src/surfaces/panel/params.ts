@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../platform/uuid.js';
 
 /** A uuid path parameter; anything else names nothing of this workspace: 404, like an unknown one. */
 export function uuidParam(request: FastifyRequest, name: string): string {
@@ -11,7 +10,7 @@ export function uuidParam(request: FastifyRequest, name: string): string {
 
 /** A uuid a form names (a select's value); anything else is a 404 like an unknown one. */
 export function uuidOrNotFound(value: string | undefined): string {
-  if (!value || !UUID.test(value)) throw notFound();
+  if (!value || !isUuid(value)) throw notFound();
   return value;
 }
 
