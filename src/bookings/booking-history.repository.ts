@@ -8,15 +8,18 @@ export interface Actor {
   id: string | null;
 }
 
-export type HistoryAction =
-  | 'created'
-  | 'rescheduled'
-  | 'status_changed'
-  | 'note_added'
-  | 'staffer_changed'
-  | 'services_changed'
-  | 'completed'
-  | 'canceled';
+/** What a history entry records; a change's last outbox event names its action too (0014). */
+export const HISTORY_ACTIONS = [
+  'created',
+  'rescheduled',
+  'status_changed',
+  'note_added',
+  'staffer_changed',
+  'services_changed',
+  'completed',
+  'canceled',
+] as const;
+export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 export interface HistoryEntry {
   workspaceId: string;

@@ -1,3 +1,4 @@
+import type { HistoryAction } from '../bookings/booking-history.repository.js';
 import type { MailKind } from '../platform/db/schema.js';
 import type { CustomerEmail, NotificationSettings, StaffEmail } from './notification-settings.rules.js';
 import { reminderTimes } from './notification-settings.rules.js';
@@ -9,15 +10,7 @@ import { reminderTimes } from './notification-settings.rules.js';
  */
 
 /** A booking change, as the booking services name it (booking_history.action). */
-export type BookingChange =
-  | 'created'
-  | 'rescheduled'
-  | 'status_changed'
-  | 'staffer_changed'
-  | 'services_changed'
-  | 'completed'
-  | 'canceled'
-  | 'note_added';
+export type BookingChange = HistoryAction;
 
 const CUSTOMER_EMAIL_OF: Partial<Record<BookingChange, CustomerEmail & MailKind>> = {
   created: 'confirmed',

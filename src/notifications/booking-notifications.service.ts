@@ -1,6 +1,8 @@
 import { manageToken } from '../booking-page/manage-link.js';
+import { HISTORY_ACTIONS } from '../bookings/booking-history.repository.js';
 import type { presentBooking } from '../bookings/bookings.presenter.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { isUuid } from '../platform/uuid.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import { type BookingChange, planBookingMessages, staffEmailFor } from './booking-messages.rules.js';
 import { type MailSnapshot, messageKey } from './mail-message.js';
@@ -51,7 +53,7 @@ export async function queueChangeNotifications(
   const staffers = await stafferRecipients(tx, workspaceId, [...stafferIds]);
 
   const planned = changes.map((entry) => {
-    const { change, booking, at } = entry;
+    const { change, booking, at, start } = entry;
     const staffer = booking.staffer ? staffers.get(booking.staffer.uuid) : undefined;
     const email = staffer?.user_email ?? staffer?.email;
     const plan = planBookingMessages({
@@ -62,7 +64,7 @@ export async function queueChangeNotifications(
         staffer && email
           ? { stafferId: staffer.id, email, wants: staffEmailsOf(staffer.booking_emails) }
           : null,
-      start: Date.parse(booking.start_time),
+      start,
       now: at,
     });
     return { ...entry, plan };
@@ -73,7 +75,7 @@ export async function queueChangeNotifications(
   ]);
 
   const messages: NewMessage[] = [];
-  for (const { booking, bookingId, revision, plan } of withMessages) {
+  for (const { booking, bookingId, revision, start, plan } of withMessages) {
     const base = snapshotOf(booking, workspace, settings, locations.get(booking.location_uuid));
     for (const message of plan.messages) {
       messages.push({
@@ -88,7 +90,7 @@ export async function queueChangeNotifications(
           ...(message.reminderMinutes !== undefined ? { reminderMinutes: message.reminderMinutes } : {}),
         },
         dueAt: message.dueAt,
-        startsAt: Date.parse(booking.start_time),
+        startsAt: start,
       });
     }
   }
@@ -105,17 +107,6 @@ export async function queueChangeNotifications(
   );
 }
 
-const CHANGES: readonly string[] = [
-  'created',
-  'rescheduled',
-  'status_changed',
-  'staffer_changed',
-  'services_changed',
-  'completed',
-  'canceled',
-  'note_added',
-] satisfies BookingChange[];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isInstant = (value: unknown) => isText(value) && !Number.isNaN(Date.parse(value));
 
@@ -128,9 +119,15 @@ function readChange(event: ChangeEvent) {
   const change = event.change;
   const booking = (event.payload.data as { booking?: Partial<EventBooking> } | undefined)?.booking;
   const at = event.payload.timestamp;
-  if (!change || !CHANGES.includes(change) || event.booking_id === null || !isInstant(at)) return undefined;
-  if (!booking || booking.uuid !== event.booking_id || !UUID.test(booking.uuid)) return undefined;
-  if (!isText(booking.location_uuid) || !UUID.test(booking.location_uuid)) return undefined;
+  if (
+    !change ||
+    !(HISTORY_ACTIONS as readonly string[]).includes(change) ||
+    event.booking_id === null ||
+    !isInstant(at)
+  )
+    return undefined;
+  if (!booking || !isUuid(booking.uuid) || booking.uuid !== event.booking_id) return undefined;
+  if (!isUuid(booking.location_uuid)) return undefined;
   if (!isInstant(booking.start_time) || !isInstant(booking.end_time) || !isText(booking.timezone))
     return undefined;
   const { customer, staffer, ordered_services: lines } = booking;
@@ -138,20 +135,13 @@ function readChange(event: ChangeEvent) {
   if (!isText(customer.first_name) || !isText(customer.last_name)) return undefined;
   if (customer.email !== null && !isText(customer.email)) return undefined;
   if (!lines.every((line) => isText(line?.name))) return undefined;
-  if (
-    staffer &&
-    !(
-      isText(staffer.uuid) &&
-      UUID.test(staffer.uuid) &&
-      isText(staffer.first_name) &&
-      isText(staffer.last_name)
-    )
-  )
+  if (staffer && !(isUuid(staffer.uuid) && isText(staffer.first_name) && isText(staffer.last_name)))
     return undefined;
   return {
     change: change as BookingChange,
     booking: booking as EventBooking,
     at: Date.parse(at as string),
+    start: Date.parse(booking.start_time as string),
     revision: event.sequence,
     bookingId: event.booking_id,
   };

@@ -1,6 +1,6 @@
 import { queueChangeNotifications } from '../notifications/booking-notifications.service.js';
-import { type Db, isStoreUnavailable } from '../platform/db/client.js';
-import { isTransientFailure, withSavepoint } from '../platform/db/savepoint.js';
+import { type Db, isStoreUnavailable, isTransientFailure } from '../platform/db/client.js';
+import { withSavepoint } from '../platform/db/savepoint.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import {
   ALL_PARTITIONS,

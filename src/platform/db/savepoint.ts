@@ -16,13 +16,3 @@ export async function withSavepoint<T>(tx: Tx, name: string, work: () => Promise
     throw error;
   }
 }
-
-/**
- * A failure that may not happen again on a retry of the whole transaction: the store went away,
- * a deadlock or serialization failure, a statement cancelled by a timeout. Anything else (a
- * constraint, bad data, a bug) would fail the same way every time.
- */
-export function isTransientFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01' || code === '57014' || code === '55P03';
-}
