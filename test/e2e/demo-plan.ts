@@ -82,12 +82,15 @@ export async function choosePlan(
       const providers = (staffersAt.get(location.uuid) ?? []).filter((s) => provides(s, location, service));
       if (providers.length < 2) continue;
       const week = await slotsOf(location, service);
-      const firstDay = week.dates.find((day) => day.slots.length > 0);
-      if (!firstDay) continue;
-      const first = { date: firstDay.date, slot: firstDay.slots[0]! };
       for (const staffer of providers) {
         const own = slotsByStart(await slotsOf(location, service, staffer));
-        if (!own.has(first.slot.start_time)) continue;
+        // The week's first slot at which this staffer is free, not the week's very first: that
+        // one may be a staffer's who cannot be A (run on a Thursday, the demo's first massage is
+        // Priya's Friday noon, and Sam, the other provider, has no second individual service).
+        const first = week.dates
+          .flatMap((day) => day.slots.map((slot) => ({ date: day.date, slot })))
+          .find(({ slot }) => own.has(slot.start_time));
+        if (!first) continue;
         for (const other of providers.filter((p) => p !== staffer)) {
           const otherFree = slotsByStart(await slotsOf(location, service, other));
           for (const otherService of individual.filter(
