@@ -8,7 +8,7 @@ import type { Db } from '../platform/db/client.js';
  */
 
 /** A claim whose create never finished (the process died) is released after this. */
-const ABANDONED_AFTER = '2 minutes';
+const ABANDONED_AFTER_MS = 2 * 60_000;
 
 export type Claim = { claimed: true } | { claimed: false; bookingId: string | null };
 
@@ -23,11 +23,14 @@ export async function claimFormToken(db: Db, workspaceId: string, token: string)
     .onConflict((oc) =>
       oc
         .columns(['workspace_id', 'token'])
-        .doUpdateSet({ created_at: sql`now()` })
+        // The proposed row's default, now(): Citus refuses functions in an upsert's DO UPDATE.
+        .doUpdateSet({ created_at: sql`excluded.created_at` })
         .where(({ eb, and }) =>
           and([
             eb('booking_page_submissions.booking_id', 'is', null),
-            eb('booking_page_submissions.created_at', '<', sql<Date>`now() - ${ABANDONED_AFTER}::interval`),
+            // A bound cut-off (Citus allows only IMMUTABLE functions here), on the real clock
+            // like the database's that stamped created_at.
+            eb('booking_page_submissions.created_at', '<', new Date(Date.now() - ABANDONED_AFTER_MS)),
           ]),
         ),
     )

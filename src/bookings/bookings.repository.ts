@@ -84,7 +84,11 @@ export interface BookingFilters {
 
 const HOUR_MS = 3_600_000;
 
-/** The booking view of every booking of the workspace; callers add their filters. */
+/**
+ * The booking view of every booking of the workspace; callers add their filters. The subqueries
+ * name the workspace by its bound value, not by `b.workspace_id`: Citus routes a correlated
+ * subquery to the workspace's shard only when it sees the distribution column equal a constant.
+ */
 export function viewQuery(db: Db, workspaceId: string) {
   return db
     .selectFrom('bookings as b')
@@ -139,16 +143,16 @@ export function viewQuery(db: Db, workspaceId: string) {
           'description', sv.description
         ) ORDER BY bs.position, bs.id), '[]'::json)
         FROM booking_services bs
-        LEFT JOIN services sv ON sv.workspace_id = bs.workspace_id AND sv.id = bs.service_id
-        WHERE bs.workspace_id = b.workspace_id AND bs.booking_id = b.id)`.as('lines'),
+        LEFT JOIN services sv ON sv.workspace_id = ${workspaceId} AND sv.id = bs.service_id
+        WHERE bs.workspace_id = ${workspaceId} AND bs.booking_id = b.id)`.as('lines'),
       sql<BookingView['payments']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', p.id, 'payment_account_id', p.payment_account_id, 'amount', p.amount, 'created_at', p.created_at
         ) ORDER BY p.created_at, p.id), '[]'::json)
-        FROM payments p WHERE p.workspace_id = b.workspace_id AND p.booking_id = b.id)`.as('payments'),
+        FROM payments p WHERE p.workspace_id = ${workspaceId} AND p.booking_id = b.id)`.as('payments'),
       sql<string[]>`(
         SELECT coalesce(json_agg(n.value ORDER BY n.created_at, n.id), '[]'::json)
-        FROM public_notes n WHERE n.workspace_id = b.workspace_id AND n.booking_id = b.id)`.as('notes'),
+        FROM public_notes n WHERE n.workspace_id = ${workspaceId} AND n.booking_id = b.id)`.as('notes'),
     ])
     .where('b.workspace_id', '=', workspaceId);
 }
@@ -276,25 +280,54 @@ export async function insertBooking(
     eventSequence: number;
   },
 ): Promise<void> {
-  await tx
+  // INSERT ... SELECT from the workspace's default status, not a subquery in VALUES: Citus plans
+  // no subquery inside an INSERT, and routes this one to the workspace's shard because the new
+  // row's workspace_id is the status row's own.
+  const inserted = await tx
     .insertInto('bookings')
-    .values({
-      id: values.id,
-      workspace_id: values.workspaceId,
-      location_id: values.locationId,
-      staffer_id: values.stafferId,
-      customer_id: values.customerId,
-      status_id: sql<string>`(SELECT id FROM booking_statuses WHERE workspace_id = ${values.workspaceId} AND is_default)`,
-      occupancy_id: values.occupancyId,
-      start_time: values.start,
-      end_time: values.end,
-      booking_comment: values.bookingComment,
-      booking_callback: values.bookingCallback,
-      source: values.source,
-      created_by_key_id: values.createdByKeyId,
-      event_sequence: values.eventSequence,
-    })
-    .execute();
+    .columns([
+      'id',
+      'workspace_id',
+      'location_id',
+      'staffer_id',
+      'customer_id',
+      'status_id',
+      'occupancy_id',
+      'start_time',
+      'end_time',
+      'booking_comment',
+      'booking_callback',
+      'source',
+      'created_by_key_id',
+      'event_sequence',
+    ])
+    .expression(
+      tx
+        .selectFrom('booking_statuses as s')
+        .select([
+          sql<string>`${values.id}::uuid`.as('id'),
+          's.workspace_id',
+          sql<string>`${values.locationId}::uuid`.as('location_id'),
+          sql<string>`${values.stafferId}::uuid`.as('staffer_id'),
+          sql<string>`${values.customerId}::uuid`.as('customer_id'),
+          's.id as status_id',
+          sql<string>`${values.occupancyId}::uuid`.as('occupancy_id'),
+          sql<Date>`${values.start}::timestamptz`.as('start_time'),
+          sql<Date>`${values.end}::timestamptz`.as('end_time'),
+          sql<string>`${values.bookingComment}::text`.as('booking_comment'),
+          sql<boolean | null>`${values.bookingCallback}::boolean`.as('booking_callback'),
+          sql<string>`${values.source}::text`.as('source'),
+          sql<string | null>`${values.createdByKeyId}::uuid`.as('created_by_key_id'),
+          sql<number>`${values.eventSequence}::int`.as('event_sequence'),
+        ])
+        .where('s.workspace_id', '=', values.workspaceId)
+        .where('s.is_default', '=', true),
+    )
+    .executeTakeFirst();
+  // Every workspace is made with a default status and can never lose it (statuses.service.ts).
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
+    throw new Error(`workspace ${values.workspaceId} has no default booking status`);
+  }
 }
 
 /** Column changes of one booking; `updated_at` is stamped with them. */

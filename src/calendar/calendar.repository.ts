@@ -50,11 +50,11 @@ export async function listCalendarStaffers(
     SELECT st.id, st.first_name, st.last_name, sc.weekly, sc.breaks, sc.overrides
     FROM staffers st
     LEFT JOIN schedules sc
-      ON sc.workspace_id = st.workspace_id AND sc.staffer_id = st.id AND sc.location_id = ${locationId}
+      ON sc.workspace_id = ${workspaceId} AND sc.staffer_id = st.id AND sc.location_id = ${locationId}
     WHERE st.workspace_id = ${workspaceId}
       AND ((st.archived_at IS NULL AND EXISTS (
             SELECT 1 FROM staffer_services ss
-            WHERE ss.workspace_id = st.workspace_id AND ss.staffer_id = st.id AND ss.location_id = ${locationId}))
+            WHERE ss.workspace_id = ${workspaceId} AND ss.staffer_id = st.id AND ss.location_id = ${locationId}))
            ${extra})
     ORDER BY st.first_name, st.last_name, st.id`.execute(db);
   return result.rows;

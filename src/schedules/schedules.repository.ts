@@ -75,7 +75,8 @@ export async function upsertSchedule(
     .onConflict((conflict) =>
       conflict
         .columns(['workspace_id', 'staffer_id', 'location_id'])
-        .doUpdateSet({ ...json, updated_at: sql`now()` }),
+        // The proposed row's default, not now(): Citus refuses functions in DO UPDATE SET.
+        .doUpdateSet({ ...json, updated_at: sql`excluded.updated_at` }),
     )
     .returning(['location_id', 'weekly', 'breaks', 'overrides'])
     .executeTakeFirstOrThrow();

@@ -166,13 +166,16 @@ export async function archiveServiceRow(db: Db, workspaceId: string, serviceId: 
  * update makes RETURNING yield the row in both cases, and is safe under concurrent upserts.
  */
 export async function upsertCategory(db: Db, workspaceId: string, name: string): Promise<string> {
+  // Read apart from the insert: Citus plans no subquery inside an INSERT. Two categories created
+  // at once may share a position, which only leaves their order to the name.
+  const last = await db
+    .selectFrom('service_categories')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
   const row = await db
     .insertInto('service_categories')
-    .values({
-      workspace_id: workspaceId,
-      name,
-      position: sql<number>`(select coalesce(max(position), 0) + 1 from service_categories where workspace_id = ${workspaceId})`,
-    })
+    .values({ workspace_id: workspaceId, name, position: (last?.position ?? 0) + 1 })
     .onConflict((conflict) => conflict.columns(['workspace_id', 'name']).doUpdateSet({ name }))
     .returning('id')
     .executeTakeFirstOrThrow();

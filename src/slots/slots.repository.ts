@@ -31,12 +31,14 @@ export async function loadStafferInputs(
   // Instants are epoch ms (float8) via date_part (extract answers numeric, which costs more).
   // Every aggregate of one group is fed the same rows in the same order, so the arrays line up.
   // The lateral subquery meets the exclusion constraint's GiST index (workspace, staffer, span).
+  // Every table names the workspace by the bound value, not by st.workspace_id: Citus routes
+  // a correlated subquery to one shard only when its distribution column equals a constant.
   const result = await sql<StafferRow>`
     SELECT st.id, sc.weekly, sc.breaks, sc.overrides,
            occ.start_ms, occ.end_ms, occ.service_id, occ.service_start_ms, occ.seats_taken, occ.capacity
     FROM staffers st
     LEFT JOIN schedules sc
-      ON sc.workspace_id = st.workspace_id AND sc.staffer_id = st.id AND sc.location_id = ${args.locationId}
+      ON sc.workspace_id = ${args.workspaceId} AND sc.staffer_id = st.id AND sc.location_id = ${args.locationId}
     CROSS JOIN LATERAL (
       SELECT json_agg(span_start_ms) AS start_ms,
              json_agg(span_end_ms) AS end_ms,
@@ -52,7 +54,7 @@ export async function loadStafferInputs(
                -- A booking being changed does not count against itself.
                o.seats_taken - ${excluded ? sql`CASE WHEN o.id = ${excluded.id} THEN ${excluded.seats}::int ELSE 0 END` : sql`0`} AS seats
         FROM occupancies o
-        WHERE o.workspace_id = st.workspace_id
+        WHERE o.workspace_id = ${args.workspaceId}
           AND o.staffer_id = st.id
           AND o.seats_taken > 0
           AND o.span && tstzrange(${new Date(args.from - DAY_MS)}::timestamptz, ${new Date(args.to + DAY_MS)}::timestamptz)
@@ -65,7 +67,7 @@ export async function loadStafferInputs(
       -- Provides every one of the services at this location.
       AND (
         SELECT count(DISTINCT ss.service_id)::int FROM staffer_services ss
-        WHERE ss.workspace_id = st.workspace_id AND ss.staffer_id = st.id
+        WHERE ss.workspace_id = ${args.workspaceId} AND ss.staffer_id = st.id
           AND ss.location_id = ${args.locationId}
           AND ss.service_id IN (${sql.join(args.serviceIds)})
       ) = ${new Set(args.serviceIds).size}::int

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Tx } from './unit-of-work.js';
 
 /** Keys live this long; after that the key may be used for a new request. */
-const KEY_TTL = '24 hours';
+const KEY_TTL_MS = 24 * 3_600_000;
 
 export interface IdempotentRequest {
   workspaceId: string;
@@ -41,10 +41,14 @@ export async function claimIdempotencyKey(tx: Tx, request: IdempotentRequest): P
           request_hash: request.requestHash,
           status_code: null,
           response_body: null,
-          created_at: sql`now()`,
+          // The proposed row's created_at (its default, now()) rather than now() itself: Citus
+          // refuses functions in an upsert's DO UPDATE clause.
+          created_at: sql`excluded.created_at`,
         })
-        // An expired key is free again.
-        .where('idempotency_keys.created_at', '<', sql<Date>`now() - ${KEY_TTL}::interval`),
+        // An expired key is free again. The cut-off is a bound value: Citus refuses functions and
+        // operators that are not IMMUTABLE (timestamptz - interval is not) in an upsert's WHERE.
+        // The real clock, not a request's: created_at is stamped by the database's.
+        .where('idempotency_keys.created_at', '<', new Date(Date.now() - KEY_TTL_MS)),
     )
     .returning('key')
     .executeTakeFirst();
