@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { lockWorkspace } from '../platform/db/workspace-locks.repository.js';
 
 /** The keys table of Settings -> Developers -> API keys. */
 export interface ApiKeyUsageRow {
@@ -92,7 +93,7 @@ export async function touchApiKey(
 
 /** The workspace's live keys, counted under a lock on its row (held until `tx` ends). */
 export async function countLiveApiKeysLocked(tx: Tx, workspaceId: string): Promise<number> {
-  await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
+  await lockWorkspace(tx, workspaceId, 'api_keys');
   const { count } = await tx
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingStatusesTable, StatusType } from '../platform/db/schema.js';
+import { lockWorkspace } from '../platform/db/workspace-locks.repository.js';
 
 export type StatusRow = Selectable<BookingStatusesTable>;
 
@@ -88,11 +89,10 @@ export async function liveStatusNamed(
 /**
  * Serialises status management within one workspace (inside a transaction). Two requests making
  * different statuses the default would otherwise both clear the old default from their own
- * snapshot and then collide on the one-default unique index. NO KEY UPDATE, not UPDATE, so that
- * inserts referencing the workspace (their foreign keys take KEY SHARE) are not held up.
+ * snapshot and then collide on the one-default unique index.
  */
 export async function lockStatusesOf(tx: Db, workspaceId: string): Promise<void> {
-  await tx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+  await lockWorkspace(tx, workspaceId, 'statuses');
 }
 
 export async function nextPosition(tx: Db, workspaceId: string): Promise<number> {

@@ -4,6 +4,7 @@ import { conflict, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { DeliveryState } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { tryLockWorkspace } from '../platform/db/workspace-locks.repository.js';
 import type { Page } from '../platform/http/pagination.js';
 import { legacyBodies } from './legacy-body.js';
 import type { EventBody } from './outbox.repository.js';
@@ -64,18 +65,11 @@ export interface UndispatchedEvent {
  * it (that one is dispatching; this round leaves the workspace to it). One dispatcher at a time
  * keeps a workspace's events in their order: with two, a later change (a cancel) could be
  * dispatched while an earlier one (a reschedule) was still open, and the cancel would not see the
- * reminder the reschedule was about to queue. The workspace row is the lock: FOR NO KEY UPDATE
- * does not wait for, nor hold up, the writes that refer to it.
+ * reminder the reschedule was about to queue. A lock row of the workspace's own, not its
+ * `workspaces` row: dispatchers of different workspaces never wait on each other, on Citus too.
  */
-export async function lockWorkspaceForDispatch(tx: Tx, workspaceId: string): Promise<boolean> {
-  const row = await tx
-    .selectFrom('workspaces')
-    .select('id')
-    .where('id', '=', workspaceId)
-    .forNoKeyUpdate()
-    .skipLocked()
-    .executeTakeFirst();
-  return row !== undefined;
+export function lockWorkspaceForDispatch(tx: Tx, workspaceId: string): Promise<boolean> {
+  return tryLockWorkspace(tx, workspaceId, 'outbox_dispatch');
 }
 
 /**

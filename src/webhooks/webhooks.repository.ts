@@ -2,6 +2,7 @@ import { type Selectable, sql, type Updateable } from 'kysely';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { WebhookFormat, WebhooksTable } from '../platform/db/schema.js';
+import { lockWorkspace } from '../platform/db/workspace-locks.repository.js';
 import type { Page } from '../platform/http/pagination.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -44,7 +45,7 @@ export async function requireWebhook(db: Db, workspaceId: string, webhookId: str
 
 /** The workspace's webhooks, counted under a lock on its row (held until `tx` ends). */
 export async function countWebhooksLocked(tx: Db, workspaceId: string): Promise<number> {
-  await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`.execute(tx);
+  await lockWorkspace(tx, workspaceId, 'webhooks');
   const { count } = await tx
     .selectFrom('webhooks')
     .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -327,6 +327,11 @@ export interface AvailabilityVersionsTable {
   version: number;
 }
 
+export interface WorkspaceLocksTable {
+  workspace_id: string;
+  name: string;
+}
+
 export interface WebhooksTable {
   workspace_id: string;
   id: Generated<string>;
@@ -531,6 +536,7 @@ export interface DB {
   outbox_events: OutboxEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   availability_versions: AvailabilityVersionsTable;
+  workspace_locks: WorkspaceLocksTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
