@@ -16,6 +16,9 @@ export type Command =
   | { kind: 'key-create'; workspace: string; name: string }
   | { kind: 'key-list'; workspace: string }
   | { kind: 'key-delete'; workspace: string; uuid: string }
+  /** Migrations only: runCli migrates before every command, this one does nothing else. */
+  | { kind: 'db-migrate' }
+  | { kind: 'db-distribute' }
   /** Handled by src/webhooks/webhooks.cli.ts, which parses its own arguments. */
   | { kind: 'webhook'; args: string[] }
   /** Handled by src/users/users.cli.ts (panel users). */
@@ -36,6 +39,8 @@ const COMMANDS: Record<string, FlagSpec> = {
   'key create': { workspace: { type: 'string', required: true }, name: { type: 'string', required: true } },
   'key list': { workspace: { type: 'string', required: true } },
   'key delete': { workspace: { type: 'string', required: true }, uuid: { type: 'string', required: true } },
+  'db migrate': {},
+  'db distribute': {},
 };
 
 export function parseCommand(argv: string[]): Command {
@@ -78,6 +83,10 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'key-create', workspace: flags.workspace as string, name: flags.name as string };
     case 'key list':
       return { kind: 'key-list', workspace: flags.workspace as string };
+    case 'db migrate':
+      return { kind: 'db-migrate' };
+    case 'db distribute':
+      return { kind: 'db-distribute' };
     default:
       return { kind: 'key-delete', workspace: flags.workspace as string, uuid: flags.uuid as string };
   }

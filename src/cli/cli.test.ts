@@ -142,7 +142,9 @@ describe('the commands on a store', () => {
       command.kind === 'help' ||
       command.kind === 'webhook' ||
       command.kind === 'user' ||
-      command.kind === 'calendar-feed'
+      command.kind === 'calendar-feed' ||
+      command.kind === 'db-migrate' ||
+      command.kind === 'db-distribute'
     ) {
       throw new Error('not a store command');
     }

@@ -15,7 +15,12 @@ export async function executeCommand(
   database: Database,
   command: Exclude<
     Command,
-    { kind: 'help' } | { kind: 'webhook' } | { kind: 'user' } | { kind: 'calendar-feed' }
+    | { kind: 'help' }
+    | { kind: 'webhook' }
+    | { kind: 'user' }
+    | { kind: 'calendar-feed' }
+    | { kind: 'db-migrate' }
+    | { kind: 'db-distribute' }
   >,
   now: number,
   bus?: InvalidationBus,

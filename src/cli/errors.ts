@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { DistributionError } from '../platform/db/citus-distribution.js';
 import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
 
 /** Bad command line (unknown command, missing or unknown flag): exit code 2, like most CLIs. */
@@ -25,6 +26,9 @@ export function toCliError(error: unknown): CliError {
   }
   if (error instanceof DataDirLockedError) {
     return { exitCode: EXIT_FAILURE, body: { error: { code: 'data_dir_locked', message: error.message } } };
+  }
+  if (error instanceof DistributionError) {
+    return { exitCode: EXIT_FAILURE, body: { error: { code: error.code, message: error.message } } };
   }
   if (error instanceof AppError) {
     return {

@@ -33,6 +33,14 @@ Commands:
       -> {"reset_url":"<PUBLIC_URL>/panel/reset-password/...","expires_at":"..."}
   user delete --email E
       Deletes the user; their sessions end at once.  -> {"deleted":true,"email":E}
+  db migrate
+      Applies pending migrations and nothing else (no demo workspace). -> {"applied":["0015_..."]}
+  db distribute
+      On a Citus coordinator (DATABASE_URL): makes the global tables reference tables and
+      distributes every tenant table on workspace_id, co-located, in one transaction; rows
+      already there move into the shards. Migrations after it place their new tables
+      themselves. -> {"statements":["SELECT create_reference_table('workspaces')", ...]}
+      (docs/operations/scale-out.md)
   help, --help
       This text.
 
@@ -41,7 +49,8 @@ Output:
   Failure: nothing on stdout; a non-zero exit code, and the last line of stderr is
     {"error":{"code":"...","message":"..."}}  (validation errors add "errors":{"field":["..."]})
   Exit codes: 0 success; 1 failed (codes: not_found, validation_failed, data_dir_locked,
-    not_available, internal_error); 2 bad command line (code: usage).
+    not_available, distribution_refused,
+    internal_error); 2 bad command line (code: usage).
   Progress notes (e.g. migrations applied) also go to stderr, before any error line.
 
 Environment (the same as the server):

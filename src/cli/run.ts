@@ -2,6 +2,7 @@ import { calendarFeedCommand } from '../calendar-feeds/calendar-feeds.cli.js';
 import { loadConfig } from '../config.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import { openConfiguredBus } from '../platform/bus/open-bus.js';
+import { distributeSchema } from '../platform/db/citus-distribution.js';
 import { type Database, openDatabase } from '../platform/db/client.js';
 import { migrate } from '../platform/db/migrate.js';
 import { userCommand } from '../users/users.cli.js';
@@ -50,13 +51,17 @@ export async function runCli(
     // Servers on the same database learn of this command's writes as of each other's.
     bus = await openConfiguredBus(config);
     const result =
-      command.kind === 'user'
-        ? await userCommand(database, command.args, now(), env)
-        : command.kind === 'webhook'
-          ? await webhookCommand(database, command.args, bus)
-          : command.kind === 'calendar-feed'
-            ? await calendarFeedCommand(database, command.args, now(), env)
-            : await executeCommand(database, command, now(), bus);
+      command.kind === 'db-migrate'
+        ? { applied }
+        : command.kind === 'db-distribute'
+          ? { statements: await database.session(distributeSchema) }
+          : command.kind === 'user'
+            ? await userCommand(database, command.args, now(), env)
+            : command.kind === 'webhook'
+              ? await webhookCommand(database, command.args, bus)
+              : command.kind === 'calendar-feed'
+                ? await calendarFeedCommand(database, command.args, now(), env)
+                : await executeCommand(database, command, now(), bus);
     await bus?.close();
     bus = undefined;
     await database.close();

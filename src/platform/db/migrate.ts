@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { distributePending, isDistributed } from './citus-distribution.js';
 import type { Database } from './client.js';
 import { projectRoot } from './project-root.js';
 
@@ -24,6 +25,8 @@ export function loadMigrations(dir = path.join(projectRoot(), 'migrations')): Mi
 /**
  * Applies pending migrations, each in its own transaction. A session-level advisory lock makes
  * processes that start together against one PostgreSQL take turns, so each migration runs once.
+ * On a distributed Citus database each migration also places the tables it adds, in its own
+ * transaction, so an upgrade needs no step of its own (docs/operations/scale-out.md).
  * Returns the versions applied now.
  */
 export async function migrate(database: Database, migrations = loadMigrations()): Promise<string[]> {
@@ -35,12 +38,16 @@ export async function migrate(database: Database, migrations = loadMigrations())
       );
       const rows = await query('SELECT version FROM schema_migrations');
       const done = new Set(rows.map((row) => String(row.version)));
+      const distributed = await isDistributed(query);
       const applied: string[] = [];
       for (const migration of migrations) {
         if (done.has(migration.version)) continue;
         try {
           await query('BEGIN');
+          // Citus refuses parallel DDL on a table after DDL on a reference table in one transaction.
+          if (distributed) await query(`SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`);
           await query(migration.sql);
+          if (distributed) await distributePending(query);
           await query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
           await query('COMMIT');
         } catch (error) {
