@@ -331,7 +331,7 @@ describe('never lost, never doubled', () => {
     const waiting = byKind(await messagesOf(booking.uuid), 'confirmed')[0]!;
     expect(waiting.state).toBe('pending');
     expect(waiting.last_response).toContain('451');
-    // The first retry waits about 5 s (src/webhooks/retry-schedule.ts; jitter 0 here).
+    // The first retry waits about 5 s (src/outbox/retry-schedule.ts; jitter 0 here).
     expect(waiting.next_attempt_at.getTime()).toBe(s.clock.now() + 5_000);
     expect(await w.runOnce()).toEqual([]);
     s.clock.advance(5_000);

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../config.js';
+import { PartitionLeases } from '../outbox/partition-leases.service.js';
+import { retryDelayMs } from '../outbox/retry-schedule.js';
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
 import type { WorkerLogger } from '../webhooks/delivery-worker.js';
 import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
-import { PartitionLeases } from '../webhooks/partition-leases.service.js';
-import { retryDelayMs } from '../webhooks/retry-schedule.js';
 import { domainOf, type MailSnapshot, messageIdOf } from './mail-message.js';
 import { countMail, type MailOutcome } from './mail-metrics.js';
 import {
@@ -58,7 +58,7 @@ export interface MailWorkerOptions {
  * snapshot and sends it outside any transaction, then records the answer. An unclear end (the
  * connection dropped after DATA, the worker died) makes the message go again with the same
  * Message-ID, so the receiving side keeps one; 4xx and connection failures are retried with
- * backoff (src/webhooks/retry-schedule.ts), 5xx is final.
+ * backoff (src/outbox/retry-schedule.ts), 5xx is final.
  */
 export class MailWorker {
   private readonly pollMs: number;

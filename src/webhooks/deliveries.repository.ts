@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { conflict, notFound } from '../errors.js';
+import { ALL_PARTITIONS } from '../outbox/partitions.js';
 import type { Db } from '../platform/db/client.js';
 import type { DeliveryState } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
@@ -20,10 +21,6 @@ function bodyOf(payload: Record<string, unknown>): string {
   const { type, timestamp, workspace, sequence, data, ...rest } = payload;
   return JSON.stringify({ type, timestamp, workspace, sequence, data, ...rest });
 }
-
-/** Outbox partitions (0010_tenant_keys.sql hashes each workspace into one of these). */
-export const PARTITION_COUNT = 32;
-export const ALL_PARTITIONS: readonly number[] = Array.from({ length: PARTITION_COUNT }, (_, i) => i);
 
 /** At most this many workspaces are worked on per round, so one round stays short. */
 const WORKSPACES_PER_ROUND = 50;

@@ -1,3 +1,4 @@
+import { PartitionLeases } from '../outbox/partition-leases.service.js';
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
 import { claimDueDeliveries } from './deliveries.repository.js';
@@ -6,7 +7,6 @@ import { recordAttempt } from './delivery-outcome.service.js';
 import { DEFAULT_TIMEOUT_MS, type SendResult, sendWebhook } from './http-sender.js';
 import { dispatchOutbox } from './outbox-dispatch.service.js';
 import { countAttempt } from './outbox-metrics.js';
-import { PartitionLeases } from './partition-leases.service.js';
 import { activeSecrets, signedHeaders } from './signing.js';
 
 /** Between rounds while the store is unreachable: often enough to resume within a second or so. */

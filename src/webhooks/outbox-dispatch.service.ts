@@ -1,9 +1,9 @@
 import { queueChangeNotifications } from '../notifications/booking-notifications.service.js';
+import { ALL_PARTITIONS } from '../outbox/partitions.js';
 import { type Db, isStoreUnavailable, isTransientFailure } from '../platform/db/client.js';
 import { withSavepoint } from '../platform/db/savepoint.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import {
-  ALL_PARTITIONS,
   insertDeliveries,
   lockUndispatchedEvents,
   lockWorkspaceForDispatch,

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PARTITIONS } from '../../src/outbox/partitions.js';
 import { type Database, type Db, openDatabase } from '../../src/platform/db/client.js';
 import { systemClock } from '../../src/platform/http/types.js';
-import { ALL_PARTITIONS, claimDueDeliveries } from '../../src/webhooks/deliveries.repository.js';
+import { claimDueDeliveries } from '../../src/webhooks/deliveries.repository.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { generateWebhookSecret } from '../../src/webhooks/signing.js';
 import { FixedClock } from '../helpers/clock.js';
