@@ -13,8 +13,9 @@ import {
 } from '../../test/bookings/bookings-kit.js';
 import { makeUser } from '../../test/helpers/panel-client.js';
 import { icsProperties, type ReceivedMail, SmtpReceiver } from '../../test/helpers/smtp-receiver.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import type { MailKind } from '../platform/db/schema.js';
-import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
+import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
 import { MailWorker, NOT_SENT_NO_SMTP } from './mail-worker.js';
 import { updateNotificationSettings, updateStafferRecipients } from './notifications.service.js';
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   // Each test starts from an empty queue and the studio's clock.
-  await dispatchOutbox(s.t.db, s.clock.now(), 1_000);
+  await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
   await s.t.db
     .updateTable('mail_messages')
     .set({ state: 'dropped' })
@@ -63,6 +64,7 @@ function worker(url: string | undefined, workerId = 'mail-test') {
   const sender = url ? smtpSender(url) : undefined;
   if (sender) senders.push(sender);
   return new MailWorker({
+    handlers: outboxHandlers(),
     db: s.t.db,
     clock: s.clock,
     sender,
@@ -75,7 +77,7 @@ function worker(url: string | undefined, workerId = 'mail-test') {
 
 /** The booking's messages, once the outbox events of its changes are dispatched (which queues them). */
 async function messagesOf(bookingId: string) {
-  await dispatchOutbox(s.t.db, s.clock.now(), 1_000);
+  await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
   return s.t.db
     .selectFrom('mail_messages')
     .selectAll()
@@ -298,7 +300,7 @@ describe('customer emails through SMTP', () => {
       ],
     });
     expect(refused.statusCode, refused.body).toBe(409);
-    await dispatchOutbox(s.t.db, s.clock.now(), 1_000); // what committed is queued by now
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000); // what committed is queued by now
     const after = await s.t.db
       .selectFrom('mail_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))

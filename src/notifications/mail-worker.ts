@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../config.js';
+import type { HandlerRegistry } from '../outbox/handlers.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { PartitionLeases } from '../outbox/partition-leases.service.js';
+import type { WorkerLogger } from '../outbox/queue-worker.js';
 import { retryDelayMs } from '../outbox/retry-schedule.js';
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
-import type { WorkerLogger } from '../webhooks/delivery-worker.js';
-import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
 import { domainOf, type MailSnapshot, messageIdOf } from './mail-message.js';
 import { countMail, type MailOutcome } from './mail-metrics.js';
 import {
@@ -33,6 +34,8 @@ export interface MailWorkerOptions {
   db: Db;
   /** All scheduling reads this clock (reminders, retries, leases), so tests move time. */
   clock: Clock;
+  /** The outbox handlers each round dispatches to before it claims (src/workers.ts). */
+  handlers: HandlerRegistry;
   /** The SMTP transport; none (no SMTP_URL): each due message is rendered and kept in the log only. */
   sender: MailSender | undefined;
   /** config.mailFrom. */
@@ -98,7 +101,7 @@ export class MailWorker {
     const partitions = await this.leases.current();
     // Changes' emails are queued when their outbox events are dispatched: do it here too, so an
     // email never waits for the webhook worker's poll (an event already dispatched is skipped).
-    await dispatchOutbox(db, clock.now(), 100, partitions, this.options.logger);
+    await dispatchOutbox(db, this.options.handlers, clock.now(), 100, partitions, this.options.logger);
     const now = clock.now();
     const claimed = await claimDueMessages(db, now, now + this.claimMs, limit, partitions);
     if (claimed.length === 0) return [];
@@ -257,7 +260,14 @@ export class MailWorker {
 /** The process's mail worker from its config: SMTP_URL's transport, or the log only without it. */
 export function mailWorkerFromConfig(
   config: Config,
-  deps: { db: Db; clock: Clock; logger?: WorkerLogger; leases?: PartitionLeases; publicBase: string },
+  deps: {
+    db: Db;
+    clock: Clock;
+    handlers: HandlerRegistry;
+    logger?: WorkerLogger;
+    leases?: PartitionLeases;
+    publicBase: string;
+  },
 ): MailWorker {
   return new MailWorker({
     ...deps,

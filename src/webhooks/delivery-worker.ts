@@ -1,27 +1,25 @@
+import type { HandlerRegistry } from '../outbox/handlers.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { PartitionLeases } from '../outbox/partition-leases.service.js';
+import type { WorkerLogger } from '../outbox/queue-worker.js';
 import { type Db, isStoreUnavailable } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
 import { claimDueDeliveries } from './deliveries.repository.js';
+import { countAttempt } from './delivery-metrics.js';
 import type { Outcome } from './delivery-outcome.rules.js';
 import { recordAttempt } from './delivery-outcome.service.js';
 import { DEFAULT_TIMEOUT_MS, type SendResult, sendWebhook } from './http-sender.js';
-import { dispatchOutbox } from './outbox-dispatch.service.js';
-import { countAttempt } from './outbox-metrics.js';
 import { activeSecrets, signedHeaders } from './signing.js';
 
 /** Between rounds while the store is unreachable: often enough to resume within a second or so. */
 const STORE_RETRY_MS = 1_000;
 
-export interface WorkerLogger {
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-  error(object: object, message?: string): void;
-}
-
 export interface WebhookWorkerOptions {
   db: Db;
   /** All scheduling reads this clock, so tests move time instead of sleeping. */
   clock: Clock;
+  /** The outbox handlers each round dispatches to before it claims (src/workers.ts). */
+  handlers: HandlerRegistry;
   /** config.webhooksAllowPrivate. */
   allowPrivate: boolean;
   /** Per-request limit; 10 s in production, shorter in tests. */
@@ -79,7 +77,14 @@ export class WebhookWorker {
     const { db, clock } = this.options;
     // Only this worker's partitions: no statement locks rows of more than one workspace (DESIGN §8).
     const partitions = await this.leases.current();
-    const dispatched = await dispatchOutbox(db, clock.now(), 100, partitions, this.options.logger);
+    const dispatched = await dispatchOutbox(
+      db,
+      this.options.handlers,
+      clock.now(),
+      100,
+      partitions,
+      this.options.logger,
+    );
     const now = clock.now();
     // The lease outlives the send's own timeout, so a live worker never loses its claim.
     const claimed = await claimDueDeliveries(

@@ -6,6 +6,7 @@ import { systemClock } from '../../src/platform/http/types.js';
 import { claimDueDeliveries } from '../../src/webhooks/deliveries.repository.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { generateWebhookSecret } from '../../src/webhooks/signing.js';
+import { outboxHandlers } from '../../src/workers.js';
 import { FixedClock } from '../helpers/clock.js';
 import { databaseUrlOf, openTestDatabase } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -124,6 +125,7 @@ function received(from: number) {
 
 function worker(db: Db, workerId: string, clock = systemClock, leaseMs?: number) {
   return new WebhookWorker({
+    handlers: outboxHandlers(),
     db,
     clock,
     allowPrivate: true,
