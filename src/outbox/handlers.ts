@@ -20,7 +20,11 @@ export interface DispatchBatch {
 export interface OutboxHandler {
   /** Names it in log lines and savepoints: lower case letters and underscores. */
   readonly name: string;
-  readonly types: readonly EventType[];
+  /**
+   * The event types it acts on; '*' for every event, a type this version does not list included
+   * (one a newer version wrote during a rolling upgrade still reaches a webhook of "*").
+   */
+  readonly types: '*' | readonly EventType[];
   /**
    * What a fault of this handler does to the dispatch. 'retry': the whole dispatch rolls back,
    * nothing of any handler stays, and the next round tries the events again. 'skip': a fault that
@@ -57,6 +61,7 @@ export function registerHandlers(handlers: readonly OutboxHandler[]): HandlerReg
     if (names.has(handler.name))
       throw new HandlerRegistrationError(`two handlers are named "${handler.name}"`);
     names.add(handler.name);
+    if (handler.types === '*') continue;
     const unknown = handler.types.filter((type) => !EVENT_TYPES.includes(type));
     if (unknown.length > 0)
       throw new HandlerRegistrationError(
@@ -64,8 +69,11 @@ export function registerHandlers(handlers: readonly OutboxHandler[]): HandlerReg
       );
   }
   const list = Object.freeze([...handlers]);
+  const wants = (handler: OutboxHandler, type: string) =>
+    handler.types === '*' || (handler.types as readonly string[]).includes(type);
   const byType = new Map<string, readonly OutboxHandler[]>(
-    EVENT_TYPES.map((type) => [type, list.filter((handler) => handler.types.includes(type))]),
+    EVENT_TYPES.map((type) => [type, list.filter((handler) => wants(handler, type))]),
   );
-  return { handlers: list, handlersOf: (type) => byType.get(type) ?? [] };
+  const forAnyType = list.filter((handler) => handler.types === '*');
+  return { handlers: list, handlersOf: (type) => byType.get(type) ?? forAnyType };
 }

@@ -193,5 +193,10 @@ describe('registering handlers', () => {
     expect(registry.handlersOf('booking-created')).toEqual([a, b]);
     expect(registry.handlersOf('booking-canceled')).toEqual([b]);
     expect(registry.handlersOf('booking-updated')).toEqual([]);
+    // '*' takes every event, one of a type this version does not list included.
+    const all = { ...writer('all', []), types: '*' as const };
+    const withAll = registerHandlers([a, all]);
+    expect(withAll.handlersOf('booking-created')).toEqual([a, all]);
+    expect(withAll.handlersOf('customer-merged')).toEqual([all]);
   });
 });
