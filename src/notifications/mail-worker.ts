@@ -28,7 +28,7 @@ export interface MailWorkerOptions extends QueueWorkerOptions {
 }
 
 /**
- * The mail worker (issue 15 point 3): the outbox's leased-queue worker (src/outbox/queue-worker.ts)
+ * The mail worker: the outbox's leased-queue worker (src/outbox/queue-worker.ts)
  * over `mail_messages`, on the same partition leases as the webhook worker. Each round claims due
  * messages (short statement per workspace), renders each from its snapshot and sends it outside
  * any transaction, then records the answers. An unclear end (the connection dropped after DATA,

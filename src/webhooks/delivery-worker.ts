@@ -18,7 +18,7 @@ export interface WebhookWorkerOptions extends QueueWorkerOptions {
 }
 
 /**
- * The delivery worker (issue 5 §2): the outbox's leased-queue worker (src/outbox/queue-worker.ts)
+ * The delivery worker: the outbox's leased-queue worker (src/outbox/queue-worker.ts)
  * over webhook deliveries. Each round claims due deliveries (a short statement per workspace),
  * sends them outside any transaction and records each result as it comes.
  */
