@@ -138,7 +138,7 @@ export async function benchManyProcesses(
     const workers = await Promise.all(
       Array.from({ length: WORKERS }, () =>
         startChild(
-          [path.join(DIST_SRC, 'webhooks', 'worker-main.js')],
+          [path.join(DIST_SRC, 'worker-main.js')],
           childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }),
           WORKER_LINE,
         ),

@@ -2,14 +2,14 @@ import { pino } from 'pino';
 import { API_PREFIX, buildApp } from './app.js';
 import { loadConfig, publicBaseUrl } from './config.js';
 import { watchMailQueue } from './notifications/mail-metrics.js';
-import { mailWorkerFromConfig } from './notifications/mail-worker.js';
+import { watchOutbox } from './outbox/outbox-metrics.js';
 import { openConfiguredBus } from './platform/bus/open-bus.js';
 import { settleAccepts } from './platform/http/drain.js';
 import { systemClock } from './platform/http/types.js';
 import { startMetricsServer } from './platform/metrics/endpoint.js';
 import { closeGracefully, openStore } from './process.js';
-import { WebhookWorker } from './webhooks/delivery-worker.js';
-import { watchOutbox } from './webhooks/outbox-metrics.js';
+import { watchDeliveries } from './webhooks/delivery-metrics.js';
+import { openWorkers } from './workers.js';
 import { seedDemoIfEmpty } from './workspaces/demo.service.js';
 
 /** config -> db -> migrate -> (first run: demo) -> app -> listen. */
@@ -26,34 +26,19 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const metricsServer = await startMetricsServer(config);
   watchOutbox(database);
-  // WORKER=off keeps deliveries out of this process (run `npm run worker` elsewhere).
-  const worker =
-    config.worker === 'on'
-      ? new WebhookWorker({
-          db: database.db,
-          clock: systemClock,
-          allowPrivate: config.webhooksAllowPrivate,
-          logger,
-        })
-      : undefined;
+  watchDeliveries(database);
+  watchMailQueue(database);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = publicBaseUrl(config, port);
-  // The mail worker shares the webhook worker's partition leases (one heartbeat per process).
-  const mailWorker = worker
-    ? mailWorkerFromConfig(config, {
-        db: database.db,
-        clock: systemClock,
-        logger,
-        leases: worker.leases,
-        publicBase: base,
-      })
-    : undefined;
-  watchMailQueue(database);
-  if (worker && mailWorker) {
-    worker.start();
+  // WORKER=off keeps deliveries and emails out of this process (run `npm run worker` elsewhere).
+  const workers =
+    config.worker === 'on'
+      ? openWorkers(config, { db: database.db, clock: systemClock, logger, publicBase: base })
+      : undefined;
+  if (workers) {
+    workers.start();
     logger.info('webhook delivery worker started');
-    mailWorker.start();
     logger.info(
       { smtp: config.smtpUrl ? 'on' : 'off: the mail log keeps each message' },
       'mail worker started',
@@ -68,8 +53,7 @@ async function main(): Promise<void> {
     await settleAccepts(app.server);
     await app.close();
     // Sends in flight finish and record their results before the store closes.
-    await mailWorker?.stop();
-    await worker?.stop();
+    await workers?.stop();
     await metricsServer?.close();
     await bus?.close();
     await database.close();

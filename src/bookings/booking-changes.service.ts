@@ -10,7 +10,8 @@ import { toUtcIso } from '../platform/time/zone.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
-import { type EventType, recordBookingEvents } from '../webhooks/outbox.repository.js';
+
+import { type BookingEventType, recordBookingEvents } from './booking-events.service.js';
 import { appendHistory, type HistoryAction } from './booking-history.repository.js';
 import { combinedService, occupiedSpan } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';
@@ -39,7 +40,7 @@ import { releaseSeat, takeSeat } from './occupancies.repository.js';
 interface ChangeOutcome {
   action: HistoryAction;
   changes: Record<string, unknown>;
-  events: EventType[];
+  events: BookingEventType[];
 }
 
 /** A request for what the booking already has: answered with the booking, nothing written. */

@@ -261,6 +261,26 @@ export async function lockBooking(tx: Tx, workspaceId: string, bookingId: string
   return row;
 }
 
+/**
+ * Bumps the booking's event_sequence by `count`; answers the first new number. In the change's
+ * statement, so concurrent changes of one booking get distinct numbers in commit order.
+ */
+export async function reserveEventSequences(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  count: number,
+): Promise<number> {
+  const { event_sequence: last } = await tx
+    .updateTable('bookings')
+    .set({ event_sequence: sql`event_sequence + ${count}` })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', bookingId)
+    .returning('event_sequence')
+    .executeTakeFirstOrThrow();
+  return last - count + 1;
+}
+
 /** A new booking row; its status is the workspace's default one. */
 export async function insertBooking(
   tx: Tx,

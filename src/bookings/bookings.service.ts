@@ -9,8 +9,9 @@ import { toUtcIso } from '../platform/time/zone.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
-import { recordBookingEvents } from '../webhooks/outbox.repository.js';
+
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { recordBookingEvents } from './booking-events.service.js';
 import { type Actor, appendHistory } from './booking-history.repository.js';
 import { combinedService, occupiedSpan } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';

@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, change, openStudio, type Studio } from '../../test/bookings/bookings-kit.js';
 import { emitBookingEvents } from '../../test/helpers/webhook-events.js';
-import type { Tx } from '../platform/db/unit-of-work.js';
 import {
   lockUndispatchedEvents,
   lockWorkspaceForDispatch,
   markEventsDispatched,
-} from '../webhooks/deliveries.repository.js';
-import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
+} from '../outbox/outbox.repository.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+import { outboxHandlers } from '../workers.js';
 import { queueChangeNotifications } from './booking-notifications.service.js';
 
 /**
@@ -47,7 +48,7 @@ const eventsOf = (bookingId: string) =>
     .orderBy('sequence')
     .execute();
 
-const dispatch = () => dispatchOutbox(s.t.db, s.clock.now(), 1_000);
+const dispatch = () => dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
 
 describe('emails planned from the outbox', () => {
   it('a create writes no email itself; its event names the change, and dispatching queues its emails once', async () => {
@@ -155,7 +156,7 @@ describe('emails planned from the outbox', () => {
       await expect(dispatch()).rejects.toThrow('refused');
       const logged: unknown[] = [];
       const logger = { error: (object: object) => void logged.push(object) };
-      expect(await dispatchOutbox(s.t.db, s.clock.now(), 1_000, undefined, logger)).toBe(1);
+      expect(await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000, undefined, logger)).toBe(1);
       expect(logged).toEqual([expect.objectContaining({ workspace: s.t.workspace.id })]);
       expect((await eventsOf(other.uuid))[0]!.dispatched_at).not.toBeNull();
       expect(await messagesOf(other.uuid)).toEqual([]);

@@ -24,7 +24,7 @@ export interface ChangeEvent {
 
 /**
  * The emails of booking changes (issue 15 points 1-3), planned from the outbox events the changes
- * wrote, in the transaction that dispatches those events (src/webhooks/outbox-dispatch.service.ts):
+ * wrote, in the transaction that dispatches those events (outbox-handler.ts):
  * an event is dispatched once, so its emails are queued once, and they exist exactly when the
  * change committed, whichever surface made it (docs/decisions/0011-emails-from-the-outbox.md).
  * What a message says is the event's booking, as of its revision; the workspace's settings, the

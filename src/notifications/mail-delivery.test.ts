@@ -13,8 +13,9 @@ import {
 } from '../../test/bookings/bookings-kit.js';
 import { makeUser } from '../../test/helpers/panel-client.js';
 import { icsProperties, type ReceivedMail, SmtpReceiver } from '../../test/helpers/smtp-receiver.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import type { MailKind } from '../platform/db/schema.js';
-import { dispatchOutbox } from '../webhooks/outbox-dispatch.service.js';
+import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
 import { MailWorker, NOT_SENT_NO_SMTP } from './mail-worker.js';
 import { updateNotificationSettings, updateStafferRecipients } from './notifications.service.js';
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   // Each test starts from an empty queue and the studio's clock.
-  await dispatchOutbox(s.t.db, s.clock.now(), 1_000);
+  await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
   await s.t.db
     .updateTable('mail_messages')
     .set({ state: 'dropped' })
@@ -63,6 +64,7 @@ function worker(url: string | undefined, workerId = 'mail-test') {
   const sender = url ? smtpSender(url) : undefined;
   if (sender) senders.push(sender);
   return new MailWorker({
+    handlers: outboxHandlers(),
     db: s.t.db,
     clock: s.clock,
     sender,
@@ -75,7 +77,7 @@ function worker(url: string | undefined, workerId = 'mail-test') {
 
 /** The booking's messages, once the outbox events of its changes are dispatched (which queues them). */
 async function messagesOf(bookingId: string) {
-  await dispatchOutbox(s.t.db, s.clock.now(), 1_000);
+  await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
   return s.t.db
     .selectFrom('mail_messages')
     .selectAll()
@@ -127,7 +129,7 @@ describe('customer emails through SMTP', () => {
       new Date(Date.parse(at(day, '15:00')) - 24 * 3_600_000).toISOString(),
     );
 
-    expect(await worker(smtp.url).runOnce()).toEqual(['sent']);
+    expect((await worker(smtp.url).runOnce()).outcomes).toEqual(['sent']);
     const [mail] = await smtp.waitFor(1);
     expect(mail!.messageId).toBe(`<${booking.uuid}.confirmed.r1@studio.example>`);
     expect(mail!.envelopeTo).toEqual(['ida@example.com']);
@@ -209,7 +211,7 @@ describe('customer emails through SMTP', () => {
 
     // Past every reminder time: nothing more goes out for this booking.
     s.clock.set(at(day, '12:30'));
-    expect(await w.runOnce()).toEqual([]);
+    expect((await w.runOnce()).outcomes).toEqual([]);
     expect(smtp.accepted).toHaveLength(3);
   });
 
@@ -237,7 +239,7 @@ describe('customer emails through SMTP', () => {
       // booking has not started, so they go now; the 15:00 booking's 2-hour reminder is not due.
       s.clock.set(at(day, '09:30'));
       const w = worker(smtp.url);
-      expect((await w.runOnce()).sort()).toEqual(['sent', 'sent', 'sent']);
+      expect((await w.runOnce()).outcomes.sort()).toEqual(['sent', 'sent', 'sent']);
       const mails = await smtp.waitFor(3);
       const ids = mails.map((m) => m.messageId).sort();
       expect(ids).toEqual(
@@ -256,7 +258,7 @@ describe('customer emails through SMTP', () => {
       expect(reminder.parsed.text).toContain('It starts in 2 hours.');
       // Down again until after 15:00: the 15:00 booking's last reminder is too late.
       s.clock.set(at(day, '15:01'));
-      expect(await w.runOnce()).toEqual(['expired']);
+      expect((await w.runOnce()).outcomes).toEqual(['expired']);
       expect(smtp.accepted).toHaveLength(3);
       const expired = byKind(await messagesOf(missed.uuid), 'reminder').find((r) =>
         r.message_key.endsWith('m120'),
@@ -298,7 +300,7 @@ describe('customer emails through SMTP', () => {
       ],
     });
     expect(refused.statusCode, refused.body).toBe(409);
-    await dispatchOutbox(s.t.db, s.clock.now(), 1_000); // what committed is queued by now
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000); // what committed is queued by now
     const after = await s.t.db
       .selectFrom('mail_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -310,7 +312,7 @@ describe('customer emails through SMTP', () => {
   it('without SMTP_URL keeps each message in the mail log as it would go out, and sends nothing', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, body(at(day, '11:00'), { customer_email: 'trial@example.com' }));
-    expect(await worker(undefined).runOnce()).toEqual(['logged']);
+    expect((await worker(undefined).runOnce()).outcomes).toEqual(['logged']);
     const logged = byKind(await messagesOf(booking.uuid), 'confirmed')[0]!;
     expect(logged.state).toBe('logged');
     expect(logged.last_response).toBe(NOT_SENT_NO_SMTP);
@@ -327,15 +329,15 @@ describe('never lost, never doubled', () => {
     });
     const booking = await book(s.t, body(at(s.nextDay(), '10:00'), { customer_email: 'grey@example.com' }));
     const w = worker(smtp.url);
-    expect(await w.runOnce()).toEqual(['retrying']);
+    expect((await w.runOnce()).outcomes).toEqual(['retrying']);
     const waiting = byKind(await messagesOf(booking.uuid), 'confirmed')[0]!;
     expect(waiting.state).toBe('pending');
     expect(waiting.last_response).toContain('451');
-    // The first retry waits about 5 s (src/webhooks/retry-schedule.ts; jitter 0 here).
+    // The first retry waits about 5 s (src/outbox/retry-schedule.ts; jitter 0 here).
     expect(waiting.next_attempt_at.getTime()).toBe(s.clock.now() + 5_000);
-    expect(await w.runOnce()).toEqual([]);
+    expect((await w.runOnce()).outcomes).toEqual([]);
     s.clock.advance(5_000);
-    expect(await w.runOnce()).toEqual(['sent']);
+    expect((await w.runOnce()).outcomes).toEqual(['sent']);
     await smtp.waitFor(1);
     expect(smtp.seen).toEqual([
       `<${booking.uuid}.confirmed.r1@studio.example>`,
@@ -350,9 +352,9 @@ describe('never lost, never doubled', () => {
     const smtp = await receiver({ behave: (n) => (n === 0 ? 'drop' : 'accept') });
     const booking = await book(s.t, body(at(s.nextDay(), '10:00'), { customer_email: 'drop@example.com' }));
     const w = worker(smtp.url);
-    expect(await w.runOnce()).toEqual(['retrying']);
+    expect((await w.runOnce()).outcomes).toEqual(['retrying']);
     s.clock.advance(5_000);
-    expect(await w.runOnce()).toEqual(['sent']);
+    expect((await w.runOnce()).outcomes).toEqual(['sent']);
     await smtp.waitFor(1);
     const id = `<${booking.uuid}.confirmed.r1@studio.example>`;
     // The dropped server had read the whole message: the retry is the same message, kept once.
@@ -403,13 +405,13 @@ describe('never lost, never doubled', () => {
       const seenByKilled = (await line(/DATA (\S+)/))[1];
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
-      expect(await round).toEqual(['retrying']);
+      expect((await round).outcomes).toEqual(['retrying']);
       // Its listening socket is gone only once the process is: restarting before that is EADDRINUSE.
       await exited;
       // The server is back (on the same port) and the retry is due.
       const smtp = await receiver({ port });
       s.clock.advance(5_000);
-      expect(await w.runOnce()).toEqual(['sent']);
+      expect((await w.runOnce()).outcomes).toEqual(['sent']);
       const [mail] = await smtp.waitFor(1);
       expect(seenByKilled).toBe(`<${booking.uuid}.confirmed.r1@studio.example>`);
       expect(mail!.messageId).toBe(seenByKilled);
@@ -422,7 +424,7 @@ describe('never lost, never doubled', () => {
   it('gives up at once on a permanent refusal (5xx)', async () => {
     const smtp = await receiver({ behave: () => ({ reply: 550, message: 'No such mailbox' }) });
     const booking = await book(s.t, body(at(s.nextDay(), '10:00'), { customer_email: 'nobody@example.com' }));
-    expect(await worker(smtp.url).runOnce()).toEqual(['failed']);
+    expect((await worker(smtp.url).runOnce()).outcomes).toEqual(['failed']);
     const failed = byKind(await messagesOf(booking.uuid), 'confirmed')[0]!;
     expect(failed.state).toBe('failed');
     expect(failed.last_response).toContain('550');
@@ -441,9 +443,9 @@ describe('never lost, never doubled', () => {
       .where('kind', '=', 'confirmed')
       .execute();
     const w = worker(smtp.url);
-    expect(await w.runOnce()).toEqual([]);
+    expect((await w.runOnce()).outcomes).toEqual([]);
     s.clock.advance(60_000);
-    expect(await w.runOnce()).toEqual(['sent']);
+    expect((await w.runOnce()).outcomes).toEqual(['sent']);
     expect((await smtp.waitFor(1))[0]!.messageId).toBe(`<${booking.uuid}.confirmed.r1@studio.example>`);
   });
 
@@ -504,7 +506,7 @@ describe('staff emails and languages', () => {
         }),
       );
       const w = worker(smtp.url);
-      expect((await w.runOnce()).sort()).toEqual(['sent', 'sent']);
+      expect((await w.runOnce()).outcomes.sort()).toEqual(['sent', 'sent']);
       let mails = await smtp.waitFor(2);
       expect(mails.every((m) => m.user === 'mailer')).toBe(true);
       const staff = mails.find((m) => m.envelopeTo[0] === user.email)!;

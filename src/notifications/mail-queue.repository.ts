@@ -1,8 +1,8 @@
 import { type Selectable, sql } from 'kysely';
+import { ALL_PARTITIONS } from '../outbox/partitions.js';
 import type { Db } from '../platform/db/client.js';
 import type { MailKind, MailMessagesTable, MailState } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
-import { ALL_PARTITIONS } from '../webhooks/deliveries.repository.js';
 import type { MailSnapshot } from './mail-message.js';
 
 export type MailRow = Selectable<MailMessagesTable>;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { conflict, notFound } from '../errors.js';
+import type { EventBody } from '../outbox/event-types.js';
+import type { OutboxEvent } from '../outbox/outbox.repository.js';
+import { ALL_PARTITIONS } from '../outbox/partitions.js';
 import type { Db } from '../platform/db/client.js';
 import type { DeliveryState } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
-import { tryLockWorkspace } from '../platform/db/workspace-locks.repository.js';
 import type { Page } from '../platform/http/pagination.js';
 import { legacyBodies } from './legacy-body.js';
-import type { EventBody } from './outbox.repository.js';
 import type { AttemptRow, DeliveryRow } from './webhooks.presenter.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
@@ -22,76 +23,8 @@ function bodyOf(payload: Record<string, unknown>): string {
   return JSON.stringify({ type, timestamp, workspace, sequence, data, ...rest });
 }
 
-/** Outbox partitions (0010_tenant_keys.sql hashes each workspace into one of these). */
-export const PARTITION_COUNT = 32;
-export const ALL_PARTITIONS: readonly number[] = Array.from({ length: PARTITION_COUNT }, (_, i) => i);
-
 /** At most this many workspaces are worked on per round, so one round stays short. */
 const WORKSPACES_PER_ROUND = 50;
-
-/**
- * The workspaces of the given partitions with undispatched outbox events: a plain read (no lock),
- * from the partial index outbox_events_pending. Each is then dispatched in its own short
- * transaction (src/webhooks/outbox-dispatch.service.ts), so no statement locks rows of more than
- * one workspace (DESIGN §8: on Citus, one workspace's rows live on one node).
- */
-export async function workspacesWithUndispatchedEvents(
-  db: Db,
-  partitions: readonly number[],
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('outbox_events')
-    .select('workspace_id')
-    .distinct()
-    .where('partition', 'in', partitions)
-    .where('dispatched_at', 'is', null)
-    .limit(WORKSPACES_PER_ROUND)
-    .execute();
-  return rows.map((row) => row.workspace_id);
-}
-
-export interface UndispatchedEvent {
-  workspace_id: string;
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  booking_id: string | null;
-  sequence: number;
-  change: string | null;
-}
-
-/**
- * Makes this transaction the workspace's only dispatcher until it ends: false when another holds
- * it (that one is dispatching; this round leaves the workspace to it). One dispatcher at a time
- * keeps a workspace's events in their order: with two, a later change (a cancel) could be
- * dispatched while an earlier one (a reschedule) was still open, and the cancel would not see the
- * reminder the reschedule was about to queue. A lock row of the workspace's own, not its
- * `workspaces` row: dispatchers of different workspaces never wait on each other, on Citus too.
- */
-export function lockWorkspaceForDispatch(tx: Tx, workspaceId: string): Promise<boolean> {
-  return tryLockWorkspace(tx, workspaceId, 'outbox_dispatch');
-}
-
-/**
- * Up to `limit` undispatched events of one workspace, oldest first (a booking's changes commit in
- * revision order, one at a time, so this is their order), locked until the transaction ends.
- */
-export async function lockUndispatchedEvents(
-  tx: Tx,
-  workspaceId: string,
-  limit: number,
-): Promise<UndispatchedEvent[]> {
-  return tx
-    .selectFrom('outbox_events')
-    .select(['workspace_id', 'id', 'type', 'payload', 'booking_id', 'sequence', 'change'])
-    .where('workspace_id', '=', workspaceId)
-    .where('dispatched_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .forUpdate()
-    .execute();
-}
 
 /**
  * One delivery per event and enabled webhook of the workspace that wants the event's type. The
@@ -100,7 +33,7 @@ export async function lockUndispatchedEvents(
 export async function insertDeliveries(
   tx: Tx,
   workspaceId: string,
-  events: UndispatchedEvent[],
+  events: OutboxEvent[],
   now: number,
 ): Promise<void> {
   const webhooks = await tx
@@ -138,20 +71,6 @@ export async function insertDeliveries(
     .insertInto('webhook_deliveries')
     .values(deliveries)
     .onConflict((oc) => oc.columns(['workspace_id', 'webhook_id', 'event_id']).doNothing())
-    .execute();
-}
-
-export async function markEventsDispatched(
-  tx: Tx,
-  workspaceId: string,
-  eventIds: string[],
-  now: number,
-): Promise<void> {
-  await tx
-    .updateTable('outbox_events')
-    .set({ dispatched_at: new Date(now) })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', eventIds)
     .execute();
 }
 
@@ -448,7 +367,7 @@ export async function insertTestDelivery(
   workspaceSlug: string,
   now: number,
 ): Promise<string> {
-  const body: EventBody & { data: { booking: null; webhook_uuid: string } } = {
+  const body: EventBody<'test'> = {
     type: 'test',
     timestamp: new Date(now).toISOString(),
     workspace: workspaceSlug,
@@ -470,4 +389,17 @@ export async function insertTestDelivery(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Deliveries not yet delivered nor given up (pending or sending), across workspaces, and the oldest one's creation. */
+export async function readDeliveryBacklog(
+  db: Db,
+): Promise<{ undelivered: number; oldestUndeliveredAt: Date | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .where('state', 'in', ['pending', 'sending'])
+    .select((e) => [e.fn.countAll<number>().as('n'), e.fn.min('created_at').as('t')])
+    .executeTakeFirstOrThrow();
+  const oldest = row.t as Date | string | null;
+  return { undelivered: Number(row.n ?? 0), oldestUndeliveredAt: oldest === null ? null : new Date(oldest) };
 }

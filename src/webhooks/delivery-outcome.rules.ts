@@ -1,6 +1,7 @@
+import { retryDelayMs } from '../outbox/retry-schedule.js';
 import type { DeliveryState } from '../platform/db/schema.js';
 import type { SendResult } from './http-sender.js';
-import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.js';
+import { DISABLE_AFTER_FAILING_MS, parseRetryAfter } from './retry-after.js';
 
 export type Outcome = 'succeeded' | 'retrying' | 'failed' | 'lease_lost';
 

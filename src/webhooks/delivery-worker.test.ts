@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useWebhookKit } from '../../test/helpers/webhook-kit.js';
 import { type ReceivedRequest, verifyReceived } from '../../test/helpers/webhook-receiver.js';
+import { outboxHandlers } from '../workers.js';
 import { WebhookWorker } from './delivery-worker.js';
 
 // `kit.t` is set in beforeAll: read it through `kit`, never destructure it.
@@ -225,7 +226,14 @@ describe('delivery', () => {
   });
 
   it('gives up on a receiver that never answers after the timeout (10 s unless configured)', async () => {
-    expect(new WebhookWorker({ db: kit.t.db, clock, allowPrivate: true }).timeoutMs).toBe(10_000);
+    expect(
+      new WebhookWorker({
+        handlers: outboxHandlers(),
+        db: kit.t.db,
+        clock,
+        allowPrivate: true,
+      }).timeoutMs,
+    ).toBe(10_000);
     const hook = await receiver(() => 'hang');
     const { uuid } = await createWebhook(hook.url);
     await emit(['booking-created']);

@@ -1,8 +1,8 @@
 import { type FieldErrors, limitReached } from '../errors.js';
+import { EVENT_TYPES } from '../outbox/event-types.js';
 import type { WebhookFormat } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { throwIfInvalid } from '../platform/http/validation.js';
-import { EVENT_TYPES } from './outbox.repository.js';
 import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl } from './ssrf-guard.js';
 import { checkHeaders } from './webhook-headers.js';

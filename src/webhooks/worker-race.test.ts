@@ -5,11 +5,12 @@ import { FixedClock } from '../../test/helpers/clock.js';
 import { databaseUrlOf } from '../../test/helpers/test-db.js';
 import { emitBookingEvents, insertBookingRow } from '../../test/helpers/webhook-events.js';
 import { WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
+import { EVENT_TYPES, type EventType } from '../outbox/event-types.js';
 import { type Database, type Db, openDatabase } from '../platform/db/client.js';
+import { outboxHandlers } from '../workers.js';
 import { claimDueDeliveries } from './deliveries.repository.js';
 import { recordAttempt } from './delivery-outcome.service.js';
 import { WebhookWorker } from './delivery-worker.js';
-import { EVENT_TYPES, type EventType } from './outbox.repository.js';
 
 let t: TestApp;
 const clock = new FixedClock(new Date().toISOString());
@@ -51,7 +52,15 @@ describe('two workers on one store', () => {
 
       // Small batches and two rounds per worker at a time: many claims overlap.
       const workers = [t.db, secondDb].map(
-        (db) => new WebhookWorker({ db, clock, allowPrivate: true, timeoutMs: 5000, batchSize: 3 }),
+        (db) =>
+          new WebhookWorker({
+            handlers: outboxHandlers(),
+            db,
+            clock,
+            allowPrivate: true,
+            timeoutMs: 5000,
+            batchSize: 3,
+          }),
       );
       for (let pass = 0; pass < 200; pass += 1) {
         const rounds = await Promise.all(workers.flatMap((worker) => [worker.runOnce(), worker.runOnce()]));
@@ -98,7 +107,13 @@ describe('two workers on one store', () => {
       await createWebhook(receiver.url);
       const bookingId = await insertBookingRow(t.db, t.workspace.id);
       await emitBookingEvents(t.db, t.workspace, bookingId, ['booking-created']);
-      const survivor = new WebhookWorker({ db: secondDb, clock, allowPrivate: true, timeoutMs: 1000 });
+      const survivor = new WebhookWorker({
+        handlers: outboxHandlers(),
+        db: secondDb,
+        clock,
+        allowPrivate: true,
+        timeoutMs: 1000,
+      });
       // A worker that claims and then "dies": it never sends nor records.
       expect((await survivor.runOnce()).outcomes).toEqual(['succeeded']);
       await t.db

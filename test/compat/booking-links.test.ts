@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { outboxHandlers } from '../../src/workers.js';
 import { bookingFixture } from '../helpers/booking-fixture.js';
 import { API, buildTestApp, createOtherWorkspace, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
@@ -86,7 +87,15 @@ describe('the links of a booking', () => {
     const start = event.getFirstPropertyValue('dtstart') as ICAL.Time;
     expect(start.toJSDate().toISOString()).toBe('2026-09-10T08:00:00.000Z');
 
-    await drainWebhooks(new WebhookWorker({ db: t.db, clock, allowPrivate: true, timeoutMs: 5000 }));
+    await drainWebhooks(
+      new WebhookWorker({
+        handlers: outboxHandlers(),
+        db: t.db,
+        clock,
+        allowPrivate: true,
+        timeoutMs: 5000,
+      }),
+    );
     await receiver.waitFor(1);
     const legacy = receiver.requests[0]!.json();
     expect(legacy.uid).toBe(booking.uuid);

@@ -5,17 +5,18 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layout rules of DESIGN §6 that a reviewer would otherwise have to remember: feature logic
  * never imports a surface, the slot engine is pure (no clock, env, database, or money), and all
- * SQL lives in repositories (issue 11 §3).
+ * SQL lives in repositories (issue 11 §3); the outbox stands between the features that act on
+ * a change's events.
  */
 
 const root = resolve(import.meta.dirname, '../..');
 const src = join(root, 'src');
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, withTests = false): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, withTests);
+    return /\.tsx?$/.test(entry.name) && (withTests || !/\.test\.tsx?$/.test(entry.name)) ? [path] : [];
   });
 }
 
@@ -27,6 +28,15 @@ function importsOf(file: string): string[] {
 }
 
 const files = sourceFiles(src);
+
+/** A folder's files, tests included, each with what it imports that `forbidden` matches. */
+function importsMatching(folder: string, forbidden: (target: string) => boolean): string[] {
+  return sourceFiles(join(src, folder), true).flatMap((file) =>
+    importsOf(file)
+      .filter(forbidden)
+      .map((target) => `${relative(root, file)} -> ${target}`),
+  );
+}
 
 /** Kysely statement builders and raw SQL: what only a repository (or src/platform/db) may hold. */
 const SQL_PATTERNS: [RegExp, string][] = [
@@ -90,6 +100,28 @@ describe('layering', () => {
       .filter((file) => !(relative(root, file) in SQL_ALLOWED))
       .flatMap((file) => sqlIn(file).map((what) => `${relative(root, file)}: ${what}`));
     expect(offenders).toEqual([]);
+  });
+
+  // The outbox dispatches every consequence of a change to handlers the process registers
+  // (src/workers.ts): webhooks and emails each know the outbox, never each other, and the outbox
+  // knows no feature (docs/architecture.md "Adding an event type").
+  it('keeps webhooks and notifications apart: neither imports the other', () => {
+    expect(importsMatching('webhooks', (target) => target.startsWith('src/notifications/'))).toEqual([]);
+    expect(importsMatching('notifications', (target) => target.startsWith('src/webhooks/'))).toEqual([]);
+  });
+
+  it('keeps src/outbox free of features: it imports only itself, src/platform and test helpers', () => {
+    const allowed = /^(src\/outbox\/|src\/platform\/|test\/helpers\/)/;
+    expect(importsMatching('outbox', (target) => !allowed.test(target))).toEqual([]);
+  });
+
+  it('sees the imports it checks, so the two checks above can fail', () => {
+    const toOutbox = (target: string) => target.startsWith('src/outbox/');
+    expect(importsMatching('webhooks', toOutbox).length).toBeGreaterThan(0);
+    expect(importsMatching('notifications', toOutbox).length).toBeGreaterThan(0);
+    expect(importsMatching('outbox', (target) => target.startsWith('src/platform/')).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('finds SQL where it is, so the check above can fail', () => {

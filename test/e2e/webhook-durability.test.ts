@@ -128,7 +128,7 @@ describe.skipIf(!adminUrl)('process model on PostgreSQL (needs TEST_DATABASE_URL
       };
       delete env.DATA_DIR;
       delete env.TEST_DATABASE_URL;
-      worker = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'webhooks', 'worker-main.js')], {
+      worker = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'worker-main.js')], {
         env,
         stdio: 'ignore',
       });

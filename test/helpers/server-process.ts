@@ -77,7 +77,7 @@ export interface ServerOptions {
   /** Default 'silent'; 'info' when a test waits for a log line. */
   logLevel?: string;
   env?: NodeJS.ProcessEnv;
-  /** What to run, relative to dist/src: the server (default) or `webhooks/worker-main.js`. */
+  /** What to run, relative to dist/src: the server (default) or `worker-main.js`. */
   script?: string;
 }
 
@@ -199,7 +199,7 @@ export class ServerProcess {
  * wait for its log line instead (logLevel defaults to 'info' here for that reason).
  */
 export function startWorkerProcess(store: Store, options: ServerOptions = {}): ServerProcess {
-  return new ServerProcess(store, { logLevel: 'info', ...options, script: 'webhooks/worker-main.js' });
+  return new ServerProcess(store, { logLevel: 'info', ...options, script: 'worker-main.js' });
 }
 
 /** A new, empty database on the server of `adminUrl`; `drop` removes it even if still connected. */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { type BookingEventType, recordBookingEvents } from '../../src/bookings/booking-events.service.js';
 import type { Db } from '../../src/platform/db/client.js';
-import { type EventType, recordBookingEvents } from '../../src/webhooks/outbox.repository.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
 import { openWritePath } from '../../src/write-path.js';
 import { createLocation, createService, createStaffer } from './factories.js';
@@ -49,7 +49,7 @@ export async function emitBookingEvents(
   db: Db,
   workspace: WorkspaceRow,
   bookingId: string,
-  types: EventType[],
+  types: BookingEventType[],
   at = new Date(),
 ): Promise<void> {
   await openWritePath(db).uow.run(workspace.id, (tx) =>

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { BookingEventType } from '../../src/bookings/booking-events.service.js';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
-import type { EventType } from '../../src/webhooks/outbox.repository.js';
+import { outboxHandlers } from '../../src/workers.js';
 import { buildTestApp, type TestApp } from './build-test-app.js';
 import { FixedClock } from './clock.js';
 import { emitBookingEvents, insertBookingRow } from './webhook-events.js';
@@ -38,6 +39,7 @@ export function useWebhookKit() {
 
     worker(options: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
       return new WebhookWorker({
+        handlers: outboxHandlers(),
         db: kit.t.db,
         clock: kit.clock,
         allowPrivate: true,
@@ -53,7 +55,7 @@ export function useWebhookKit() {
     },
 
     /** A new booking row and its events, committed through the outbox writer. */
-    async emit(types: EventType[]): Promise<string> {
+    async emit(types: BookingEventType[]): Promise<string> {
       const bookingId = await insertBookingRow(kit.t.db, kit.t.workspace.id);
       await emitBookingEvents(kit.t.db, kit.t.workspace, bookingId, types);
       return bookingId;

@@ -3,8 +3,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { watchOutbox } from '../../src/outbox/outbox-metrics.js';
 import { startMetricsServer } from '../../src/platform/metrics/endpoint.js';
-import { watchOutbox } from '../../src/webhooks/outbox-metrics.js';
+import { watchDeliveries } from '../../src/webhooks/delivery-metrics.js';
 import { bookingFixture } from '../helpers/booking-fixture.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { openTestDatabase } from '../helpers/test-db.js';
@@ -28,6 +29,7 @@ function series(text: string, name: string, labels: Record<string, string> = {})
 
 let t: TestApp;
 let stopWatching: () => void;
+let stopWatchingDeliveries: () => void;
 
 async function scrape(): Promise<string> {
   const response = await t.app.inject({
@@ -43,9 +45,11 @@ async function scrape(): Promise<string> {
 beforeAll(async () => {
   t = await buildTestApp({ config: { metricsToken: TOKEN, webhooksAllowPrivate: true } });
   stopWatching = watchOutbox(t.database);
+  stopWatchingDeliveries = watchDeliveries(t.database);
 });
 afterAll(async () => {
   stopWatching?.();
+  stopWatchingDeliveries?.();
   await t?.close();
 });
 

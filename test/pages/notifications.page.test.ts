@@ -7,6 +7,7 @@ import { MailWorker } from '../../src/notifications/mail-worker.js';
 import { smtpSender } from '../../src/notifications/smtp-sender.js';
 import type { Database } from '../../src/platform/db/client.js';
 import type { ApiApp } from '../../src/platform/http/types.js';
+import { outboxHandlers } from '../../src/workers.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
 import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
 import { openWritePath } from '../../src/write-path.js';
@@ -58,6 +59,7 @@ beforeAll(async () => {
   await makeUser(database.db, [{ workspaceId: workspace.id, role: 'staff' }], 'anna@studio.example');
   fixture = await bookingFixture({ db: database.db, workspace } as Parameters<typeof bookingFixture>[0]);
   worker = new MailWorker({
+    handlers: outboxHandlers(),
     db: database.db,
     clock: { now: () => Date.now() + ahead },
     sender: smtpSender(smtp.url),

@@ -7,6 +7,7 @@ import type { Database } from '../../src/platform/db/client.js';
 import type { ApiApp } from '../../src/platform/http/types.js';
 import { inviteMember } from '../../src/users/users.service.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { outboxHandlers } from '../../src/workers.js';
 import type { WorkspaceRow } from '../../src/workspaces/workspaces.repository.js';
 import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
 import { openWritePath } from '../../src/write-path.js';
@@ -170,6 +171,7 @@ describe('the account panel in a browser', () => {
     });
     expect(booked.status, await booked.clone().text()).toBe(201);
     const worker = new WebhookWorker({
+      handlers: outboxHandlers(),
       db: database.db,
       clock: { now: () => Date.now() },
       allowPrivate: true,

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PARTITIONS } from '../../src/outbox/partitions.js';
 import { type Database, type Db, openDatabase } from '../../src/platform/db/client.js';
 import { systemClock } from '../../src/platform/http/types.js';
-import { ALL_PARTITIONS, claimDueDeliveries } from '../../src/webhooks/deliveries.repository.js';
+import { claimDueDeliveries } from '../../src/webhooks/deliveries.repository.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { generateWebhookSecret } from '../../src/webhooks/signing.js';
+import { outboxHandlers } from '../../src/workers.js';
 import { FixedClock } from '../helpers/clock.js';
 import { databaseUrlOf, openTestDatabase } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -123,6 +125,7 @@ function received(from: number) {
 
 function worker(db: Db, workerId: string, clock = systemClock, leaseMs?: number) {
   return new WebhookWorker({
+    handlers: outboxHandlers(),
     db,
     clock,
     allowPrivate: true,

@@ -6,8 +6,9 @@ import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
 import { projectRoot } from '../../platform/db/project-root.js';
-import { dispatchOutbox } from '../../webhooks/outbox-dispatch.service.js';
+import { outboxHandlers } from '../../workers.js';
 
 /**
  * The bookings calendar through the real app (issue 13 §1): columns per staffer, times in the
@@ -200,7 +201,7 @@ describe('the calendar', () => {
     };
     // A change's emails are queued when its outbox event is dispatched (a worker's round).
     const staffMails = async (bookingId: string) => {
-      await dispatchOutbox(t.db, Date.now(), 1_000);
+      await dispatchOutbox(t.db, outboxHandlers(), Date.now(), 1_000);
       return t.db
         .selectFrom('mail_messages')
         .select('recipient')

@@ -3,8 +3,9 @@ import { at, book, bookingBody, NOW, openStudio, type Studio } from '../../../te
 import { createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { SmtpReceiver } from '../../../test/helpers/smtp-receiver.js';
+import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
 import type { UserRow } from '../../users/users.repository.js';
-import { dispatchOutbox } from '../../webhooks/outbox-dispatch.service.js';
+import { outboxHandlers } from '../../workers.js';
 import { MailWorker } from '../mail-worker.js';
 import { smtpSender } from '../smtp-sender.js';
 
@@ -22,6 +23,7 @@ afterAll(() => s.t.close());
 
 const logWorker = () =>
   new MailWorker({
+    handlers: outboxHandlers(),
     db: s.t.db,
     clock: s.clock,
     sender: undefined,
@@ -166,7 +168,7 @@ describe('Settings → Notifications', () => {
         customer_email: 'eve@example.com',
       }),
     );
-    await dispatchOutbox(s.t.db, s.clock.now(), 1_000); // a worker's round queues its emails
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000); // a worker's round queues its emails
     const kinds = (
       await s.t.db
         .selectFrom('mail_messages')
@@ -311,6 +313,7 @@ describe('Settings → Notifications', () => {
       expect((await client.post(`${PAGE}/test`)).headers.location).toBe(`${PAGE}?notice=test#log`);
       const sender = smtpSender(smtp.url);
       const worker = new MailWorker({
+        handlers: outboxHandlers(),
         db: s.t.db,
         clock: s.clock,
         sender,

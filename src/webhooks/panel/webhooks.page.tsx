@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '../../outbox/event-types.js';
 import {
   ErrorSummary,
   FieldError,
@@ -8,7 +9,6 @@ import {
   TextField,
 } from '../../surfaces/panel/forms.js';
 import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { EVENT_TYPES } from '../outbox.repository.js';
 import type { AttemptRow, DeliveryRow } from '../webhooks.presenter.js';
 import type { WebhookRow } from '../webhooks.repository.js';
 

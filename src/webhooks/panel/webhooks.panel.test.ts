@@ -4,6 +4,7 @@ import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { emitBookingEvents, insertBookingRow } from '../../../test/helpers/webhook-events.js';
 import { WebhookReceiver } from '../../../test/helpers/webhook-receiver.js';
 import type { UserRow } from '../../users/users.repository.js';
+import { outboxHandlers } from '../../workers.js';
 import { WebhookWorker } from '../delivery-worker.js';
 
 const HOOKS = '/panel/settings/developers/webhooks';
@@ -31,7 +32,13 @@ afterAll(async () => {
 });
 
 const worker = () =>
-  new WebhookWorker({ db: t.db, clock: { now: () => Date.now() }, allowPrivate: true, timeoutMs: 2000 });
+  new WebhookWorker({
+    handlers: outboxHandlers(),
+    db: t.db,
+    clock: { now: () => Date.now() },
+    allowPrivate: true,
+    timeoutMs: 2000,
+  });
 
 describe('Settings -> Developers -> Webhooks', () => {
   it('shows the SSRF refusal and a missing event choice next to their fields, keeping what was typed', async () => {

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../platform/db/client.js';
 import type { Clock } from '../platform/http/types.js';
-import { PARTITION_COUNT } from './deliveries.repository.js';
 import {
   beatWorkerHeartbeat,
   countLiveWorkers,
@@ -12,6 +11,7 @@ import {
   renewHeldLeases,
   takeFreeLeases,
 } from './partition-leases.repository.js';
+import { PARTITION_COUNT } from './partitions.js';
 
 /**
  * This process's worker id unless one is given. Workers of one process share it, and with it
@@ -24,7 +24,7 @@ export const PROCESS_WORKER_ID = `${hostname()}:${process.pid}:${randomBytes(3).
 export const DEFAULT_LEASE_MS = 30_000;
 
 /**
- * The outbox partitions one delivery worker holds (issue 17.3). Each worker beats a heartbeat in
+ * The outbox partitions one worker holds. Each worker beats a heartbeat in
  * `delivery_workers` and aims for ceil(partitions / live workers) leases in `worker_leases`: it
  * takes free or expired ones up to that share and gives back what exceeds it, so a worker that
  * joins gets its share within one renewal and a worker that dies (no release) leaves its leases

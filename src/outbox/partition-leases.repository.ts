@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 
 /**
- * The statements of the delivery workers' partition leases (partition-leases.service.ts):
+ * The statements of the workers' partition leases (partition-leases.service.ts):
  * `delivery_workers` holds each live worker's heartbeat, `worker_leases` one row per outbox
  * partition with its holder. Neither is a tenant table: they are the workers' own bookkeeping.
  */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../test/helpers/clock.js';
-import { PARTITION_COUNT } from './deliveries.repository.js';
 import { PartitionLeases } from './partition-leases.service.js';
+import { PARTITION_COUNT } from './partitions.js';
 
 let t: TestApp;
 const clock = new FixedClock(new Date().toISOString());

@@ -1,0 +1,36 @@
+/**
+ * Every event type, by the subject it tells of (DESIGN §3 "Webhook events": SPEC's four booking
+ * events plus booking-created). The outbox owns this list so that every handler reads one
+ * vocabulary: webhooks validate subscriptions against it, the email handler picks its types from
+ * it, and a service can record only what is listed here (docs/architecture.md "Adding an event
+ * type").
+ */
+export const EVENT_TYPES_BY_SUBJECT = {
+  booking: [
+    'booking-created',
+    'booking-updated',
+    'booking-rescheduled',
+    'booking-succeeded',
+    'booking-canceled',
+  ],
+} as const satisfies Record<string, readonly `${string}-${string}`[]>;
+
+/** What an event is about: the key of the body's `data` ({ booking: ... }). */
+export type Subject = keyof typeof EVENT_TYPES_BY_SUBJECT;
+export type EventTypeOf<S extends Subject> = (typeof EVENT_TYPES_BY_SUBJECT)[S][number];
+export type EventType = EventTypeOf<Subject>;
+
+/** All event types, subject by subject, in the order the lists above give. */
+export const EVENT_TYPES: readonly EventType[] = Object.values(EVENT_TYPES_BY_SUBJECT).flat();
+
+/**
+ * The JSON body a receiver gets (DESIGN §3), plus `sequence`, increasing per subject. `data` holds
+ * the subject under its name, as the API presents it.
+ */
+export interface EventBody<T extends string = EventType> {
+  type: T;
+  timestamp: string;
+  workspace: string;
+  sequence: number;
+  data: Record<string, unknown>;
+}

@@ -1,0 +1,55 @@
+import type { Config } from './config.js';
+import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-worker.js';
+import { emailHandler } from './notifications/outbox-handler.js';
+import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
+import type { WorkerLogger } from './outbox/queue-worker.js';
+import type { Db } from './platform/db/client.js';
+import type { Clock } from './platform/http/types.js';
+import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { webhookHandler } from './webhooks/outbox-handler.js';
+
+/**
+ * The handlers every outbox event is dispatched to, in this order: a change's webhook deliveries,
+ * then its emails. The one list of the process (the server's workers, `npm run worker`, and the
+ * tests that dispatch): a new consequence of a change is one more entry here.
+ */
+export function outboxHandlers(): HandlerRegistry {
+  return registerHandlers([webhookHandler, emailHandler]);
+}
+
+/** The process's two workers: webhook deliveries and emails, on one set of partition leases. */
+export interface Workers {
+  webhook: WebhookWorker;
+  mail: MailWorker;
+  start(): void;
+  /** Lets the sends in flight finish and record their results; call before the store closes. */
+  stop(): Promise<void>;
+}
+
+export function openWorkers(
+  config: Config,
+  deps: { db: Db; clock: Clock; logger: WorkerLogger; publicBase: string },
+): Workers {
+  const handlers = outboxHandlers();
+  const webhook = new WebhookWorker({
+    db: deps.db,
+    clock: deps.clock,
+    handlers,
+    allowPrivate: config.webhooksAllowPrivate,
+    logger: deps.logger,
+  });
+  // The mail worker shares the webhook worker's partition leases (one heartbeat per process).
+  const mail = mailWorkerFromConfig(config, { ...deps, handlers, leases: webhook.leases });
+  return {
+    webhook,
+    mail,
+    start() {
+      webhook.start();
+      mail.start();
+    },
+    async stop() {
+      await mail.stop();
+      await webhook.stop();
+    },
+  };
+}
