@@ -300,55 +300,39 @@ export async function insertBooking(
     eventSequence: number;
   },
 ): Promise<void> {
-  // INSERT ... SELECT from the workspace's default status, not a subquery in VALUES: Citus plans
-  // no subquery inside an INSERT, and routes this one to the workspace's shard because the new
-  // row's workspace_id is the status row's own.
-  const inserted = await tx
+  // The default status is read first, not by a subquery in VALUES: Citus plans no subquery
+  // inside an INSERT, and pulls an INSERT ... SELECT through the coordinator.
+  const [status] = (await defaultStatus(tx, values.workspaceId)).rows;
+  if (!status) throw new Error(`workspace ${values.workspaceId} has no default booking status`);
+  await tx
     .insertInto('bookings')
-    .columns([
-      'id',
-      'workspace_id',
-      'location_id',
-      'staffer_id',
-      'customer_id',
-      'status_id',
-      'occupancy_id',
-      'start_time',
-      'end_time',
-      'booking_comment',
-      'booking_callback',
-      'source',
-      'created_by_key_id',
-      'event_sequence',
-    ])
-    .expression(
-      tx
-        .selectFrom('booking_statuses as s')
-        .select([
-          sql<string>`${values.id}::uuid`.as('id'),
-          's.workspace_id',
-          sql<string>`${values.locationId}::uuid`.as('location_id'),
-          sql<string>`${values.stafferId}::uuid`.as('staffer_id'),
-          sql<string>`${values.customerId}::uuid`.as('customer_id'),
-          's.id as status_id',
-          sql<string>`${values.occupancyId}::uuid`.as('occupancy_id'),
-          sql<Date>`${values.start}::timestamptz`.as('start_time'),
-          sql<Date>`${values.end}::timestamptz`.as('end_time'),
-          sql<string>`${values.bookingComment}::text`.as('booking_comment'),
-          sql<boolean | null>`${values.bookingCallback}::boolean`.as('booking_callback'),
-          sql<string>`${values.source}::text`.as('source'),
-          sql<string | null>`${values.createdByKeyId}::uuid`.as('created_by_key_id'),
-          sql<number>`${values.eventSequence}::int`.as('event_sequence'),
-        ])
-        .where('s.workspace_id', '=', values.workspaceId)
-        .where('s.is_default', '=', true),
-    )
-    .executeTakeFirst();
-  // Every workspace is made with a default status and can never lose it (statuses.service.ts).
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
-    throw new Error(`workspace ${values.workspaceId} has no default booking status`);
-  }
+    .values({
+      id: values.id,
+      workspace_id: values.workspaceId,
+      location_id: values.locationId,
+      staffer_id: values.stafferId,
+      customer_id: values.customerId,
+      status_id: status.id,
+      occupancy_id: values.occupancyId,
+      start_time: values.start,
+      end_time: values.end,
+      booking_comment: values.bookingComment,
+      booking_callback: values.bookingCallback,
+      source: values.source,
+      created_by_key_id: values.createdByKeyId,
+      event_sequence: values.eventSequence,
+    })
+    .execute();
 }
+
+// Every workspace has exactly one default status (a unique index) and cannot lose it.
+const defaultStatus = precompiled(1, (db, workspaceId: string) =>
+  db
+    .selectFrom('booking_statuses')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('is_default', '=', true),
+);
 
 /** Column changes of one booking; `updated_at` is stamped with them. */
 export async function updateBooking(

@@ -18,7 +18,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
  * delivery" is certain rather than a race; it is killed with SIGKILL; the next start delivers.
  */
 const API = '/api/public/v2';
-const adminUrl = process.env.TEST_DATABASE_URL;
+// The Citus suite runs this too (test/citus/vitest.config.ts), on its shared distributed database.
+const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.TEST_CITUS_URL;
 let store: Store;
 let cleanup: () => Promise<void>;
 let receiver: WebhookReceiver;

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 
@@ -46,6 +47,49 @@ export async function ensureServerBuilt(): Promise<void> {
 }
 
 export type Store = { databaseUrl: string } | { dataDir: string };
+
+const citusDemos = new WeakSet<Store>();
+const runNode = (args: string[], env: NodeJS.ProcessEnv) =>
+  promisify(execFile)(process.execPath, args, { env });
+
+/**
+ * On the Citus suite every file's store is the one shared database, where only the very first
+ * start seeds a demo workspace. What a first start on a store of its own would print, the first
+ * start on each Store object gets instead: a demo workspace of its own, made by the CLI.
+ */
+async function sharedStoreDemo(store: Store): Promise<Started['demo']> {
+  const citusUrl = process.env.TEST_CITUS_URL;
+  if (!citusUrl || !('databaseUrl' in store) || store.databaseUrl !== citusUrl || citusDemos.has(store)) {
+    return undefined;
+  }
+  citusDemos.add(store);
+  // One at a time: two workspace creates at once can deadlock on Citus, where both write the
+  // `workspaces` reference table on every node.
+  const turn = demoTurn.then(() => createDemo(citusUrl));
+  demoTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+let demoTurn: Promise<unknown> = Promise.resolve();
+
+async function createDemo(citusUrl: string): Promise<Started['demo']> {
+  const slug = `demo-${randomBytes(4).toString('hex')}`;
+  const { stdout } = await runNode(
+    [
+      path.join(ROOT, 'dist', 'src', 'cli', 'main.js'),
+      'workspace',
+      'create',
+      '--slug',
+      slug,
+      '--name',
+      'Demo Studio',
+      '--demo',
+    ],
+    { ...process.env, DATABASE_URL: citusUrl },
+  );
+  const created = JSON.parse(stdout) as { api_key: { secret: string } };
+  return { slug, apiKey: created.api_key.secret };
+}
 
 /**
  * A new DATA_DIR holding a copy of the migrated store the global set-up made once: a server
@@ -136,11 +180,14 @@ export class ServerProcess {
       });
     });
     // The banner (API line, then the demo workspace if any) is one small, hence atomic, write.
-    this.started = this.waitForOutput(/API: +(http:\/\/\S+)\/api\/public\/v2\n[\s\S]*?\n\n/).then((match) => {
-      const slug = /Workspace: +(\S+)\n/.exec(this.stdout)?.[1];
-      const apiKey = /API key: +(\S+)\n/.exec(this.stdout)?.[1];
-      return { base: match[1]!, ...(slug && apiKey ? { demo: { slug, apiKey } } : {}) };
-    });
+    this.started = this.waitForOutput(/API: +(http:\/\/\S+)\/api\/public\/v2\n[\s\S]*?\n\n/).then(
+      async (match) => {
+        const slug = /Workspace: +(\S+)\n/.exec(this.stdout)?.[1];
+        const apiKey = /API key: +(\S+)\n/.exec(this.stdout)?.[1];
+        const demo = slug && apiKey ? { slug, apiKey } : await sharedStoreDemo(store);
+        return { base: match[1]!, ...(demo ? { demo } : {}) };
+      },
+    );
     // A test that never awaits `started` (set-up failed elsewhere) must not see an unhandled rejection.
     this.started.catch(() => {});
   }
@@ -204,6 +251,9 @@ export function startWorkerProcess(store: Store, options: ServerOptions = {}): S
 
 /** A new, empty database on the server of `adminUrl`; `drop` removes it even if still connected. */
 export async function createScratchDatabase(adminUrl: string, prefix: string) {
+  // On the Citus suite the distributed database is the one store every process shares.
+  const citusUrl = process.env.TEST_CITUS_URL;
+  if (citusUrl) return { name: new URL(citusUrl).pathname.slice(1), url: citusUrl, drop: async () => {} };
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await adminSql(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
@@ -231,7 +281,7 @@ async function adminSql(url: string, text: string): Promise<void> {
  * deletes it.
  */
 export async function ownStore(name: string): Promise<{ store: Store; remove: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
+  const adminUrl = process.env.TEST_CITUS_URL ?? process.env.TEST_DATABASE_URL;
   if (adminUrl) {
     const scratch = await createScratchDatabase(adminUrl, `kairos_${name}`);
     return { store: { databaseUrl: scratch.url }, remove: scratch.drop };

@@ -13,6 +13,24 @@ import { type Database, openDatabase } from '../../src/platform/db/client.js';
  * dropped again on close.
  */
 export async function openTestDatabase(options: { poolSize?: number } = {}): Promise<Database> {
+  // The Citus suite (scripts/test-citus.sh): one distributed database that every file shares,
+  // each in workspaces of its own, as tenants share a cluster.
+  const citusUrl = process.env.TEST_CITUS_URL;
+  if (citusUrl) {
+    // Files run one at a time there, and what earlier files left for the workers is theirs, not
+    // this file's: their workers' heartbeats and leases (a worker killed mid-test keeps both
+    // until they run out), their undispatched events, their unsent emails and deliveries. Set it
+    // all aside, as a store of the file's own would start without it.
+    await adminQuery(
+      citusUrl,
+      `DELETE FROM delivery_workers;
+       UPDATE worker_leases SET holder = NULL, lease_until = NULL WHERE holder IS NOT NULL;
+       UPDATE outbox_events SET dispatched_at = now() WHERE dispatched_at IS NULL;
+       UPDATE mail_messages SET state = 'dropped' WHERE state IN ('pending', 'sending');
+       UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL WHERE state IN ('pending', 'sending')`,
+    );
+    return openDatabase({ databaseUrl: citusUrl, poolSize: options.poolSize ?? 20 });
+  }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return openDatabase({ pglite: await reusedPGlite() });
   const name = `${inject('postgresTemplate')}_${randomBytes(5).toString('hex')}`;

@@ -160,11 +160,42 @@ export async function distributeSchema(query: RawQuery): Promise<string[]> {
         await query(`SELECT truncate_local_data_after_distributing_table('${table}')`);
     }
     await query('COMMIT');
-    return placements.map(statementOf);
+    return [...placements.map(statementOf), ...(await registerCoordinator(query))];
   } catch (error) {
     await query('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * Puts the coordinator in Citus's node list (without shards) when it is not there, and copies
+ * the reference tables to it: the lookups every request makes (the workspace by slug, a panel
+ * session) are then answered where they arrive instead of on a worker. After the tables are
+ * placed, not before: with the coordinator listed, making `workspaces` a reference table would
+ * turn every tenant table still local into a Citus-managed local table, which cannot then be
+ * distributed. Its address is the one this command reached it at; over a Unix socket there is
+ * none, and the operator is told to name it. Running the command again finishes what a failure
+ * here left undone.
+ */
+async function registerCoordinator(query: RawQuery): Promise<string[]> {
+  const [known] = await query(`SELECT EXISTS (SELECT 1 FROM pg_dist_node WHERE groupid = 0) AS known`);
+  if (known?.known) {
+    await query(`SELECT replicate_reference_tables('block_writes')`);
+    return [];
+  }
+  const [self] = await query(`SELECT host(inet_server_addr()) AS host, inet_server_port() AS port`);
+  if (!self?.host) {
+    throw new DistributionError(
+      "Connected over a Unix socket, so the coordinator's address is unknown: run SELECT citus_set_coordinator_host('<host>', <port>) on it, or connect over TCP.",
+    );
+  }
+  const statements = [
+    `SELECT citus_set_coordinator_host('${String(self.host)}', ${Number(self.port)})`,
+    // Blocking writes to them meanwhile: logical replication needs wal_level = logical.
+    `SELECT replicate_reference_tables('block_writes')`,
+  ];
+  for (const statement of statements) await query(statement);
+  return statements;
 }
 
 async function readTableFacts(query: RawQuery): Promise<TableFacts[]> {

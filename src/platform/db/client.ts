@@ -49,6 +49,10 @@ export interface OpenOptions {
    */
   pglite?: PGlite;
   poolSize?: number;
+  /** PostgreSQL: settings of every session of the pool (`-c name=value`). */
+  settings?: Record<string, string>;
+  /** PostgreSQL: each NOTICE the server sends any session of the pool (tests read Citus's). */
+  onNotice?: (notice: { message: string; detail: string | undefined }) => void;
 }
 
 // int8 (count(*), sums) as JS numbers: our counts and minor-unit sums stay far below 2^53.
@@ -126,14 +130,30 @@ new Gauge({
   },
 });
 
+/** pg's `options`: the search path and the settings, as `-c` flags. */
+function sessionOptions(options: OpenOptions): { options?: string } {
+  const settings = {
+    ...(options.searchPath ? { search_path: `${options.searchPath},public` } : {}),
+    ...options.settings,
+  };
+  const flags = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
+  return flags.length > 0 ? { options: flags.join(' ') } : {};
+}
+
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     Client: PreparingClient,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    ...(options.searchPath ? { options: `-c search_path=${options.searchPath},public` } : {}),
+    ...sessionOptions(options),
   });
+  const { onNotice } = options;
+  if (onNotice) {
+    pool.on('connect', (client) =>
+      client.on('notice', (notice) => onNotice({ message: notice.message ?? '', detail: notice.detail })),
+    );
+  }
   // A dropped idle connection must not crash the process; the pool discards it and opens a new
   // one on demand, which is how the server recovers by itself once the store is back.
   pool.on('error', () => {});

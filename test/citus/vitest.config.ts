@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The suite on a real Citus cluster (scripts/test-citus.sh sets it up and sets TEST_CITUS_URL).
+ * Our own Citus tests, and existing suites run as they are against the one distributed database
+ * (test/helpers/test-db.ts): the API end to end, every write route, the panel's and the booking
+ * page's creates and changes, emails, calendar feeds, processes racing for one slot. A feature
+ * joins by naming its tests here.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/citus/**/*.test.ts',
+      'test/e2e/spec-sequence.test.ts',
+      'test/e2e/booking-webhooks.test.ts',
+      'test/e2e/webhook-durability.test.ts',
+      'test/concurrency/double-booking.test.ts',
+      'test/concurrency/two-processes.test.ts',
+      'src/bookings/*.test.ts',
+      'src/bookings/panel/*.test.ts',
+      'test/booking-page/*.test.ts',
+      'src/notifications/mail-delivery.test.ts',
+      'src/calendar-feeds/calendar-feeds.test.ts',
+      'src/webhooks/webhooks.api.test.ts',
+      'src/webhooks/deliveries.api.test.ts',
+      'src/customers/customers.test.ts',
+      'src/locations/locations.test.ts',
+    ],
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+    pool: 'forks',
+    // One file at a time: the files share one database, and with it the delivery workers'
+    // partition leases; a worker of one file would otherwise hold partitions another file's
+    // worker waits for.
+    fileParallelism: false,
+    isolate: false,
+  },
+});
