@@ -5,7 +5,7 @@
 # cluster.sh); CITUS_KEEP=1 leaves it running afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cluster=${CITUS_CLUSTER:-../shared/tools/citus/cluster.sh}
+cluster=$(realpath -m "${CITUS_CLUSTER:-../shared/tools/citus/cluster.sh}")
 [ -x "$cluster" ] || { echo "no Citus cluster script at $cluster (set CITUS_CLUSTER)" >&2; exit 1; }
 
 node scripts/ensure-deps.mjs
@@ -22,4 +22,5 @@ node dist/src/cli/main.js db migrate >/dev/null
 node dist/src/cli/main.js db distribute >/dev/null
 unset DATABASE_URL
 
-TEST_CITUS_URL=$url npx vitest run --config test/citus/vitest.config.ts "$@"
+# The upgrade test makes a database of its own with the same script.
+CITUS_CLUSTER=$cluster TEST_CITUS_URL=$url npx vitest run --config test/citus/vitest.config.ts "$@"

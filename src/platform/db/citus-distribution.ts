@@ -203,7 +203,10 @@ async function readTableFacts(query: RawQuery): Promise<TableFacts[]> {
     SELECT c.relname AS name,
            EXISTS (SELECT 1 FROM pg_attribute a
                     WHERE a.attrelid = c.oid AND a.attname = 'workspace_id' AND NOT a.attisdropped) AS has_workspace_id,
-           EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = c.oid) AS placed,
+           -- A Citus-managed local table is not placed: with the coordinator listed, Citus makes
+           -- each new table with a foreign key to a reference table one, until it is distributed.
+           EXISTS (SELECT 1 FROM citus_tables t WHERE t.table_name = c.oid::regclass
+                    AND t.citus_table_type IN ('distributed', 'reference')) AS placed,
            COALESCE((SELECT array_agg(DISTINCT p.relname::text)
                        FROM pg_constraint k JOIN pg_class p ON p.oid = k.confrelid
                       WHERE k.conrelid = c.oid AND k.contype = 'f' AND k.confrelid <> c.oid), '{}') AS parents

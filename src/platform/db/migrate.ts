@@ -3,6 +3,7 @@ import path from 'node:path';
 import { distributePending, isDistributed } from './citus-distribution.js';
 import type { Database } from './client.js';
 import { projectRoot } from './project-root.js';
+import { splitStatements } from './sql-statements.js';
 
 // Any constant will do; it only has to be the same in every Kairos process.
 const MIGRATION_LOCK_ID = 7_270_417;
@@ -46,8 +47,12 @@ export async function migrate(database: Database, migrations = loadMigrations())
           await query('BEGIN');
           // Citus refuses parallel DDL on a table after DDL on a reference table in one transaction.
           if (distributed) await query(`SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`);
-          await query(migration.sql);
-          if (distributed) await distributePending(query);
+          if (distributed) {
+            for (const statement of splitStatements(migration.sql)) await query(statement);
+            await distributePending(query);
+          } else {
+            await query(migration.sql);
+          }
           await query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
           await query('COMMIT');
         } catch (error) {
