@@ -18,6 +18,8 @@
  *   BENCH_ONLY=calendar only the panel's week view at 20 staffers / 1,000 bookings (issue 13)
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
+ *   BENCH_ONLY=citus    only creates and 31-day time-slots on a local Citus cluster against plain
+ *                       PostgreSQL (needs BENCH_DATABASE_URL); prints the figures
  *   BENCH_SOAK_MINUTES  length of the PGlite soak (default 10; 0 skips it; quick: 2)
  *
  * Exits non-zero only when something crashed; bars that are missed are reported, not fatal.
@@ -26,6 +28,7 @@ import path from 'node:path';
 import { runBookingPageBench } from './booking-page.js';
 import { type CalendarResult, runCalendarBench } from './calendar.js';
 import { abort, isAborting } from './children.js';
+import { runCitusBench } from './citus.js';
 import { ROOT } from './dist.js';
 import { type ListResult, runListsBench } from './lists.js';
 import { loadAverage, machineInfo } from './machine.js';
@@ -85,6 +88,16 @@ async function main(): Promise<number> {
   if (only === 'calendar') {
     clearTimeout(watchdog);
     await runCalendarBench(log);
+    return 0;
+  }
+  if (only === 'citus') {
+    clearTimeout(watchdog);
+    if (!databaseUrl) throw new Error('BENCH_ONLY=citus compares with PostgreSQL: set BENCH_DATABASE_URL');
+    const machine = machineInfo();
+    log(
+      `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
+    );
+    await runCitusBench(databaseUrl, log);
     return 0;
   }
   if (only === 'lists' || only === 'soak') {
