@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
-    exclude: ['test/pages/**', 'node_modules/**', 'dist/**'],
+    // test/citus runs on a Citus cluster: npm run test:citus.
+    exclude: ['test/pages/**', 'test/citus/**', 'node_modules/**', 'dist/**'],
     // Migrates once and hands each file a copy of the result (test/helpers/test-db.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,

@@ -307,8 +307,8 @@ export async function insertBooking(
   await tx
     .insertInto('bookings')
     .values({
-      id: values.id,
       workspace_id: values.workspaceId,
+      id: values.id,
       location_id: values.locationId,
       staffer_id: values.stafferId,
       customer_id: values.customerId,
