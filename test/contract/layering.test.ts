@@ -3,9 +3,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layout rules of DESIGN §6 that a reviewer would otherwise have to remember: feature logic
+ * The layout rules (docs/architecture.md) that a reviewer would otherwise have to remember: feature logic
  * never imports a surface, the slot engine is pure (no clock, env, database, or money), and all
- * SQL lives in repositories (issue 11 §3); the outbox stands between the features that act on
+ * SQL lives in repositories; the outbox stands between the features that act on
  * a change's events.
  */
 
@@ -50,7 +50,7 @@ const SQL_PATTERNS: [RegExp, string][] = [
  * entry goes when its SQL moves (a test below fails while an entry has nothing left to excuse).
  */
 const SQL_ALLOWED: Record<string, string> = {
-  // The legacy webhook bodies' reads; to move into a repository of their own (issue 11 §3).
+  // The legacy webhook bodies' reads; to move into a repository of their own.
   'src/webhooks/legacy-body.ts': 'to be moved into a repository',
 };
 
