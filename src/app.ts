@@ -63,7 +63,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: requestIdOf,
-    // Shutdown (issue 18 §6, src/platform/http/drain.ts): idle keep-alive connections close at
+    // Shutdown (src/platform/http/drain.ts): idle keep-alive connections close at
     // once; a request arriving on a busy one while draining is answered, not refused with
     // Fastify's own 503 body.
     forceCloseConnections: 'idle',

@@ -9,7 +9,7 @@ import { watchDeliveries } from './webhooks/delivery-metrics.js';
 import { openWorkers } from './workers.js';
 
 /**
- * `npm run worker`: the workers on their own (DESIGN §1): webhook deliveries and emails. Run API
+ * `npm run worker`: the workers in a process of their own: webhook deliveries and emails. Run API
  * processes with WORKER=off beside it, or not: any number of workers may share one PostgreSQL. On
  * the embedded store the data folder belongs to one process, so there the workers normally run
  * inside `npm start`.

@@ -9,7 +9,7 @@ import {
   softDeleteApiKey,
 } from './api-keys.repository.js';
 
-/** `secret_` + 32 random bytes, base64url (DESIGN §4.6). */
+/** `secret_` + 32 random bytes, base64url: shown once, stored only as a hash. */
 export function generateSecret(): string {
   return `secret_${randomBytes(32).toString('base64url')}`;
 }

@@ -167,7 +167,7 @@ export function readDetails(body: Record<string, unknown>): ContactDetails {
 }
 
 /**
- * The form's rules (the booking-form setting; SPEC: what the form requires, the API requires),
+ * The form's rules (the booking-form setting: what the form requires, the API requires too),
  * checked before anything is written so every field's error shows at once. The phone may be
  * typed nationally: the location's country is its default.
  */

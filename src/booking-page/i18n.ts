@@ -1,5 +1,5 @@
 /**
- * The booking page's languages (issue 14 point 3): English and German. The language comes from
+ * The booking page's languages: English and German. The language comes from
  * `?lang=`, else the browser's Accept-Language, else the workspace locale. Dates, times and prices
  * are formatted by Intl in the resulting locale, so the clock (12/24 h) follows it too.
  */

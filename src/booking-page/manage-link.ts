@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 /**
- * Manage links (issue 14 point 5): `/book/<slug>/manage/<token>`, token = the booking uuid's 16
+ * Manage links: `/book/<slug>/manage/<token>`, token = the booking uuid's 16
  * bytes and an HMAC-SHA256 tag over them (first 16 bytes), both base64url. The key is the
  * workspace's `booking_page_secret` (never shown), so links cannot be forged or guessed, and any
  * later notification can print the link again without storing it.

@@ -3,7 +3,7 @@ import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 /**
- * ALTCHA proof-of-work on the confirm step (issue 14 point 7), self-hosted: the challenge is
+ * ALTCHA proof-of-work on the confirm step (against spam), self-hosted: the challenge is
  * signed with a key derived from the workspace's booking-page secret, expires after 10 minutes,
  * and each solved challenge is accepted once per process (a bot cannot reuse one solution).
  * The v1 (SHA-256) format is used because a browser solves it with crypto.subtle in a few lines,

@@ -16,7 +16,7 @@ export interface CartInput
 }
 
 /**
- * POST /bookings/cart (issue 16 §4): each item becomes one booking holding all of its services
+ * POST /bookings/cart: each item becomes one booking holding all of its services
  * (durations add up, one order line per service), for the one customer of the cart. All items
  * commit together or none does: the bookings are made in one unit of work, so a refused item
  * leaves no booking, customer or event of the others behind. A 422 or 409 names the item:

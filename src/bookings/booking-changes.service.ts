@@ -101,7 +101,7 @@ export function rescheduleBooking(
     await moveSeat(tx, ctx, booking, location, services, booking.staffer_id, start, true);
     return {
       action: 'rescheduled',
-      // Instants as everywhere in the API (DESIGN §3 "Time"): UTC, seconds, 'Z'.
+      // Instants as everywhere in the API: UTC, seconds, 'Z'.
       changes: { start_time: { from: toUtcIso(booking.start_time.getTime()), to: toUtcIso(start) } },
       events: ['booking-updated', 'booking-rescheduled'],
     };
@@ -278,7 +278,7 @@ export function cancelBooking(
   });
 }
 
-/** POST /bookings/{uuid}/public_notes: no event (SPEC), but history and updated_at. */
+/** POST /bookings/{uuid}/public_notes: no event (a note sends no webhook), but history and updated_at. */
 export async function addPublicNote(
   ctx: BookingContext,
   bookingId: string,

@@ -3,8 +3,8 @@ import { toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 /**
- * The customer's own links to a booking and the rules they follow (issue 16 §5: `links[]`,
- * `policy`; §1: `booking_hash_id`, `booking_page` of legacy webhook bodies).
+ * The customer's own links to a booking and the rules they follow (a booking's `links[]`,
+ * `policy`; `booking_hash_id`, `booking_page` of legacy webhook bodies).
  *
  * The manage link is the booking page's (src/booking-page/manage-link.ts): `/book/<slug>/manage/
  * <token>`, the token signed with the workspace's secret, so it is made again whenever a booking

@@ -11,7 +11,7 @@ import {
 } from '../../test/bookings/bookings-kit.js';
 import { createStaffer } from '../../test/helpers/factories.js';
 
-// Automatic staffer assignment (issue 4 §1): least booked that local day first, ties by the
+// Automatic staffer assignment: least booked that local day first, ties by the
 // order in which the staffers were created. A third staffer "Aaron" is created last but sorts
 // first by name, so a tie going to Anna proves creation order, not alphabetical order.
 let s: Studio;

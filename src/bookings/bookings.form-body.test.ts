@@ -9,7 +9,7 @@ import {
 } from '../../test/bookings/bookings-kit.js';
 import { API } from '../../test/helpers/build-test-app.js';
 
-// DESIGN §3 "Bodies": application/x-www-form-urlencoded is accepted as well as JSON. Every
+// Bodies: application/x-www-form-urlencoded is accepted as well as JSON. Every
 // value then arrives as a string, and booleans and amounts must still be read right.
 let s: Studio;
 beforeAll(async () => {

@@ -80,7 +80,7 @@ describe('Idempotency-Key on POST /bookings', () => {
   });
 
   // A refusal rolls its transaction back, and the key is written in that transaction: a request
-  // that committed nothing leaves no key, so its retry runs afresh (issue 11).
+  // that committed nothing leaves no key, so its retry runs afresh.
   it('keeps no key for a refused request: the retry runs again, and succeeds once the slot is free', async () => {
     const day = s.nextDay();
     const taker = await withKey('POST', '/bookings', bookingBody(s.f, at(day, '10:00')), 'taker');

@@ -14,7 +14,7 @@ import {
   statusOfType,
 } from '../../test/bookings/bookings-kit.js';
 
-// DESIGN §3 "Webhook events" and §4.4: each change writes its events to outbox_events in its own
+// Each change writes its events to outbox_events in its own
 // transaction; the payload carries the booking exactly as the API answered the change.
 let s: Studio;
 beforeAll(async () => {

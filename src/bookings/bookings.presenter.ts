@@ -7,8 +7,8 @@ import { bookingLinks, bookingPolicy, manageLinkOf } from './booking-links.js';
 import type { BookingView, PublicNoteRow } from './bookings.repository.js';
 
 /**
- * DESIGN §3 "Booking". `*_local` fields are in the location's zone. `linkBase` is the base of the
- * customer's absolute links (AppDeps.linkBase, src/config.ts publicBaseUrl).
+ * A booking as the API answers it. `*_local` fields are in the location's zone. `linkBase` is the
+ * base of the customer's absolute links (AppDeps.linkBase, src/config.ts publicBaseUrl).
  */
 export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkBase: string) {
   const start = new Date(view.start_time).getTime();
@@ -84,7 +84,7 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkB
   };
 }
 
-/** The money side of a booking (DESIGN §3 "Booking" `order`); `tax` stays 0 until taxes exist. */
+/** The money side of a booking (the booking's `order`); `tax` stays 0 until taxes exist. */
 export function presentOrder(
   view: BookingView,
   workspace: WorkspaceRow,

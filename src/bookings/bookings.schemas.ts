@@ -100,7 +100,7 @@ const StatusRef = Type.Object({
 
 const Money = Type.Integer({ description: 'Minor units of the workspace currency' });
 
-/** The money side of a booking (DESIGN §3 "Booking" `order`, issue 16 §5's tax). */
+/** The money side of a booking (the booking's `order`, with `tax`). */
 export const OrderJson = Type.Object({
   uuid: Uuid,
   currency: Type.String(),
@@ -117,7 +117,7 @@ export const OrderJson = Type.Object({
   ),
 });
 
-/** One line of `ordered_services`, with issue 16 §5's fields. */
+/** One line of `ordered_services`, with the fields integrations of the real service read. */
 export const OrderedServiceJson = Type.Object({
   uuid: Uuid,
   service_uuid: Uuid,
@@ -138,7 +138,7 @@ export const OrderedServiceJson = Type.Object({
   timezone: Type.String({ examples: ['Europe/Berlin'] }),
 });
 
-/** DESIGN §3 "Booking", as answered. */
+/** A booking, as answered. */
 export const BookingJson = Type.Object({
   uuid: Uuid,
   location_uuid: Uuid,

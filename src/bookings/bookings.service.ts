@@ -39,7 +39,7 @@ export interface BookingContext {
 
 export type { CreateBookingInput } from './bookings.rules.js';
 
-/** POST /bookings (SPEC "Bookings"; issue rules): validate, then decide and write in one transaction. */
+/** POST /bookings (rules in bookings.rules.ts): validate, then decide and write in one transaction. */
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<BookingView> {
   const { workspace } = ctx;
   const { errors, start, phone, stafferId } = checkCreateBookingInput(workspace, input);

@@ -3,7 +3,7 @@ import { slotUnavailable } from '../errors.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 
 /**
- * Seats in the `occupancies` table are what make double booking impossible (DESIGN §4.1): the
+ * Seats in the `occupancies` table are what make double booking impossible: the
  * database, not this code, refuses an overlapping span of one staffer (exclusion constraint) and
  * a seat beyond a group's capacity (CHECK). Concurrent requests for one slot therefore resolve in
  * the database: the first commits, the rest fail here and become 409 slot_unavailable.

@@ -22,7 +22,7 @@ import {
 import { feedToken, newNonce, tokenHash, workspaceOfToken } from './feed-token.js';
 
 /**
- * Calendar feeds (issue 15 point 5, docs/calendar-feeds.md): a secret `/ical/<token>.ics` per
+ * Calendar feeds (docs/calendar-feeds.md): a secret `/ical/<token>.ics` per
  * staffer and per member, holding their bookings from 30 days back to the workspace's horizon.
  */
 

@@ -11,7 +11,7 @@ import { openWritePath } from '../write-path.js';
 import { linkMemberToStaffer, regenerateFeed } from './calendar-feeds.service.js';
 
 /**
- * Issue 15 point 5: `/ical/<token>.ics`, read as a calendar app would (parsed by ical.js, never
+ * Calendar feeds at `/ical/<token>.ics`, read as a calendar app would (parsed by ical.js, never
  * compared as text). Bookings are made through the API; the feed is fetched through the app.
  */
 const PUBLIC_URL = 'https://book.example';

@@ -3,7 +3,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 /**
  * Calendar feed tokens (docs/calendar-feeds.md): `<workspace><secret>`, both base64url, 22 + 43
  * characters. The workspace part routes the lookup to one workspace (every statement filters by
- * workspace_id, DESIGN §8); the secret part is an HMAC-SHA256 of the feed id and its nonce under
+ * workspace_id); the secret part is an HMAC-SHA256 of the feed id and its nonce under
  * the workspace's secret (`booking_page_secret`, never shown), so the panel can show the URL again
  * without storing it. The store keeps only the token's sha256, and the lookup is by that hash: an
  * index equality on a digest, which tells a guesser nothing about how close a guess came.

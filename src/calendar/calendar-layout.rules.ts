@@ -1,5 +1,5 @@
 /**
- * Where things go on the panel's calendar grid (issue 13 §1). Pure: instants in, minutes on an
+ * Where things go on the panel's calendar grid. Pure: instants in, minutes on an
  * axis out; no clock, no database, no HTML.
  *
  * Two axes, because a DST day cannot be both right and aligned with its neighbours:

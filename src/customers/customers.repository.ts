@@ -16,7 +16,7 @@ interface CustomerValues {
 }
 
 /**
- * Finds the customer with this E.164 phone or creates one (SPEC "Bookings" rule 2), race-free
+ * Finds the customer with this E.164 phone or creates one (the public API's booking rule), race-free
  * through the unique (workspace_id, phone) key. Names and email fill fields that are still empty;
  * they never overwrite what the customer already has.
  */

@@ -13,7 +13,7 @@ export interface CreateCustomerInput {
 }
 
 /**
- * POST /customers (issue 16 §4): find the customer by phone, or create one. For an existing
+ * POST /customers: find the customer by phone, or create one. For an existing
  * customer, names and email fill only fields that are still empty, as a booking create does.
  */
 export async function findOrCreateCustomer(

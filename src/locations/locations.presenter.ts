@@ -1,7 +1,7 @@
 import { zoneLabelAt } from '../platform/time/zone.js';
 import type { LocationRow } from './locations.repository.js';
 
-/** DESIGN §3 "Location". `timezone.offset` and `short` are those in force at `now`. */
+/** A location as the API answers it. `timezone.offset` and `short` are those in force at `now`. */
 export function presentLocation(location: LocationRow, now: number) {
   const parts = [
     location.address_1,

@@ -66,7 +66,7 @@ export type LocationCreateBody = Static<typeof LocationCreateBody>;
 export const LocationUpdateBody = Type.Partial(LocationCreateBody);
 export type LocationUpdateBody = Static<typeof LocationUpdateBody>;
 
-/** DESIGN §3 "Location", as answered. */
+/** A location, as answered. */
 export const LocationJson = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
   name: Type.String(),

@@ -4,7 +4,7 @@ import type { CustomerEmail, NotificationSettings, StaffEmail } from './notifica
 import { reminderTimes } from './notification-settings.rules.js';
 
 /**
- * Which emails one booking change makes (issue 15 points 1-3). Pure: the outbox dispatcher gives
+ * Which emails one booking change makes, to customers and staff. Pure: the outbox dispatcher gives
  * it the change, the settings and the recipients, and queues what it answers in the transaction
  * that dispatches the change's event (booking-notifications.service.ts).
  */

@@ -13,7 +13,7 @@ import { outboxHandlers } from '../workers.js';
 import { queueChangeNotifications } from './booking-notifications.service.js';
 
 /**
- * Issue 15 point 3 with emails planned from the outbox (docs/decisions/0011-emails-from-the-outbox.md):
+ * Emails never lost or doubled, planned from the outbox (docs/decisions/0011-emails-from-the-outbox.md):
  * a change writes its outbox events and nothing else for email; dispatching those events queues
  * the change's emails, once, in the order the changes were made.
  */

@@ -10,7 +10,7 @@ import { dropRemindersBefore, insertMessages, type NewMessage } from './mail-que
 import { type NotificationSettings, settingsOf, staffEmailsOf } from './notification-settings.rules.js';
 import { locationAddresses, stafferRecipients } from './notifications.repository.js';
 
-/** The booking as an event carries it (DESIGN §3): what the change left, at its revision. */
+/** The booking as an event carries it (as the API answers it): what the change left, at its revision. */
 type EventBooking = ReturnType<typeof presentBooking>;
 
 /** The last outbox event of a booking change: the change, its revision and the booking after it. */
@@ -23,7 +23,7 @@ export interface ChangeEvent {
 }
 
 /**
- * The emails of booking changes (issue 15 points 1-3), planned from the outbox events the changes
+ * The emails of booking changes, planned from the outbox events the changes
  * wrote, in the transaction that dispatches those events (outbox-handler.ts):
  * an event is dispatched once, so its emails are queued once, and they exist exactly when the
  * change committed, whichever surface made it (docs/decisions/0011-emails-from-the-outbox.md).

@@ -22,7 +22,7 @@ import { updateNotificationSettings, updateStafferRecipients } from './notificat
 import { type MailSender, smtpSender } from './smtp-sender.js';
 
 /**
- * Issue 15 points 1-4: emails queued with the booking change, sent by the mail worker through a
+ * Emails queued with the booking change, sent by the mail worker through a
  * real SMTP server on loopback (smtp-server), read back as a receiving server parses them.
  * The clock is the test's: reminders, retries and leases move with it, nothing sleeps.
  */

@@ -24,7 +24,7 @@ export interface NewMessage {
  * booking, kind, revision and variant is queued at most once. The rows go as one JSON document
  * that the store unpacks (jsonb_to_recordset), not as a parameter per column and row: a
  * dispatcher's batch of a few hundred messages is one string to send, where thousands of bound
- * values cost the server's process several times the CPU (issue 15 point 7).
+ * values cost the server's process several times the CPU.
  */
 export async function insertMessages(
   tx: Tx,

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../errors.js';
 
 /**
- * A workspace's notification settings (issue 15 points 1 and 6), kept as jsonb in
+ * A workspace's notification settings, kept as jsonb in
  * `workspaces.notification_settings` and always read through `settingsOf`, which fills in the
  * defaults for what the workspace never set. Pure: no clock, no database.
  */

@@ -177,7 +177,7 @@ export async function updateStafferRecipients(
 }
 
 /**
- * A panel user's own choice (issue 15 point 2: a per-user setting): which booking emails they get
+ * A panel user's own choice (a per-user setting): which booking emails they get
  * for the staffers linked to them. Only those staffers; anything else is a 404.
  */
 export async function updateOwnBookingEmails(

@@ -33,7 +33,7 @@ export interface MailSender {
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 /**
- * A pooled nodemailer SMTP transport to `SMTP_URL` (issue 15 point 4): `smtp://` (STARTTLS when the
+ * A pooled nodemailer SMTP transport to `SMTP_URL`: `smtp://` (STARTTLS when the
  * server offers it; `?requireTLS=true` insists) or `smtps://` (TLS from the start), user and
  * password from the URL; any nodemailer option may be given as a query parameter.
  */

@@ -3,7 +3,7 @@ import type { BookingView } from '../bookings/bookings.repository.js';
 import { toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
-/** GET /orders: a booking's order as a resource of its own, naming its booking (issue 16 §4). */
+/** GET /orders: a booking's order as a resource of its own, naming its booking (as the real service does). */
 export function presentOrderResource(view: BookingView, workspace: WorkspaceRow) {
   return {
     ...presentOrder(view, workspace),

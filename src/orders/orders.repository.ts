@@ -3,7 +3,7 @@ import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 
 /**
- * An order is the money side of one booking (DESIGN §2): it has its own uuid (`order_id` of the
+ * An order is the money side of one booking: it has its own uuid (`order_id` of the
  * booking row), so it is read through the booking's view.
  */
 export async function requireOrderView(db: Db, workspaceId: string, orderId: string): Promise<BookingView> {

@@ -1,5 +1,5 @@
 /**
- * Every event type, by the subject it tells of (DESIGN §3 "Webhook events": SPEC's four booking
+ * Every event type, by the subject it tells of (the public API's four booking
  * events plus booking-created). The outbox owns this list so that every handler reads one
  * vocabulary: webhooks validate subscriptions against it, the email handler picks its types from
  * it, and a service can record only what is listed here (docs/architecture.md "Adding an event
@@ -24,7 +24,7 @@ export type EventType = EventTypeOf<Subject>;
 export const EVENT_TYPES: readonly EventType[] = Object.values(EVENT_TYPES_BY_SUBJECT).flat();
 
 /**
- * The JSON body a receiver gets (DESIGN §3), plus `sequence`, increasing per subject. `data` holds
+ * The JSON body a receiver gets (docs/webhooks.md), plus `sequence`, increasing per subject. `data` holds
  * the subject under its name, as the API presents it.
  */
 export interface EventBody<T extends string = EventType> {

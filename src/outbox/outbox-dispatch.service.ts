@@ -17,7 +17,7 @@ export interface DispatchLogger {
 }
 
 /**
- * Dispatches the outbox (DESIGN §4.4): each undispatched event of the given partitions goes to
+ * Dispatches the outbox (docs/architecture.md): each undispatched event of the given partitions goes to
  * the handlers registered for its type (webhook deliveries, then the change's emails, in
  * registration order) in one transaction per workspace that also marks the events dispatched, so
  * a crash leaves all of it or none, and one dispatcher at a time per workspace, so each event is

@@ -21,8 +21,8 @@ export interface ChangeEvents<S extends Subject> {
 }
 
 /**
- * Writes a change's events to the outbox. Call it inside the transaction of the change
- * (DESIGN §4.4): the events commit with it or not at all, and the dispatcher hands each to the
+ * Writes a change's events to the outbox. Call it inside the transaction of the change:
+ * the events commit with it or not at all, and the dispatcher hands each to the
  * handlers of its type once (outbox-dispatch.service.ts). A booking's id is kept in `booking_id`,
  * which orders its webhook deliveries; the table has no such column for other subjects yet.
  */
@@ -60,7 +60,7 @@ const WORKSPACES_PER_ROUND = 50;
  * The workspaces of the given partitions with undispatched outbox events: a plain read (no lock),
  * from the partial index outbox_events_pending. Each is then dispatched in its own short
  * transaction (outbox-dispatch.service.ts), so no statement locks rows of more than one workspace
- * (DESIGN §8: on Citus, one workspace's rows live on one node).
+ * (on Citus, one workspace's rows live on one node).
  */
 export async function workspacesWithUndispatchedEvents(
   db: Db,

@@ -115,7 +115,7 @@ export class QueueWorker<Item, Outcome> {
   /** One round: dispatch, claim, attempt, record. Resolves when every result of the round is recorded. */
   async runOnce(limit: number = this.batchSize): Promise<Round<Outcome>> {
     const { db, clock, handlers, logger } = this.options;
-    // Only this worker's partitions: no statement locks rows of more than one workspace (DESIGN §8).
+    // Only this worker's partitions: no statement locks rows of more than one workspace.
     const partitions = await this.leases.current();
     const dispatched = await dispatchOutbox(db, handlers, clock.now(), DISPATCH_BATCH, partitions, logger);
     const now = clock.now();

@@ -1,6 +1,6 @@
 import type { PaymentAccountRow } from './payment-accounts.repository.js';
 
-/** DESIGN §3 "Payment account". */
+/** A payment account as the API answers it: `uuid, name, type`. */
 export function presentPaymentAccount(account: PaymentAccountRow) {
   return { uuid: account.id, name: account.name, type: account.type };
 }

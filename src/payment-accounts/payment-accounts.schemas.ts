@@ -16,7 +16,7 @@ export type PaymentAccountCreateBody = Static<typeof PaymentAccountCreateBody>;
 export const PaymentAccountUpdateBody = Type.Partial(PaymentAccountCreateBody);
 export type PaymentAccountUpdateBody = Static<typeof PaymentAccountUpdateBody>;
 
-/** DESIGN §3 "Payment account". */
+/** A payment account, as answered: `uuid, name, type`. */
 export const PaymentAccountJson = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
   name: Type.String(),

@@ -1,7 +1,7 @@
 const moneyFormats = new Map<string, { format: Intl.NumberFormat; divisor: number }>();
 
 /**
- * Minor units as display money in the workspace locale: 9000 EUR -> "€90.00" (DESIGN §3 "Money").
+ * Minor units as display money in the workspace locale: 9000 EUR -> "€90.00".
  * The divisor follows the currency's own fraction digits (JPY 0, EUR 2, KWD 3), which Intl knows.
  */
 export function formatMoney(amountMinor: number, currency: string, locale: string): string {

@@ -1,6 +1,7 @@
 /**
- * The rules of a staffer's schedule at a location (DESIGN §2), as one pure function: it reads no
- * database or clock, so it is unit-tested directly and the route only stores what it returns.
+ * The rules of a staffer's schedule at a location (weekly hours, date overrides, breaks), as one
+ * pure function: it reads no database or clock, so it is unit-tested directly and the route only
+ * stores what it returns.
  *
  * The slot engine (src/slots/working-spans.ts) reads the stored JSON with these meanings, so the
  * rules here mirror it: times are 'HH:MM' wall times, `to` may be '24:00', and `to` <= `from`

@@ -3,7 +3,7 @@ import { presentDuration } from '../platform/time/duration.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import type { ServiceRecord } from './services.repository.js';
 
-/** DESIGN §3 "Service", plus buffers and the live locations that offer it. */
+/** A service as the API answers it, plus buffers and the live locations that offer it. */
 export function presentService(service: ServiceRecord, workspace: WorkspaceRow) {
   return {
     uuid: service.id,

@@ -40,7 +40,7 @@ export type ServiceCreateBody = Static<typeof ServiceCreateBody>;
 export const ServiceUpdateBody = Type.Partial(ServiceCreateBody);
 export type ServiceUpdateBody = Static<typeof ServiceUpdateBody>;
 
-/** DESIGN §3 "Service", as answered (plus buffers and the live locations that offer it). */
+/** A service, as answered (plus buffers and the live locations that offer it). */
 export const ServiceJson = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
   name: Type.String(),

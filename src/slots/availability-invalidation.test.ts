@@ -10,7 +10,7 @@ import type { Tx } from '../platform/db/unit-of-work.js';
 import { openWritePath } from '../write-path.js';
 
 /**
- * Issue 11 point 2: every write path invalidates the cached slot answers of its workspace, and only
+ * Every write path invalidates the cached slot answers of its workspace, and only
  * of its workspace. Each case first makes the cache provably stale — a seat written straight into
  * the store, behind every service, which a cached answer does not show — and then does one write
  * through the path under test: the next answer must show the seat.

@@ -7,8 +7,9 @@ import { CACHE_BACKSTOP_TTL_MS, type Invalidation, MemoryBus } from '../platform
 import type { Database } from '../platform/db/client.js';
 
 /**
- * Issue 17.4 in one process: two apps on one store stand for two processes, each checking its
- * cached slot answers against versions pushed by a bus instead of reading them from the store.
+ * Cache invalidation over a bus, in one process: two apps on one store stand for two processes,
+ * each checking its cached slot answers against versions pushed by a bus instead of reading them
+ * from the store.
  * A seat written straight into the store (no unit of work) makes a cached answer provably stale;
  * then a write on the other app must reach this one's cache through the bus, or at worst expire
  * with the backstop TTL. (test/scale/cross-process-freshness.test.ts runs real processes over

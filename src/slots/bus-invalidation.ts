@@ -4,7 +4,7 @@ import type { AvailabilityInvalidation } from './availability-invalidation.js';
 import { bumpAvailabilityVersions } from './availability-versions.repository.js';
 
 /**
- * Slot-cache invalidation pushed over a bus (issue 17.4, DESIGN §8): a process learns that a
+ * Slot-cache invalidation pushed over a bus (docs/operations/scale-out.md): a process learns that a
  * workspace changed from a message, so a cached answer is checked against a version held in
  * memory — no read of the store per request.
  *
@@ -13,7 +13,7 @@ import { bumpAvailabilityVersions } from './availability-versions.repository.js'
  *   (the bus reconnected and may have missed some) moves every version on.
  * - Every version also carries the CACHE_BACKSTOP_TTL_MS period of `now`: whatever a lost message
  *   leaves stale serves no longer than that. A stale answer can never book a taken slot anyway:
- *   the database decides each booking (DESIGN §4.1).
+ *   the database decides each booking (docs/decisions/0003-double-booking.md).
  *
  * Commits still move the workspace's version row in the store, so processes on the same database
  * that run without a bus (INVALIDATION_BUS=off) stay exact beside this one.

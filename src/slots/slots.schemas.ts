@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 
 const WallSeconds = Type.Integer({ description: 'Wall-clock seconds since local midnight (HH*3600+MM*60)' });
 
-// Issue 16 §6: the instants and their offsets, which tell apart wall clocks a DST day repeats.
+// The instants and their offsets, which tell apart wall clocks a DST day repeats.
 const Instants = {
   start_time: Type.String({ description: 'UTC instant of the start' }),
   end_time: Type.String({ description: 'UTC instant of the end' }),
@@ -29,7 +29,7 @@ const SlotJson = Type.Object({
   ...Instants,
 });
 
-/** SPEC "Time-slot response": unwrapped, `today, timezone, currency, dates`. */
+/** The public API's time-slot response: unwrapped, `today, timezone, currency, dates`. */
 export const TimeSlotsJson = Type.Object({
   today: Type.String({ format: 'date' }),
   timezone: Type.String(),

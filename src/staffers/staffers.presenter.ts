@@ -1,6 +1,6 @@
 import type { StafferRecord } from './staffers.repository.js';
 
-/** DESIGN §3 "Staffer", plus what the staffer provides where. */
+/** A staffer as the API answers it, plus what the staffer provides where. */
 export function presentStaffer(staffer: StafferRecord) {
   return {
     uuid: staffer.id,

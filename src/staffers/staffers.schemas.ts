@@ -32,7 +32,7 @@ export type StafferCreateBody = Static<typeof StafferCreateBody>;
 export const StafferUpdateBody = Type.Partial(StafferCreateBody);
 export type StafferUpdateBody = Static<typeof StafferUpdateBody>;
 
-/** DESIGN §3 "Staffer", as answered (plus what the staffer provides where). */
+/** A staffer, as answered (plus what the staffer provides where). */
 export const StafferJson = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
   first_name: Type.String(),

@@ -1,6 +1,6 @@
 import { isFinal, type StatusRow } from './statuses.repository.js';
 
-/** DESIGN §3 "Status": `uuid, name, type, color, is_default, is_final`. */
+/** A booking status as the API answers it: `uuid, name, type, color, is_default, is_final`. */
 export function presentStatus(status: StatusRow) {
   return {
     uuid: status.id,

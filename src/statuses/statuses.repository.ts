@@ -8,7 +8,7 @@ export type StatusRow = Selectable<BookingStatusesTable>;
 
 /** The four every workspace starts with; the flows rely on them, so they stay. */
 export const BUILT_IN_TYPES: readonly StatusType[] = ['new', 'confirmed', 'completed', 'canceled'];
-/** Reached only through /status/complete and /status/cancel (DESIGN §3 "Status"). */
+/** Reached only through /status/complete and /status/cancel; PUT /status refuses them. */
 export const FINAL_TYPES: readonly StatusType[] = ['completed', 'canceled'];
 
 export const isFinal = (type: StatusType) => FINAL_TYPES.includes(type);

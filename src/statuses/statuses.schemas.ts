@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 /** The longest status name (the schema and the rule check both say it). */
 export const NAME_MAX_LENGTH = 100;
 
-/** DESIGN §3 "Status", as answered. */
+/** A booking status, as answered. */
 export const StatusJson = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
   name: Type.String(),

@@ -1,7 +1,7 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
- * Password hashing with node:crypto scrypt (DESIGN §5). The parameters travel with each hash
+ * Password hashing with node:crypto scrypt. The parameters travel with each hash
  * (`scrypt$N$r$p$salt$hash`), so raising them later leaves existing hashes readable.
  * N = 2^15, r = 8 (32 MiB per hash): one of OWASP's scrypt settings, ~100-300 ms on a small box,
  * run on libuv's thread pool so the event loop keeps serving.

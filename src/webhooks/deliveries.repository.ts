@@ -17,7 +17,7 @@ export function messageIdFor(eventId: string): string {
   return `msg_${eventId.replaceAll('-', '')}`;
 }
 
-/** The body as receivers get it: DESIGN §3's keys in DESIGN §3's order (jsonb does not keep order). */
+/** The body as receivers get it, keys in the order docs/webhooks.md shows (jsonb does not keep order). */
 function bodyOf(payload: Record<string, unknown>): string {
   const { type, timestamp, workspace, sequence, data, ...rest } = payload;
   return JSON.stringify({ type, timestamp, workspace, sequence, data, ...rest });
@@ -43,7 +43,7 @@ export async function insertDeliveries(
     .where('enabled', '=', true)
     .execute();
   if (webhooks.length === 0) return;
-  // Bodies of the real service's shape, for webhooks that asked for it (issue 16 §1).
+  // Bodies of the real service's shape, for webhooks that asked for it.
   const legacy = webhooks.some((webhook) => webhook.format === 'legacy')
     ? await legacyBodies(tx, events)
     : new Map<string, string>();

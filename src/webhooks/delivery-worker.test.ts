@@ -21,7 +21,7 @@ describe('delivery', () => {
     const w = worker();
     const round = await w.runOnce();
     expect(round.dispatched).toBe(2);
-    // One booking's events go out one after the other (issue 17.3): the second in the next round.
+    // One booking's events go out one after the other: the second in the next round.
     expect(round.outcomes).toEqual(['succeeded']);
     expect((await w.runOnce()).outcomes).toEqual(['succeeded']);
 

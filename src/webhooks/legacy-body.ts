@@ -6,7 +6,7 @@ import type { Db } from '../platform/db/client.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 /**
- * The flat webhook body of the real service (issue 16 §1; docs/webhooks.md field by field), sent
+ * The flat webhook body of the real service (docs/webhooks.md field by field), sent
  * to webhooks whose `format` is `legacy`. It is made from the event's booking (as of the event)
  * plus what only the store knows: integer ids, the customer's visit count, the workspace's
  * locale and name. No envelope and no event type: receivers put the event in their URL's query.

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * SSRF guard (issue 5 §4): a webhook may only target http(s) URLs on public addresses. It is
+ * SSRF guard: a webhook may only target http(s) URLs on public addresses. It is
  * checked when a webhook is saved and again on every send, because DNS may change in between.
  */
 

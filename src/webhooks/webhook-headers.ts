@@ -33,7 +33,7 @@ const RESERVED = new Set([
 export const MAX_HEADERS = 10;
 
 /**
- * Validates a webhook's static headers (issue 16 §1) and returns them with trimmed values, or
+ * Validates a webhook's static headers and returns them with trimmed values, or
  * records errors by dotted key (`headers.Host`). Names keep the case they were given in.
  */
 export function checkHeaders(headers: Record<string, string>, errors: FieldErrors): Record<string, string> {

@@ -1,6 +1,6 @@
 /**
  * PATCH /workspace: the settings a business may change. The slug is not among them: it is the
- * key integrators send in the Workspace header and must survive a rename (SPEC "Authentication").
+ * key integrators send in the Workspace header and must survive a rename, as the public API promises.
  */
 import { normalizePhone } from '../customers/phone.rules.js';
 import type { FieldErrors } from '../errors.js';

@@ -1,7 +1,7 @@
 import { BOOKING_FORM_FIELDS } from './workspace-settings.rules.js';
 import type { WorkspaceRow } from './workspaces.repository.js';
 
-/** The workspace as GET /workspace shows it (SPEC: includes `slug`). */
+/** The workspace as GET /workspace shows it (it includes `slug`, the Workspace header's value). */
 export function presentWorkspace(workspace: WorkspaceRow) {
   return {
     uuid: workspace.id,
@@ -19,7 +19,7 @@ export function presentWorkspace(workspace: WorkspaceRow) {
     horizon_days: workspace.horizon_days,
     manage_cutoff_minutes: workspace.manage_cutoff_minutes,
     embed_origins: workspace.embed_origins,
-    // Issue 16 §5: what integrations show about the business; null while not set.
+    // What integrations show about the business; null while not set.
     country_iso: workspace.country_iso === '' ? null : workspace.country_iso,
     contacts: {
       phone: workspace.contact_phone === '' ? null : workspace.contact_phone,

@@ -15,7 +15,7 @@ import {
 } from './workspaces.repository.js';
 import type { WorkspaceSettings } from './workspaces.schemas.js';
 
-/** Every workspace starts with these (DESIGN §3 "Status"). */
+/** The booking statuses every workspace starts with. */
 export const DEFAULT_STATUSES: { name: string; type: StatusType; color: string; is_default: boolean }[] = [
   { name: 'New', type: 'new', color: '#2196f3', is_default: true },
   { name: 'Confirmed', type: 'confirmed', color: '#4caf50', is_default: false },

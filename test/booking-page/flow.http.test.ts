@@ -3,7 +3,7 @@ import { formFields, linkTo, location, openPageStudio, type PageStudio } from '.
 
 /**
  * The booking flow over HTTP, as a browser without JavaScript walks it: every step a GET with
- * query params, contact details and the booking as form posts (issue 14 points 1, 4, 7).
+ * query params, contact details and the booking as form posts.
  */
 let s: PageStudio;
 beforeAll(async () => {

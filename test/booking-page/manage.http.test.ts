@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
 
-/** The manage link (issue 14 point 5): signed, .ics, cancel and reschedule until the cut-off. */
+/** The manage link: signed, .ics, cancel and reschedule until the cut-off. */
 let s: PageStudio;
 let n = 0;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { projectRoot } from '../../src/platform/db/project-root.js';
 import { WIDGET_LIMITS } from '../../src/surfaces/widget/widget.plugin.js';
 import { openPageStudio, type PageStudio } from './booking-page-kit.js';
 
-/** Bad input of every kind (issue 14 point 7), per-IP limits and HTML errors, page weight (point 9). */
+/** Bad input of every kind, per-IP limits and HTML errors, page weight. */
 let s: PageStudio;
 beforeAll(async () => {
   s = await openPageStudio();

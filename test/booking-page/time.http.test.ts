@@ -3,7 +3,7 @@ import { createStaffer } from '../helpers/factories.js';
 import { decode, openPageStudio, type PageStudio } from './booking-page-kit.js';
 
 /**
- * Time on the booking page (issue 14 point 2): DST days list no time that does not exist and tell
+ * Time on the booking page: DST days list no time that does not exist and tell
  * the two 02:30s of an autumn night apart by their offsets; the clock follows the language.
  * Expected instants are worked out by hand: Berlin is UTC+2 (CEST) until 2026-10-25 03:00 local,
  * then UTC+1; it springs forward on 2027-03-28 at 02:00 local (01:00Z).

@@ -28,7 +28,7 @@ export async function openStudio(): Promise<Studio> {
   const t = await buildTestApp({ clock });
   const f = await bookingFixture(t);
   // These tests were written for a workspace that requires a staffer; new workspaces assign
-  // automatically since issue 16, so the studio says which it is.
+  // automatically, so the studio says which it is.
   await setWorkspace(t, { staffer_selection: 'required' });
   let day = 1;
   return {
@@ -60,7 +60,7 @@ export function plusMinutes(utcIso: string, minutes: number): string {
   return new Date(Date.parse(utcIso) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
 }
 
-/** Display money the way DESIGN §3 describes it, computed here independently (en-US, EUR). */
+/** Display money the way the API formats it, computed here independently (en-US, EUR). */
 export function eur(minor: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(minor / 100);
 }

@@ -10,7 +10,7 @@ import { API, buildTestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
 
 /**
- * One workspace, one worker (DESIGN §8): on the cluster, with Citus telling each command it sends
+ * One workspace, one worker: on the cluster, with Citus telling each command it sends
  * to a node (citus.log_remote_commands) and each query it splits over several shards
  * (citus.multi_task_query_log_level), every tenant request type and a dispatch round of one
  * workspace are recorded. None may touch more than one node, split a query over shards, or

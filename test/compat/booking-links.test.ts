@@ -11,7 +11,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import type { Json } from './strict-client.js';
 
 /**
- * Issue 16 §1 and §5: a booking answer's `links[]` and a legacy webhook body's `booking_page` /
+ * A booking answer's `links[]` and a legacy webhook body's `booking_page` /
  * `booking_hash_id` are the customer's manage link, and they open it. Everything over real HTTP:
  * the app listens on a loopback port (no PUBLIC_URL, so links are under the address it listens
  * on), the worker delivers to a real receiver, and the links are fetched as a customer would.

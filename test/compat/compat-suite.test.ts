@@ -17,7 +17,7 @@ import {
 } from './strict-client.js';
 
 /**
- * Issue 16 §7: the calls integrations of the real service make, replayed against the built server
+ * The calls integrations of the real service make, replayed against the built server
  * in a child process (the demo workspace of a first start), read as a strict client reads them:
  * integers where integers are expected, `meta` totals that add up, every documented field present.
  * On a temp DATA_DIR, or on a fresh PostgreSQL database when TEST_DATABASE_URL is set.
@@ -85,7 +85,7 @@ describe('an integration of the real service, changing only the base URL', () =>
       ['country_iso'],
     );
     expectFields(workspace.contacts, ['phone', 'email'], 'workspace.contacts', ['phone', 'email']);
-    // A new workspace assigns staffers automatically (issue 16 §2): the demo is one.
+    // A new workspace assigns staffers automatically: the demo is one.
     expect(workspace.staffer_selection).toBe('automatic');
     const patched = (
       await expectCall(200, 'PATCH', '/workspace', {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/client.js';
 import { loadMigrations, migrate } from '../../src/platform/db/migrate.js';
 
-// Issue 16 §2: a new workspace assigns staffers automatically, while the migration leaves every
-// existing workspace's setting as it was. Existing rows also get their integer ids (§1).
+// A new workspace assigns staffers automatically, while the migration leaves every
+// existing workspace's setting as it was. Existing rows also get their integer ids.
 let database: Database;
 beforeAll(async () => {
   database = await openDatabase({});

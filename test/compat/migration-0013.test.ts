@@ -4,7 +4,7 @@ import { type Database, openDatabase } from '../../src/platform/db/client.js';
 import { loadMigrations, migrate } from '../../src/platform/db/migrate.js';
 import { adminQuery } from '../helpers/test-db.js';
 
-// Issue 15: one link between a panel user and a staffer. Migration 0013 carries each
+// One link between a panel user and a staffer. Migration 0013 carries each
 // staffers.user_id over to its membership's staffer_id (an existing memberships link wins), then
 // drops the column. In-memory PGlite by default; with TEST_DATABASE_URL, a fresh schema there.
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;

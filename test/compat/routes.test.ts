@@ -15,7 +15,7 @@ import {
 } from '../bookings/bookings-kit.js';
 import { createLocation, createService } from '../helpers/factories.js';
 
-// Issue 16 §4: the routes integrations of the real service call, in process.
+// The routes integrations of the real service call, in process.
 let s: Studio;
 beforeAll(async () => {
   s = await openStudio();

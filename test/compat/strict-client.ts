@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-/** How a strict client reads Kairos's answers (issue 16 §7): shared by the compatibility suite. */
+/** How a strict client reads Kairos's answers: shared by the compatibility suite. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 export const OFFSET = /^[+-]\d{2}:\d{2}$/;
@@ -22,7 +22,7 @@ export function expectFields(object: Json, fields: string[], name: string, nulla
   }
 }
 
-/** DESIGN §3 "Envelopes", read strictly: integers, and totals that add up. */
+/** A paginated list (`data`, `meta`, `links`), read strictly: integers, and totals that add up. */
 export function expectPage(body: Json, name: string): void {
   expectFields(body, ['data', 'meta', 'links'], name);
   const { meta, links, data } = body;

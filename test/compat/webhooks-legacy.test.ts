@@ -3,7 +3,7 @@ import { bookingFixture } from '../helpers/booking-fixture.js';
 import { drainWebhooks } from '../helpers/webhook-events.js';
 import { useWebhookKit } from '../helpers/webhook-kit.js';
 
-// Issue 16 §1: per-subscription body format ("legacy" = the real service's flat body) and static
+// Per-subscription body format ("legacy" = the real service's flat body) and static
 // headers, over real HTTP to a local receiver, with the real worker.
 const kit = useWebhookKit();
 

@@ -11,7 +11,7 @@ import {
 } from '../helpers/server-process.js';
 
 /**
- * Issue 11 point 2, the crash: 100 keyed writes in flight against a real server process — creates
+ * The crash: 100 keyed writes in flight against a real server process — creates
  * of individual appointments, many customers joining one group session, cancels and completes —
  * then `kill -9`, a restart on the same store, and every request sent again with its key.
  *

@@ -15,7 +15,7 @@ import {
 import { createStaffer } from '../helpers/factories.js';
 
 /**
- * DESIGN §4.1 / issue 4 point 3: many requests for one slot at the same moment, and the database
+ * No double booking: many requests for one slot at the same moment, and the database
  * lets exactly as many through as there are places. On PGlite the requests are injected all at
  * once (the store serialises them); with TEST_DATABASE_URL they go over a real socket to a
  * connection pool of 20, so the transactions truly overlap and only the constraints can decide.

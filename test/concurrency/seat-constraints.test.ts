@@ -5,7 +5,7 @@ import { FixedClock } from '../helpers/clock.js';
 import { freshStudio, type Studio } from '../helpers/concurrency.js';
 
 /**
- * DESIGN §4.1 says the database, not a check in code, refuses a double booking. These tests write
+ * The database, not a check in code, refuses a double booking. These tests write
  * seats with plain SQL, past every check the API makes, and expect the schema itself to say no:
  * 23P01 (exclusion) for overlapping seats of one staffer, 23514 (CHECK) for a seat beyond capacity.
  * On PostgreSQL a second session is also shown to wait for the first and then be refused.

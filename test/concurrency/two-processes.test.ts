@@ -16,7 +16,7 @@ import { createLocation, createService, createStaffer, EVERY_DAY_9_TO_17 } from 
 import { createScratchDatabase, ensureServerBuilt, ServerProcess } from '../helpers/server-process.js';
 
 /**
- * DESIGN §4.1 "across processes" (issue 4 point 3): two API processes started together on one
+ * No double booking across processes: two API processes started together on one
  * fresh PostgreSQL database (both migrate at once), 60 creates for one slot split between them.
  * The processes use the real clock, so the slot is computed from now: 12:00 Berlin three days ahead.
  */

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layout rules of DESIGN §6 that a reviewer would otherwise have to remember: feature logic
- * never imports a surface, the slot engine is pure (no clock, env, database, or money), and all
- * SQL lives in repositories (issue 11 §3); the outbox stands between the features that act on
- * a change's events.
+ * The layout rules (docs/architecture.md) that a reviewer would otherwise have to remember:
+ * feature logic never imports a surface, the slot engine is pure (no clock, env, database, or
+ * money), and all SQL lives in repositories; the outbox stands between the features that act on
+ * a change's events; and comments say their rule instead of pointing outside the repository.
  */
 
 const root = resolve(import.meta.dirname, '../..');
@@ -50,13 +51,66 @@ const SQL_PATTERNS: [RegExp, string][] = [
  * entry goes when its SQL moves (a test below fails while an entry has nothing left to excuse).
  */
 const SQL_ALLOWED: Record<string, string> = {
-  // The legacy webhook bodies' reads; to move into a repository of their own (issue 11 §3).
+  // The legacy webhook bodies' reads; to move into a repository of their own.
   'src/webhooks/legacy-body.ts': 'to be moved into a repository',
 };
 
 function sqlIn(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   return SQL_PATTERNS.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
+}
+
+/** The comments of a source file, each with its first line: trivia to the TypeScript parser. */
+function commentsOf(text: string, fileName: string): { line: number; text: string }[] {
+  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
+  const found = new Map<number, { line: number; text: string }>();
+  // Comments sit in the trivia before a token. JSX text has none (its `//` is text), and JSDoc
+  // nodes lie inside a comment already found.
+  const visit = (node: ts.Node): void => {
+    if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode) return;
+    const children = node.getChildren(source);
+    for (const child of children) visit(child);
+    if (children.length > 0) return;
+    if (node.kind === ts.SyntaxKind.JsxText || node.kind === ts.SyntaxKind.JsxTextAllWhiteSpaces) return;
+    const ranges = [
+      ...(ts.getLeadingCommentRanges(text, node.pos) ?? []),
+      ...(ts.getTrailingCommentRanges(text, node.pos) ?? []),
+    ];
+    for (const range of ranges) {
+      const line = source.getLineAndCharacterOfPosition(range.pos).line + 1;
+      found.set(range.pos, { line, text: text.slice(range.pos, range.end) });
+    }
+  };
+  visit(source);
+  return [...found.values()];
+}
+
+/**
+ * What a comment may not point to: the issues and the documents beside the repository
+ * (../shared/DESIGN.md, SPEC.md) are not in a clone, so a comment states the rule itself or names
+ * a file inside the repository (docs/decisions/..., src/..., test/...). `#NN` counts after a
+ * space or bracket only, so `&#39;` and a colour quoted as code (`#000000`) pass.
+ */
+const POINTER_PATTERNS: [RegExp, string][] = [
+  [/\bissue(?:\s|\*|\/\/)+#?\d/gi, 'an issue number'],
+  [/(?<=^|[\s([])#\d{2,}\b/gm, 'an issue number (#NN)'],
+  [/\b(?:DESIGN|SPEC)\b/g, 'DESIGN or SPEC'],
+  [/\.\.\/shared\b/g, 'a file beside the repository (../shared)'],
+];
+
+/** `file:line: what` for each pointer out of the repository in a comment of `text`. */
+function pointersIn(text: string, fileName: string): string[] {
+  // Parsing costs; a file whose text matches nothing has no comment that does.
+  if (!POINTER_PATTERNS.some(([pattern]) => text.search(pattern) >= 0)) return [];
+  return commentsOf(text, fileName).flatMap((comment) =>
+    POINTER_PATTERNS.flatMap(([pattern, what]) =>
+      [...comment.text.matchAll(pattern)].map((match) => {
+        const line = comment.line + comment.text.slice(0, match.index).split('\n').length - 1;
+        return `${fileName}:${line}: ${what}`;
+      }),
+    ),
+  );
 }
 
 describe('layering', () => {
@@ -133,5 +187,45 @@ describe('layering', () => {
     // Each allowed file still holds SQL; an entry whose SQL moved must go from the list.
     const stale = Object.keys(SQL_ALLOWED).filter((path) => sqlIn(join(root, path)).length === 0);
     expect(stale).toEqual([]);
+  });
+
+  it('keeps comments in src self-contained: no issue numbers, no DESIGN, SPEC or ../shared', () => {
+    const offenders = sourceFiles(src, true).flatMap((file) =>
+      pointersIn(readFileSync(file, 'utf8'), relative(root, file)),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('reads comments only, so the check above can fail and strings never trip it', () => {
+    const sample = [
+      '// Scoped to one workspace (issue 17.2, DESIGN §8).',
+      '/**',
+      ' * The customer is found by phone (SPEC "Bookings" rule 2; ../shared/SPEC.md, #570, issue',
+      ' * 15 point 7).',
+      ' */',
+      "const label = 'Report an issue 12 times: DESIGN, SPEC, ../shared, #570';",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal.
+      'const css = `color:#555; // issue 4 ${label} /* DESIGN */`;',
+      "const status = { color: '#2196f3', escaped: '&#39;' }; // colour of `#000000` and `#2196f3`",
+      'const page = <p> // issue 5 and DESIGN §3, as text {/* a comment: issue 6 */}</p>;',
+    ].join('\n');
+    expect(pointersIn(sample, 'sample.tsx')).toEqual([
+      'sample.tsx:1: an issue number',
+      'sample.tsx:1: DESIGN or SPEC',
+      'sample.tsx:3: an issue number',
+      'sample.tsx:3: an issue number (#NN)',
+      'sample.tsx:3: DESIGN or SPEC',
+      'sample.tsx:3: DESIGN or SPEC',
+      'sample.tsx:3: a file beside the repository (../shared)',
+      'sample.tsx:9: an issue number',
+    ]);
+    // The real sources: comments found where they are, colours in strings left alone.
+    const calendarFile = join(src, 'booking-page/calendar-file.ts');
+    expect(
+      commentsOf(readFileSync(calendarFile, 'utf8'), calendarFile).some((c) => c.text.includes('RFC 5545')),
+    ).toBe(true);
+    const mailRender = readFileSync(join(src, 'notifications/mail-render.ts'), 'utf8');
+    expect(mailRender).toContain('color:#555');
+    expect(pointersIn(mailRender.replace('color:#555', 'color: #555'), 'mail-render.ts')).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { type Json, type Operation, operationsOf, responseValidators } from './o
 const PUBLIC_URL = 'https://book.example';
 
 /**
- * Issue 11 point 4: every route declares its answers, and real answers match them. A realistic
+ * Every route declares its answers, and real answers match them. A realistic
  * sequence runs through the real app (reference data, schedules, slots, a booking's whole life,
  * customers, webhooks, archiving, and errors); each answer is checked against the schema the
  * OpenAPI document declares for its route and status, with every documented object closed (no
@@ -199,7 +199,7 @@ describe('declared response schemas', () => {
     const customers = await call('GET', '/customers?phone=%2B4915112345678', undefined, 200);
     await call('GET', `/customers/${customers.data[0].uuid}`, undefined, 200);
 
-    // Issue 16 §4: the routes integrations of the real service call.
+    // The routes integrations of the real service call.
     await call('POST', '/customers', { phone: '+4915187654321', first_name: 'Max' }, 201);
     await call('POST', '/customers', { phone: '+4915187654321', email: 'max@example.com' }, 200);
     const cart = (

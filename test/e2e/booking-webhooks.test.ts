@@ -5,8 +5,8 @@ import { useWebhookKit } from '../helpers/webhook-kit.js';
 import { verifyReceived } from '../helpers/webhook-receiver.js';
 
 /**
- * Issue 5 point 6: each booking operation, through the real API, reaches a real receiver with
- * the events SPEC names, signed per Standard Webhooks; a public note sends nothing.
+ * Each booking operation, through the real API, reaches a real receiver with
+ * the events the public API names, signed per Standard Webhooks; a public note sends nothing.
  */
 const kit = useWebhookKit();
 let f: BookingFixture;

@@ -48,7 +48,7 @@ export interface Staffer {
 export interface Plan {
   location: Location;
   service: Service;
-  /** SPEC's "time-slots for a service over a week" answer for S (no staffer). */
+  /** The "time-slots for a service over a week" answer for S (no staffer). */
   week: SlotAnswer;
   first: { date: string; slot: Slot };
   second: { date: string; slot: Slot };

@@ -9,7 +9,7 @@ import {
 import { SmtpReceiver } from '../helpers/smtp-receiver.js';
 
 /**
- * Issue 15 point 3: a booking's email survives the server dying before it was sent (the booking's
+ * A booking's email survives the server dying before it was sent (the booking's
  * outbox event commits with it, and its emails are queued when a worker dispatches the event).
  * The first server runs without workers, so "after the commit, before the send" is certain; it is
  * killed with SIGKILL; the next start, with SMTP_URL, sends the email once, with the Message-ID

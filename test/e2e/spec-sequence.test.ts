@@ -4,7 +4,7 @@ import { ensureServerBuilt, ownStore, ServerProcess } from '../helpers/server-pr
 import { choosePlan, type Location, type Service, type SlotAnswer, type Staffer } from './demo-plan.js';
 
 /**
- * Issue 4 point 8: SPEC's whole call sequence as an integrator runs it, over a real socket,
+ * The public API's whole call sequence as an integrator runs it, over a real socket,
  * against the demo workspace a first start creates: reference reads, slots, create, reschedule,
  * status, public note, staffer, services, complete; another create, then cancel. Each answer's
  * status code and fields are checked. The built server runs as a child process with the real

@@ -13,8 +13,8 @@ import {
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
- * Issue 5 point 6: an event committed with its change survives the server dying before delivery
- * (DESIGN §4.4, outbox). The first server runs without a worker, so "after the commit, before the
+ * An event committed with its change survives the server dying before delivery
+ * (the outbox). The first server runs without a worker, so "after the commit, before the
  * delivery" is certain rather than a race; it is killed with SIGKILL; the next start delivers.
  */
 const API = '/api/public/v2';
@@ -84,7 +84,7 @@ describe('outbox durability', () => {
 });
 
 /**
- * Issue 5 point 5, on PostgreSQL (the embedded store admits one process): an API process with
+ * Workers in their own process, on PostgreSQL (the embedded store admits one process): an API process with
  * WORKER=off runs no worker, and `npm run worker` (worker-main) alone delivers what it committed.
  */
 describe.skipIf(!adminUrl)('process model on PostgreSQL (needs TEST_DATABASE_URL)', () => {

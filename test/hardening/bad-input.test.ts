@@ -5,7 +5,7 @@ import { FixedClock } from '../helpers/clock.js';
 import { createLocation, createService } from '../helpers/factories.js';
 
 /**
- * Issue 18 point 1: each class of bad input seen answering 5xx, answered with a 4xx in our shape
+ * Each class of bad input seen answering 5xx, answered with a 4xx in our shape
  * (`message`, `code`, and on a 422 a non-empty `errors` naming the field). The fuzz test
  * (test/hardening/fuzz.test.ts) covers every operation; these pin each class down by example.
  */

@@ -24,7 +24,7 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   country_iso: fc.constantFrom('DE', ''),
 };
 
-/** Everything a schema field should refuse somewhere: the classes issue 18 names. */
+/** Everything a schema field should refuse somewhere: every class of bad input seen answering 5xx. */
 export const BAD_VALUES: unknown[] = [
   null,
   true,

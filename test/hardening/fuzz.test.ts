@@ -6,7 +6,7 @@ import { FixedClock } from '../helpers/clock.js';
 import { BAD_VALUES, badValue, deepJson, fieldPaths, goodValue, setPath } from './fuzz-arbitraries.js';
 
 /**
- * Issue 18 point 1: schema-driven fuzzing of every operation in our own OpenAPI document. Each
+ * Schema-driven fuzzing of every operation in our own OpenAPI document. Each
  * request mixes values that pass a field's schema with values built to break it (types, limits,
  * NUL, unpaired surrogates, deep nesting, huge strings, odd dates) in the body, the query and the
  * path, as JSON, as a form, or as text no schema expects. Every answer must be below 500 and, when

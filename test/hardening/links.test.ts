@@ -3,7 +3,7 @@ import { bookingFixture } from '../helpers/booking-fixture.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { createLocation } from '../helpers/factories.js';
 
-/** Issue 18 point 3: links never take the request's Host header, which any client can forge. */
+/** Links never take the request's Host header, which any client can forge. */
 describe('pagination links', () => {
   const apps: TestApp[] = [];
   afterAll(async () => {
@@ -49,7 +49,7 @@ describe('pagination links', () => {
   });
 });
 
-/** The customer's links (issue 16 §5) and feed URLs: the link base, never the request's Host. */
+/** The customer's links and feed URLs: the link base, never the request's Host. */
 describe('booking links and calendar files', () => {
   const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' };
   let t: TestApp;

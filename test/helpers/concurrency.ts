@@ -7,7 +7,7 @@ import { API, createOtherWorkspace, type TestApp } from './build-test-app.js';
 import { createService } from './factories.js';
 
 /**
- * Tools for the "no double booking" tests (DESIGN §4.1): a studio in its own workspace, a way to
+ * Tools for the "no double booking" tests (the database decides): a studio in its own workspace, a way to
  * fire many requests at once, and SQL checks of the seats the database holds afterwards.
  */
 

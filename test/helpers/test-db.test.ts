@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from './test-db.js';
 
 /**
- * Each test file starts from the migrated store and nothing else (issue 11 point 6), also where
+ * Each test file starts from the migrated store and nothing else, also where
  * the embedded store is reused between files (test-db.ts): what one file wrote, locked, set or
  * created is gone for the next, and a handle a file closed reaches nothing any more.
  */

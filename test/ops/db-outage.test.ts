@@ -6,7 +6,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { call, countBy, isSuccess, WriteLoop } from './write-loop.js';
 
 /**
- * Issue 18 §5: PostgreSQL drops every connection, then goes away for 10 s, under a steady write
+ * A database outage: PostgreSQL drops every connection, then goes away for 10 s, under a steady write
  * load. The server and a standalone worker (real processes, dist/) must stay up; requests get 503
  * JSON with Retry-After and /health 503; once the database is back the server serves again within
  * 5 s without a restart; nothing that got a 2xx is lost; the worker pauses, resumes and delivers.

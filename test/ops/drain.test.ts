@@ -5,7 +5,7 @@ import { heldRequest } from './process-helpers.js';
 import { call, countBy, isSuccess, WriteLoop } from './write-loop.js';
 
 /**
- * Issue 18 §6, on the store of this pass (PGlite in a temp DATA_DIR; PostgreSQL when
+ * Shutdown, on the store of this pass (PGlite in a temp DATA_DIR; PostgreSQL when
  * TEST_DATABASE_URL is set): every request whose connection was accepted before SIGTERM is
  * answered, idle keep-alive connections are closed, and the process exits within the drain
  * deadline (SHUTDOWN_DRAIN_MS) — by itself with 0 when the work is done, with 1 at the deadline

@@ -10,7 +10,7 @@ import { bookingFixture } from '../helpers/booking-fixture.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { openTestDatabase } from '../helpers/test-db.js';
 
-/** Issue 18 §8: GET /metrics (Prometheus text), its protection, and request ids. */
+/** GET /metrics (Prometheus text), its protection, and request ids. */
 const TOKEN = 'metrics-test-token';
 
 /** The value of one series in Prometheus text, or undefined when it is absent. */

@@ -5,7 +5,7 @@ import { registry } from '../../src/platform/metrics/registry.js';
 import { openWritePath } from '../../src/write-path.js';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../helpers/build-test-app.js';
 
-/** Issue 11 §5: @fastify/rate-limit on the API, per API key, 429 in our shape (DESIGN §3). */
+/** @fastify/rate-limit on the API, per API key, 429 in our JSON error shape with Retry-After. */
 const LIMIT = 3;
 let t: TestApp;
 

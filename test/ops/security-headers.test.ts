@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 
-/** Issue 18 §9: nosniff and no-store on the API, a strict CSP on HTML pages. */
+/** Nosniff and no-store on the API, a strict CSP on HTML pages. */
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();

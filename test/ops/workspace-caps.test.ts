@@ -5,7 +5,7 @@ import { AppError } from '../../src/errors.js';
 import { openWritePath } from '../../src/write-path.js';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../helpers/build-test-app.js';
 
-/** Issue 18 §9: one tenant cannot fill the tables with API keys or webhooks. */
+/** One tenant cannot fill the tables with API keys or webhooks. */
 const MAX_WEBHOOKS = 3;
 let t: TestApp;
 

@@ -18,7 +18,7 @@ import {
 } from './booking-page-browser.js';
 
 /**
- * The booking page in Chromium (issue 14 point 10): the whole flow with and without JavaScript, a
+ * The booking page in Chromium: the whole flow with and without JavaScript, a
  * New York customer on the day Europe changes its clocks, two customers racing for the last seat,
  * the manage link, the embed on another origin, and a taken slot. One browser for the file.
  * Today is Thursday 2026-03-26; Europe springs forward on Sunday 2026-03-29 (New York already did).

@@ -48,7 +48,7 @@ describe('/docs', () => {
     });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    // The page runs under our strict CSP (issue 18 §9): nothing it needs may be refused by it.
+    // The page runs under our strict CSP: nothing it needs may be refused by it.
     const cspViolations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());

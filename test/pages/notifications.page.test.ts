@@ -18,7 +18,7 @@ import { openTestDatabase } from '../helpers/test-db.js';
 import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
- * Settings → Notifications in Debian's Chromium (issue 15 point 6): the settings form with its
+ * Settings → Notifications in Debian's Chromium: the settings form with its
  * errors, a staffer linked to a user, the test email and the mail log with resend, against a
  * real SMTP server on loopback; axe-core on every page and screenshots at 1280 and 375 px.
  */

@@ -12,7 +12,7 @@ import { openTestDatabase } from '../helpers/test-db.js';
 import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
- * The account panel, part 2, in Debian's Chromium (issue 13 §5): a new workspace set up from
+ * The account panel, part 2, in Debian's Chromium: a new workspace set up from
  * empty through the pages only, the booking page and the API then offering its slots; a booking
  * by phone from the calendar, dragged to another time, moved by keyboard, completed with a
  * payment, each step checked through the API; two browsers booking one slot at once; axe-core

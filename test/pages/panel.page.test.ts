@@ -18,7 +18,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
- * The account panel in Debian's Chromium (issue 12 §5): the key and webhook flows end to end,
+ * The account panel in Debian's Chromium: the key and webhook flows end to end,
  * sign-out, axe-core on every page, a keyboard-only flow, and screenshots at 1280 and 375 px.
  * One browser for the file; `npm run build` first (the copy button is an island bundle).
  */

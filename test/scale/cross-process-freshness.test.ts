@@ -9,7 +9,7 @@ import { createLocation, createService, createStaffer, EVERY_DAY_9_TO_17 } from 
 import { createScratchDatabase, ensureServerBuilt, ServerProcess } from '../helpers/server-process.js';
 
 /**
- * Issue 17.4 with real processes on one PostgreSQL: process A answers time slots from its cache;
+ * Cache invalidation with real processes on one PostgreSQL: process A answers time slots from its cache;
  * process B writes; A's next answer is fresh at once where the bus delivers (LISTEN/NOTIFY, the
  * server default; Redis with REDIS_URL), and within the backstop TTL where it does not (a process
  * on another channel, whose messages A never hears).

@@ -17,7 +17,7 @@ import { PostgresBus } from '../../src/platform/bus/postgres-bus.js';
 import { RedisBus } from '../../src/platform/bus/redis-bus.js';
 
 /**
- * Issue 17.4: the invalidation bus carries "workspace X changed" between processes. PostgreSQL
+ * The invalidation bus carries "workspace X changed" between processes. PostgreSQL
  * runs with TEST_DATABASE_URL, Redis with TEST_REDIS_URL (e.g. redis://127.0.0.1:6379); each on
  * its own channel, so test files running at once do not hear each other.
  */

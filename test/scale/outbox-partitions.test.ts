@@ -12,7 +12,7 @@ import { databaseUrlOf, openTestDatabase } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
- * Issue 17.3: delivery workers claim the outbox per partition, each partition held by one worker
+ * Delivery workers claim the outbox per partition, each partition held by one worker
  * under a lease. Workspaces, webhooks and events are written straight into the store (the API is
  * not what is tested here), then real workers send to a real local HTTP receiver.
  */
@@ -208,7 +208,7 @@ describe('outbox by partition (issue 17.3)', () => {
     await live.stop();
   }, 60_000);
 
-  // PostgreSQL: issue 17.3's 10,000 events over 200 workspaces, with workers on two pools. PGlite
+  // PostgreSQL: 10,000 events over 200 workspaces, with workers on two pools. PGlite
   // runs every statement of every worker one after another in this process, so there the same
   // drain is a fifth of the size (2,000 over 40) to stay within a minute; the claim is the same.
   const onPostgres = Boolean(process.env.TEST_DATABASE_URL);

@@ -7,7 +7,7 @@ import { type RecordedStatement, recordStatements } from '../../src/platform/db/
 import { GLOBAL_TABLES } from './global-tables.js';
 
 /**
- * Issue 17.2 (DESIGN §8): every statement a tenant request sends filters or writes with
+ * Every statement a tenant request sends filters or writes with
  * `workspace_id = $n` (a bound parameter), so on Citus it runs on the one node of its workspace,
  * and none is a data-modifying CTE (those are pulled to the coordinator).
  *

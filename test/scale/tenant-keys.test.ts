@@ -5,7 +5,7 @@ import { openTestDatabase } from '../helpers/test-db.js';
 import { GLOBAL_TABLES } from './global-tables.js';
 
 /**
- * Issue 17 point 1 (DESIGN §8): the schema can be distributed by workspace_id on Citus. After all
+ * The schema can be distributed by workspace_id on Citus. After all
  * migrations, every primary key, unique key (constraint or unique index), exclusion constraint and
  * foreign key of a tenant table includes workspace_id — with `=` in an exclusion, and matched to
  * the referenced table's workspace_id in a foreign key, so joins along it stay on one node.

@@ -1,5 +1,5 @@
 /**
- * /embed.js (issue 14 point 6), for the business's own site, with no dependencies:
+ * /embed.js, for the business's own site, with no dependencies:
  *   <a href="https://kairos.example/book/studio" data-kairos="inline">Book</a>   -> an iframe here
  *   <a href="https://kairos.example/book/studio" data-kairos="popup">Book</a>    -> a <dialog>
  *   <script src="https://kairos.example/embed.js" defer></script>

@@ -46,7 +46,7 @@ export interface FlowLimits {
   withoutProofOfWork: (request: FastifyRequest) => Promise<void>;
 }
 
-/** Steps 1-7 of the booking flow (issue 14 point 1): GET steps, POST confirm and book. */
+/** Steps 1-7 of the booking flow (location to confirmation): GET steps, POST confirm and book. */
 export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: FlowLimits): Promise<void> {
   app.get<{ Params: Params }>('/:slug', async (request, reply) => {
     const { workspace, catalog } = await requireWorkspace(deps, request.params.slug);

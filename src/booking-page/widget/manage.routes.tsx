@@ -29,7 +29,7 @@ type Params = { slug: string; token: string };
 /** A manage link stops working this long after the booking ended. */
 const EXPIRES_AFTER_END_MS = 30 * 86_400_000;
 
-/** The manage link (issue 14 point 5): see, .ics, cancel, reschedule, until the cut-off. */
+/** The manage link: see, .ics, cancel, reschedule, until the cut-off. */
 export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   async function load(request: FastifyRequest<{ Params: Params }>) {
     const { workspace } = await requireWorkspace(deps, request.params.slug);

@@ -34,7 +34,7 @@ const CartItemBody = Type.Object({
   ),
 });
 
-/** Issue 16 §4: one booking per item, each with several services, for one customer. */
+/** POST /bookings/cart: one booking per item, each with several services, for one customer. */
 export const CartBody = Type.Object({
   location_uuid: Type.String({ format: 'uuid' }),
   items: Type.Array(CartItemBody, { minItems: 1, maxItems: 10 }),
@@ -47,7 +47,7 @@ export const CartBody = Type.Object({
   source: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-/** Routes the real service has under other names or shapes, which integrations call (issue 16 §4). */
+/** Routes the real service has under other names or shapes, which integrations call. */
 export async function bookingsCompatRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const context = (request: FastifyRequest, uow: UnitOfWork): BookingContext => ({
     db: deps.db,

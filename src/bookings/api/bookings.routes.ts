@@ -45,7 +45,7 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     now: deps.clock.now(),
     linkBase: deps.linkBase(),
   });
-  /** A booking write, answered `{data: booking}` (DESIGN §3 "Mutations answer"). */
+  /** A booking write, answered `{data: booking}`, as every mutation answers. */
   const writeBooking = (
     request: FastifyRequest,
     reply: FastifyReply,

@@ -67,7 +67,7 @@ function renamed(errors: FieldErrors): FieldErrors {
 }
 
 /**
- * New booking (issue 13 §2): the customer by phone with a search, services, a staffer or
+ * New booking: the customer by phone with a search, services, a staffer or
  * automatic, and a time from the real free slots. The POST is POST /bookings (one service) or
  * POST /bookings/cart with one item (several): the same body, schema, rules and service.
  */

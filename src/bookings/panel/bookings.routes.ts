@@ -94,7 +94,7 @@ export interface PageExtra {
 }
 
 /**
- * The booking page (issue 13 §2) and its forms. Each form posts to its own route, which reads
+ * A booking's page and its forms. Each form posts to its own route, which reads
  * the fields, builds the body the API route takes, checks it with the same schema, and calls the
  * same service with the panel user as the actor: the same rules, history and webhooks.
  */

@@ -5,7 +5,7 @@ import { createLocation, createService, createStaffer } from '../../../test/help
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import type { UserRow } from '../../users/users.repository.js';
 
-/** Issue 15 point 5 in the panel: feed URLs with a copy button, regenerate, and who is which staffer. */
+/** Calendar feeds in the panel: feed URLs with a copy button, regenerate, and who is which staffer. */
 let t: TestApp;
 let owner: UserRow;
 let staffUser: UserRow;

@@ -1,5 +1,5 @@
 /**
- * The calendar grid's island (DESIGN §5): drag a booking to another time or staffer, press M on a
+ * The calendar grid's island: drag a booking to another time or staffer, press M on a
  * focused booking for the "Move to…" dialog, click an empty place to book it. Each ends in the
  * same plain form post the booking's page uses (POST /panel/bookings/:uuid/move), so the server
  * decides, conflicts included; without this script every block is a link to that page.

@@ -6,7 +6,7 @@ import type { CalendarDay } from '../calendar-layout.rules.js';
 export const CALENDAR = `${PANEL_PREFIX}/calendar`;
 
 /**
- * The bookings calendar (issue 13 §1): a time grid rendered on the server. Positions are CSS
+ * The bookings calendar: a time grid rendered on the server. Positions are CSS
  * classes of a per-page stylesheet (`GridStyles`): the CSP allows no style attributes, and a
  * week of 1,000 bookings shares a few hundred geometries. The island (calendar.island.tsx) adds
  * dragging, the "Move to…" dialog and click-to-book; without it every block is a link to its

@@ -12,7 +12,7 @@ import { projectRoot } from '../../platform/db/project-root.js';
 import { outboxHandlers } from '../../workers.js';
 
 /**
- * The bookings calendar through the real app (issue 13 §1): columns per staffer, times in the
+ * The bookings calendar through the real app: columns per staffer, times in the
  * location's zone, DST days, group seats, shading, a staff member's own column, and isolation.
  */
 

@@ -34,7 +34,7 @@ const NOTICES: Record<string, string> = {
   created: 'The booking is made.',
 };
 
-/** The bookings calendar: a location's day or week, everyone's or one staffer's (issue 13 §1). */
+/** The bookings calendar: a location's day or week, everyone's or one staffer's. */
 export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/calendar', access, async (request, reply) => {
     const session = sessionOf(request);

@@ -13,7 +13,7 @@ const CreateCustomerBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 320 })),
 });
 
-/** POST /customers (issue 16 §4): find the customer by phone, or create one. */
+/** POST /customers (as the real service has it): find the customer by phone, or create one. */
 export async function customersCreateRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.post(
     '/customers',

@@ -45,7 +45,7 @@ function fieldErrors(error: unknown) {
 }
 
 /**
- * Settings → Notifications (issue 15 point 6) for owners and admins, and "Your booking emails" for
+ * Settings → Notifications for owners and admins, and "Your booking emails" for
  * every panel user. Server-rendered forms with CSRF tokens; every write calls a service.
  */
 export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {

@@ -25,7 +25,7 @@ const OrdersQuery = Type.Object({
   customer_uuid: Type.Optional(Type.String({ format: 'uuid' })),
 });
 
-/** GET /orders and GET /orders/{uuid} (issue 16 §4): each booking's order, with its booking uuid. */
+/** GET /orders and /orders/{uuid}, as in the real service: each booking's order, with its booking uuid. */
 export async function ordersRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const tags = ['orders'];
   app.get(

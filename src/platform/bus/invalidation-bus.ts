@@ -1,5 +1,5 @@
 /**
- * Cache invalidation between processes (issue 17.4, DESIGN §8): a message says "workspace X
+ * Cache invalidation between processes (docs/operations/scale-out.md): a message says "workspace X
  * changed", so every process drops what it cached for X — and nothing else. Three transports
  * behind one interface: in-process (embedded PGlite: one process owns the store), PostgreSQL
  * LISTEN/NOTIFY (the default on a server), Redis pub/sub (with REDIS_URL; the one that works
@@ -8,7 +8,7 @@
  * A bus is a fast path, not the guarantee: messages sent while a listener is reconnecting are
  * lost, so a listener is told `undefined` ("anything may have changed") after every reconnect,
  * and caches also expire after CACHE_BACKSTOP_TTL_MS. A stale cached answer can never book a
- * taken slot either way: the database decides each booking (DESIGN §4.1).
+ * taken slot either way: the database decides each booking (docs/decisions/0003-double-booking.md).
  */
 
 /** A changed workspace's id, or undefined: messages may have been missed, drop everything. */

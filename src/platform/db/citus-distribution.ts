@@ -1,7 +1,7 @@
 import type { RawQuery } from './client.js';
 
 /**
- * Where each table lives on a Citus cluster (DESIGN §8, docs/operations/scale-out.md).
+ * Where each table lives on a Citus cluster (docs/operations/scale-out.md).
  *
  * Every table with a `workspace_id` column is a tenant table: distributed on it, all co-located,
  * so one workspace's rows sit on one node and its transactions stay there. The tables below have

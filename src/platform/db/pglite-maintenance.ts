@@ -3,7 +3,7 @@ import type { Db } from './client.js';
 
 /**
  * What PostgreSQL's autovacuum does on a server, for the embedded store, which has no
- * autovacuum worker (issue 18 point 7). Without it the tables that churn — the outbox (every
+ * autovacuum worker. Without it the tables that churn — the outbox (every
  * event is updated when dispatched), deliveries and their attempts (updated per try), idempotency
  * keys — keep every dead row version and, worse, every dead entry in their indexes: the worker's
  * "next pending" scans walk further each minute and p95 under constant load grew from 223 to

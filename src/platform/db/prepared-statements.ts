@@ -34,7 +34,7 @@ export function statementName(text: string): string | undefined {
  * checked out (inside a transaction, between two queries) whose connection drops emits 'error'
  * with no listener, and Node ends the process ("Unhandled 'error' event"). The error itself is not
  * lost: the query in progress fails with it, later ones fail as "not queryable", and the pool
- * discards the client when it is released (issue 18 §5).
+ * discards the client when it is released. So the process survives a database outage.
  */
 export class PreparingClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg.Client's constructor options, passed on as given.

@@ -4,8 +4,8 @@ import type { LogEvent } from 'kysely';
 
 /**
  * Records the SQL statements the app sends, tagged with the tenant request that sent them, so a
- * test can check that every statement of a tenant request is scoped to one workspace (issue 17.2,
- * DESIGN §8). Off unless something listens: then it costs one Set lookup per statement.
+ * test can check that every statement of a tenant request is scoped to one workspace (what a
+ * distributed database needs). Off unless something listens: then it costs one Set lookup per statement.
  *
  * Listeners: `recordStatements(sink)` in this process, or `KAIROS_STATEMENT_LOG=<file>` in the
  * environment of a server process (each statement appended to the file as one JSON line), for

@@ -21,7 +21,7 @@ export interface CacheInvalidation {
 export type Work<T> = (tx: Tx) => Promise<T>;
 
 /**
- * Every write goes through a unit of work (DESIGN §6): the change, its history entry, its outbox
+ * Every write goes through a unit of work: the change, its history entry, its outbox
  * events and the idempotency answer are written by `work` in one transaction, and once that
  * transaction committed the cached answers of the workspace are invalidated — whichever surface
  * (API, panel, widget, CLI, worker) called the service, since services are the ones that run it.

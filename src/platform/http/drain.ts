@@ -8,7 +8,7 @@ export interface DrainState {
 }
 
 /**
- * While the app closes (issue 18 §6): every answer says `Connection: close`, so a keep-alive
+ * While the app closes: every answer says `Connection: close`, so a keep-alive
  * connection that was busy when the drain began closes after its answer instead of idling until
  * the keep-alive timeout and holding the process; /health reads `draining` to turn load
  * balancers away. Requests still arriving on an open connection are answered, not refused.

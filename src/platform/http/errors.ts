@@ -11,7 +11,7 @@ interface AjvError {
   message?: string;
 }
 
-/** Maps every error to DESIGN §3's JSON shape: `message`, a stable `code`, and `errors` by field. */
+/** Maps every error to the API's JSON shape: `message`, a stable `code`, and `errors` by field. */
 export function registerJsonErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = toAppError(error);

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 
 export const MAX_PAGE = 1_000_000;
 
-/** `page` (from 1) and `per_page` (default 15, max 100): DESIGN §3 "Envelopes". */
+/** `page` (from 1) and `per_page` (default 15, max 100) of every paginated list. */
 export const PaginationQuery = Type.Object({
   // A bound keeps the offset a number the store can take (page=1e20 is a 422 naming `page`).
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),

@@ -17,7 +17,7 @@ export interface RateLimitOptions {
  * its own requests). It runs at preParsing, after the surface's onRequest auth has named the
  * caller and before the body is read. Every answer carries the IETF draft `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` headers; a refusal is 429 `rate_limited` in our JSON
- * shape with `Retry-After` (DESIGN §3). Call it before the surface registers its routes.
+ * shape with `Retry-After`. Call it before the surface registers its routes.
  */
 export async function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
   if (options.perMinute <= 0) return;

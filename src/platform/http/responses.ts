@@ -8,7 +8,7 @@ import { Nullable } from './nullable.js';
  * (fast-json-stringify would drop undeclared fields and reorder keys).
  */
 
-/** DESIGN §3 "Errors": every 4xx and 5xx of the API. */
+/** The body of every 4xx and 5xx of the API. */
 export const ErrorBody = Type.Object(
   {
     message: Type.String(),
@@ -29,7 +29,7 @@ export const IsoInstant = Type.String({
 export const Uuid = Type.String({ format: 'uuid' });
 export const NullableString = Nullable(Type.String());
 
-/** DESIGN §3 "Durations". */
+/** A duration in minutes: `{value: 90, label: 'minutes', iso_8601: 'PT1H30M'}`. */
 export const DurationJson = Type.Object({
   value: Type.Integer(),
   label: Type.Literal('minutes'),
@@ -42,7 +42,7 @@ export const Data = <T extends TSchema>(item: T) => Type.Object({ data: item });
 /** `{"data": [...]}` (not paginated). */
 export const DataList = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
 
-/** DESIGN §3 "Envelopes": a paginated list. */
+/** A paginated list: `data`, `meta` (pages and total) and `links`. */
 export const Paginated = <T extends TSchema>(item: T) =>
   Type.Object({
     data: Type.Array(item),

@@ -2,8 +2,8 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Security headers (issue 18 §9), one helper per kind of surface so later surfaces (the panel, the
- * booking page) take the same policy instead of writing their own.
+ * Security headers (nosniff, no-store, CSP), one helper per kind of surface so later surfaces (the
+ * panel, the booking page) take the same policy instead of writing their own.
  */
 
 /**

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * The process's Prometheus registry (issue 18 §8). One per process: tests that build several apps
+ * The process's Prometheus registry, served at GET /metrics. One per process: tests that build several apps
  * in one process share it, as a real process would. Features define their own metrics on it
  * (outbox gauges, slot-cache counters); this file holds only what knows no feature.
  */

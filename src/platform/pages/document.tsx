@@ -2,7 +2,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 
 /**
- * The HTML document every page of the panel and the booking page is rendered into (DESIGN §5):
+ * The HTML document every page of the panel and the booking page is rendered into:
  * server-rendered Preact, its CSS inline (one request per page, no web fonts), and island scripts
  * served by the app itself. preact-render-to-string escapes every text and attribute, so what
  * customers and staff typed is printed, never run.

@@ -1,4 +1,4 @@
-/** DESIGN §3 "Durations": 90 -> {value: 90, label: 'minutes', iso_8601: 'PT1H30M'}. */
+/** A duration as the API answers it: 90 -> {value: 90, label: 'minutes', iso_8601: 'PT1H30M'}. */
 export function presentDuration(minutes: number) {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;

@@ -5,7 +5,7 @@ const MIN_YEAR = 1970;
 const MAX_YEAR = 9998;
 
 /**
- * Reads `reserved_on` (DESIGN §3 "Time"): ISO 8601 date-time; an explicit offset is converted to
+ * Reads `reserved_on`: ISO 8601 date-time; an explicit offset is converted to
  * UTC, no offset means UTC. Returns epoch ms, or undefined for anything else (including dates
  * that do not exist, such as 2026-02-30).
  */

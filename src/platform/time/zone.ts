@@ -1,5 +1,5 @@
 /**
- * Time-zone helpers for the slot engine and the API (DESIGN §3 "Time", §4.5).
+ * Time-zone helpers for the slot engine and the API: instants in UTC, wall times in IANA zones.
  *
  * All functions take and return plain numbers (epoch ms) and strings ('YYYY-MM-DD', IANA zone
  * names); Luxon's IANAZone is used only to ask "what is the UTC offset at this instant". Those

@@ -6,14 +6,14 @@ import { Paginated, responses, Uuid } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { listCategoriesAtLocation } from '../service-categories.repository.js';
 
-/** As a service's `category` shows it (DESIGN §3 "Service"). */
+/** As a service's `category` shows it: `uuid`, `name`, `order`. */
 const CategoryJson = Type.Object({
   uuid: Uuid,
   name: Type.String(),
   order: Type.Integer({ description: 'Position in lists, lowest first' }),
 });
 
-/** GET /locations/{uuid}/service-categories (issue 16 §4). */
+/** GET /locations/{uuid}/service-categories, a route integrations of the real service call. */
 export async function serviceCategoriesRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.get(
     '/locations/:locationUuid/service-categories',

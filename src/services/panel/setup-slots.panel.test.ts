@@ -5,7 +5,7 @@ import { FixedClock } from '../../../test/helpers/clock.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 
 /**
- * Issue 13 point 3: the slot answers change at once after a setup change made in the panel. Each
+ * The slot answers change at once after a setup change made in the panel. Each
  * case first shows that the answer is cached (a change written straight into the store, behind
  * every service, does not show), then makes one change through the panel: the very next answer
  * must follow it, so the panel's write invalidated the cache.

@@ -1,5 +1,5 @@
 /**
- * The one availability predicate (DESIGN §4.2): computeSlots and checkBookable both ask
+ * The one availability predicate: computeSlots and checkBookable both ask
  * `freeSeatsAt`, so a listed slot is bookable and a refused booking is never listed.
  */
 import { addDays, localDateOf, localMsOf, resolveLocalMs, steadyOffsetOn } from '../../platform/time/zone.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 16 §6: time fields that are never ambiguous. Table tests of the instants (`start_time`,
+ * Time fields that are never ambiguous. Table tests of the instants (`start_time`,
  * `end_time`), offsets and wall clocks of slots and intervals on the days where wall clocks alone
  * mislead: Berlin's repeated hour, an overnight override, Havana's fall-back at midnight, and a
  * 23- and a 25-hour day. Every expected value is worked out by hand (offsets beside each case).
@@ -74,7 +74,7 @@ describe('Berlin 2027-10-31: the repeated hour (03:00 CEST -> 02:00 CET at 01:00
   });
 
   it('the first 02:30 ends at 02:00 CET: the wall clock goes back, the instants do not', () => {
-    // *_formatted are wall clocks (DESIGN §3), so here end_formatted < start_formatted
+    // *_formatted are wall clocks (seconds since local midnight), so here end_formatted < start_formatted
     // (docs/decisions/0002); end_time - start_time is the length.
     expect(timeFields(day!.slots[3]!)).toEqual([
       '02:30',

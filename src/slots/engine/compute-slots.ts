@@ -1,7 +1,7 @@
 /**
  * The slot engine: a pure function of its input (no clock, env or database; `now` is given).
  * computeSlots lists bookable slots and free intervals per answer-zone date; checkBookable
- * decides one booking with the same per-staffer predicate (availability.ts, DESIGN §4.2).
+ * decides one booking with the same per-staffer predicate (availability.ts).
  */
 
 import {

@@ -1,6 +1,6 @@
 /**
  * Input and output types of the pure slot engine (compute-slots.ts). The wire names of Slot,
- * FreeInterval and SlotDay follow SPEC.md "Time-slot response"; start_time is our addition (UTC).
+ * FreeInterval and SlotDay follow the public API's time-slot response; start_time is our addition (UTC).
  */
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';

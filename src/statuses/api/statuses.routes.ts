@@ -16,7 +16,7 @@ import {
 const StatusParams = Type.Object({ statusUuid: Type.String({ format: 'uuid' }) });
 
 /**
- * Booking statuses: the list SPEC names, and its management. These static `/bookings/statuses`
+ * Booking statuses: the public API's list, and its management. These static `/bookings/statuses`
  * paths win over `/bookings/:uuid` routes in Fastify's router, whatever the registration order.
  */
 export async function statusesRoutes(app: ApiApp, deps: AppDeps): Promise<void> {

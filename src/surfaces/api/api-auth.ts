@@ -6,8 +6,8 @@ import type { Db } from '../../platform/db/client.js';
 import { findWorkspaceBySlug } from '../../workspaces/workspaces.repository.js';
 
 /**
- * Every API route needs `Authorization: Bearer secret_...` and `Workspace: <slug>` (SPEC
- * "Authentication"). Any key problem — missing, malformed, unknown, deleted, or another
+ * Every API route needs `Authorization: Bearer secret_...` and `Workspace: <slug>`.
+ * Any key problem — missing, malformed, unknown, deleted, or another
  * workspace's — is the same 403, so the answer never tells which keys or workspaces exist.
  */
 /** The keys table shows when a key was last used, to the minute: one write per key per minute. */
@@ -25,7 +25,7 @@ export function registerAuth(app: FastifyInstance, db: Db, clock: { now(): numbe
       throw badRequest('The Workspace header is required.', 'workspace_header_missing');
     }
     // Two statements, not one join: the key is then looked up by workspace_id = $1, which on a
-    // database distributed by workspace (DESIGN §8) is one node's work, not every node's.
+    // database distributed by workspace (Citus) is one node's work, not every node's.
     // Both are compiled once (precompiled.ts): they run on every request.
     const workspace = await findWorkspaceBySlug(db, slug.trim());
     if (!workspace) throw invalidToken();

@@ -26,14 +26,14 @@ import { registerQueryInput } from './query-input.js';
 export const API_PREFIX = '/api/public/v2';
 
 /**
- * The public API surface (SPEC), mounted at /api/public/v2 as one encapsulated plugin: API key +
- * `Workspace` header auth, JSON errors (DESIGN §3). Feature routes register inside it; nothing
+ * The public API surface, mounted at /api/public/v2 as one encapsulated plugin: API key +
+ * `Workspace` header auth, JSON errors. Feature routes register inside it; nothing
  * here is seen by the panel or the booking page.
  */
 export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<void> {
   const typed = api as unknown as ApiApp;
   registerJsonErrors(api);
-  // First: every statement of the request, the auth lookup included, is tagged (issue 17.2).
+  // First: every statement of the request, the auth lookup included, is tagged for the one-workspace check.
   api.addHook('onRequest', tagTenantRequest);
   registerAuth(api, deps.db, deps.clock);
   // Per API key (the auth hook has run); the public OpenAPI document counts per address.
@@ -60,7 +60,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
     bookingsRoutes,
     customersRoutes,
     webhooksRoutes,
-    // Issue 16 §4: routes integrations of the real service call.
+    // Routes integrations of the real service call.
     bookingsCompatRoutes,
     customersCreateRoutes,
     serviceCategoriesRoutes,

@@ -10,7 +10,7 @@ import {
 } from '../../../test/bookings/bookings-kit.js';
 import { API } from '../../../test/helpers/build-test-app.js';
 
-// Issue 16 §3: POST and PUT read body fields from the query string when the body lacks them
+// POST and PUT read body fields from the query string when the body lacks them
 // (the real service merges query and body, Laravel-style); the body wins where both are given.
 let s: Studio;
 beforeAll(async () => {

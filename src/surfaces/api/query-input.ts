@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 
-/** Methods whose body fields may come from the query string (issue 16 §3). */
+/** Methods whose body fields may come from the query string, as in the real service. */
 const MERGING = new Set(['POST', 'PUT']);
 
 // Query values are strings; the fields taken from the query are coerced to the body schema's

@@ -12,7 +12,7 @@ import type { AppDeps } from '../../platform/http/types.js';
  * are calendars or short plain-text errors, since the readers are calendar apps, not people.
  */
 export async function icalSurface(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  // A feed request reads one workspace's rows: its statements are checked like the API's (DESIGN §8).
+  // A feed request reads one workspace's rows: its statements are checked like the API's.
   app.addHook('onRequest', tagTenantRequest);
   await app.register(rateLimit, {
     global: true,

@@ -1,5 +1,5 @@
 /**
- * The panel's one stylesheet, inlined in every page (DESIGN §5: no web fonts, nothing fetched).
+ * The panel's one stylesheet, inlined in every page (no web fonts, nothing fetched).
  * System fonts, a readable measure, colours with at least 4.5:1 contrast, and a layout that
  * stacks below 720 px.
  */

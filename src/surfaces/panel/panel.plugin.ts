@@ -37,7 +37,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export type PanelRoutes = (panel: FastifyInstance, deps: AppDeps) => Promise<void> | void;
 
 /**
- * The account panel (issue 12), mounted at /panel as one encapsulated plugin: session cookie auth
+ * The account panel, mounted at /panel as one encapsulated plugin: session cookie auth
  * (src/users), CSRF token plus Origin check on every POST, CSP with frame-ancestors 'none' and
  * X-Frame-Options DENY, and HTML error pages. Nothing here is seen by the API or the booking page.
  */

@@ -12,7 +12,7 @@ import { toAppError } from '../../platform/http/errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { findWorkspaceBySlug } from '../../workspaces/workspaces.repository.js';
 
-/** Per-IP limits of the public booking page (issue 11 point 1, issue 14 point 7). */
+/** Per-IP limits of the public booking page: it has no auth, so they stand against abuse. */
 export const WIDGET_LIMITS = {
   /** Every request of one IP: `WIDGET_REQUESTS_PER_MINUTE` (default 300), generous for people. */
   /** Bookings made from one IP. */

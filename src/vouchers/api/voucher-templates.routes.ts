@@ -7,7 +7,7 @@ import type { ApiApp } from '../../platform/http/types.js';
 const VoucherTemplateJson = Type.Object({ uuid: Uuid, name: Type.String() });
 
 /**
- * GET /voucher-templates (issue 16 §4): Kairos has no vouchers yet. Integrations list templates
+ * GET /voucher-templates: Kairos has no vouchers yet. Integrations list templates
  * at start-up and stop on a 404, so the route answers an empty page instead.
  */
 export async function voucherTemplatesRoutes(app: ApiApp): Promise<void> {

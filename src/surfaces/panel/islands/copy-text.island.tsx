@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { useState } from 'preact/hooks';
 
 /**
- * The copy button beside a secret or link shown once (DESIGN §5 island). The server renders the
+ * The copy button beside a secret or link shown once (a small island). The server renders the
  * value as selectable text, so without JavaScript it is copied by hand; with it, this button
  * appears in each `[data-copy-target]` placeholder and copies the element the attribute names.
  */
