@@ -20,6 +20,15 @@ import type { Db } from './client.js';
  * So the store analyzes the tables that have none before it is handed out (analyzeStale, from
  * client.ts), and every STATS_CHECK_MS the tables changed past autovacuum's default threshold
  * (50 rows + 10% of the table) since their last ANALYZE: a catalog read when nothing changed.
+ *
+ * What a pass allocates stays: PostgreSQL frees it, but PGlite's WebAssembly memory never shrinks,
+ * so the largest pass so far sets the process's resident size. ANALYZE copies a sample of 300 x
+ * the statistics target rows (30,000 at the default of 100) with their full width, and the queue
+ * tables carry wide rows (an outbox event's payload, an idempotency key's stored answer: ~1.5 kB
+ * each) and grow by thousands of rows an hour: the server's RSS grew ~4 MB a minute under steady
+ * writes until that sample was full (~50 MB later). Those tables are read only by their indexes on
+ * narrow columns, so they are analyzed with a target of CHURNING_STATISTICS_TARGET: at most 3,000
+ * rows, ~5 MB, whatever their size. The other tables keep the default.
  */
 export const CHURNING_TABLES = [
   'outbox_events',
@@ -29,6 +38,8 @@ export const CHURNING_TABLES = [
   // Every email is updated when claimed and when sent (src/notifications).
   'mail_messages',
 ];
+/** Statistics target (sample: 300 x this many rows) of the churning tables' ANALYZE. */
+export const CHURNING_STATISTICS_TARGET = 10;
 const INTERVAL_MS = 60_000;
 const STATS_CHECK_MS = 10_000;
 /** The first pass comes soon after start, so a store opened on existing data gets statistics. */
@@ -57,15 +68,39 @@ async function analyzeStaleTables(session: Db): Promise<string[]> {
      ORDER BY c.relname`.execute(session);
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.name);
-  await sql
-    .raw(`ANALYZE ${names.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ')}`)
-    .execute(session);
+  await analyze(session, names);
   return names;
+}
+
+const quoted = (names: string[]) => names.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ');
+
+/**
+ * ANALYZE (or VACUUM (ANALYZE), `vacuum`) of `names`: the churning ones with a small sample, the
+ * rest with the default. Runs on the maintenance's own hold of the one session, so the session
+ * setting cannot leak into a request's query; it is reset even when the command fails.
+ */
+async function analyze(session: Db, names: string[], vacuum = false): Promise<void> {
+  const churning = names.filter((name) => CHURNING_TABLES.includes(name));
+  const rest = names.filter((name) => !CHURNING_TABLES.includes(name));
+  const command = vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE';
+  if (churning.length > 0) {
+    await sql.raw(`SET default_statistics_target = ${CHURNING_STATISTICS_TARGET}`).execute(session);
+    try {
+      await sql.raw(`${command} ${quoted(churning)}`).execute(session);
+    } finally {
+      await sql`RESET default_statistics_target`.execute(session);
+    }
+  }
+  if (rest.length > 0) await sql.raw(`${command} ${quoted(rest)}`).execute(session);
 }
 
 export function startPGliteMaintenance(
   db: Db,
-  options: { intervalMs?: number; statsCheckMs?: number; onError?: (error: unknown) => void } = {},
+  options: {
+    intervalMs?: number;
+    statsCheckMs?: number;
+    onError?: (error: unknown) => void;
+  } = {},
 ): Maintenance {
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -73,12 +108,21 @@ export function startPGliteMaintenance(
     db.connection().execute(async (session) => {
       if (stopped) return;
       const { rows } = await sql<{ name: string }>`
-        SELECT name FROM unnest(${CHURNING_TABLES}::text[]) AS name WHERE to_regclass(name) IS NOT NULL`.execute(
+        SELECT c.relname AS name
+          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+         ORDER BY c.relname`.execute(session);
+      const tables = rows.map((row) => row.name);
+      await analyze(
         session,
+        tables.filter((name) => CHURNING_TABLES.includes(name)),
+        true,
       );
-      if (rows.length > 0)
-        await sql.raw(`VACUUM (ANALYZE) ${rows.map((row) => row.name).join(', ')}`).execute(session);
-      if (!stopped) await sql`ANALYZE`.execute(session);
+      if (!stopped)
+        await analyze(
+          session,
+          tables.filter((name) => !CHURNING_TABLES.includes(name)),
+        );
     });
   const analyzeStale = () =>
     db.connection().execute(async (session) => (stopped ? [] : analyzeStaleTables(session)));
