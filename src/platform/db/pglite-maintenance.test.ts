@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../../../test/helpers/server-process.js';
 import { openTestDatabase } from '../../../test/helpers/test-db.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
-import { type Database, openDatabase } from './client.js';
+import { type Database, EMBEDDED_SETTINGS, openDatabase } from './client.js';
 import { migrate } from './migrate.js';
 import { CHURNING_STATISTICS_TARGET, CHURNING_TABLES, startPGliteMaintenance } from './pglite-maintenance.js';
 
@@ -186,6 +187,26 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('what a pass costs the e
     } finally {
       maintenance.stop();
       await database.close();
+    }
+  });
+
+  it('a store in a data folder runs with the embedded settings (small buffer pool, bounded WAL)', async () => {
+    // A copy of the migrated store, as made by initdb with its 128 MB buffer pool.
+    const dir = migratedDataDir('kairos-settings-');
+    try {
+      const database = await openDatabase({ dataDir: dir, lockOwner: 'test' });
+      try {
+        for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) {
+          const { rows } = await sql<
+            Record<string, string>
+          >`SELECT current_setting(${name}) AS value`.execute(database.db);
+          expect(rows[0]?.value, name).toBe(value);
+        }
+      } finally {
+        await database.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
