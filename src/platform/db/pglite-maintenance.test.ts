@@ -190,6 +190,27 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('what a pass costs the e
     }
   });
 
+  it('checkpoints once WAL was written since the last checkpoint, so a crash replays little', async () => {
+    const database = await openTestDatabase();
+    const maintenance = startPGliteMaintenance(database.db, {
+      intervalMs: 3_600_000,
+      statsCheckMs: 3_600_000,
+      checkpointMs: 3_600_000,
+    });
+    try {
+      await maintenance.checkpointIfDue();
+      expect(await maintenance.checkpointIfDue()).toBe(0);
+      await sql`CREATE TABLE wal_filler AS SELECT i, repeat('x', 500) AS pad FROM generate_series(1, 5000) i`.execute(
+        database.db,
+      );
+      expect(await maintenance.checkpointIfDue()).toBeGreaterThan(1024 * 1024);
+      expect(await maintenance.checkpointIfDue()).toBe(0);
+    } finally {
+      maintenance.stop();
+      await database.close();
+    }
+  });
+
   it('a store in a data folder runs with the embedded settings (small buffer pool, bounded WAL)', async () => {
     // A copy of the migrated store, as made by initdb with its 128 MB buffer pool.
     const dir = migratedDataDir('kairos-settings-');
