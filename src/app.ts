@@ -13,6 +13,7 @@ import type { Database } from './platform/db/client.js';
 import { projectRoot } from './platform/db/project-root.js';
 import { registerDrain } from './platform/http/drain.js';
 import { clientErrorHandler, frameworkErrors, registerJsonErrors } from './platform/http/errors.js';
+import { registerLingeringClose } from './platform/http/lingering-close.js';
 import { registerRequestIdHeader, requestIdOf } from './platform/http/request-id.js';
 import { registerHtmlSecurityHeaders } from './platform/http/security-headers.js';
 import { type ApiApp, type AppDeps, type Clock, systemClock } from './platform/http/types.js';
@@ -73,6 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   server = app.server;
+  // A 413 (or any answer that closes the connection) reaches the client still sending its body.
+  registerLingeringClose(app.server);
   registerRequestIdHeader(app);
   registerHttpMetrics(app);
   const drain = registerDrain(app);

@@ -14,6 +14,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** Requests per minute per API key on the API; 0 turns the limit off. */
   apiRateLimitPerMinute: number;
+  /** Failed API authentications per minute per client address before 429; 0 turns the limit off. */
+  apiAuthFailuresPerMinute: number;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** When set, /metrics is served on this port (on `metricsHost`) instead of the API port. */
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || undefined,
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 10_000, 0, 600_000),
     apiRateLimitPerMinute: integer(env, 'API_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000),
+    apiAuthFailuresPerMinute: integer(env, 'API_AUTH_FAILURES_PER_MINUTE', 30, 0, 1_000_000),
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.METRICS_HOST ?? '127.0.0.1',

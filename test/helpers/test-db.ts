@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openDatabase } from '../../src/platform/db/client.js';
+import { type Database, embeddedStartParams, openDatabase } from '../../src/platform/db/client.js';
 
 /**
  * A fresh, migrated store for one test file, copied from what the global set-up migrated once
@@ -112,6 +112,8 @@ async function reusedPGlite(): Promise<PGlite> {
     const pglite = await PGlite.create({
       loadDataDir: new Blob([await readFile(inject('pgliteSnapshot'))]),
       extensions: { btree_gist },
+      // The server's settings (client.ts), so tests run the store as it runs in production.
+      startParams: embeddedStartParams(),
     });
     store = { pglite, baseline: await signatureOf(pglite) };
   }

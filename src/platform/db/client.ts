@@ -182,6 +182,26 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   };
 }
 
+/**
+ * Settings of the embedded PostgreSQL, on top of PGlite's own start parameters (they win over the
+ * data folder's postgresql.conf, so stores made by older versions get them too):
+ * - shared_buffers 32 MB, not initdb's 128 MB: PGlite zero-fills the whole buffer pool on every
+ *   start, which took ~0.6 s of CPU (of a 2 s budget for a restart to answer /health) and made all
+ *   of it resident at once. The data files are read through the OS page cache, so a buffer miss
+ *   costs a copy, not a disk read; the bench data set (~15 MB) fits either way.
+ * - max_wal_size 64 MB, not 1 GB: a single-user backend has no checkpointer, so a checkpoint
+ *   comes only when the WAL passes this (or from pglite-maintenance.ts's timer), and a restart
+ *   after a crash replays everything since the last one (~13 ms per MB).
+ */
+export const EMBEDDED_SETTINGS = { shared_buffers: '32MB', max_wal_size: '64MB' };
+
+export function embeddedStartParams(): string[] {
+  return [
+    ...PGlite.defaultStartParams,
+    ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
+}
+
 async function openPGlite(options: OpenOptions): Promise<Database> {
   let lock: DataDirLock | undefined;
   let pglite: PGlite;
@@ -189,7 +209,10 @@ async function openPGlite(options: OpenOptions): Promise<Database> {
     mkdirSync(options.dataDir, { recursive: true });
     lock = acquireDataDirLock(options.dataDir, options.lockOwner ?? 'process');
     try {
-      pglite = await PGlite.create(path.join(options.dataDir, 'pgdata'), { extensions: { btree_gist } });
+      pglite = await PGlite.create(path.join(options.dataDir, 'pgdata'), {
+        extensions: { btree_gist },
+        startParams: embeddedStartParams(),
+      });
     } catch (error) {
       lock.release();
       throw error;
@@ -198,7 +221,11 @@ async function openPGlite(options: OpenOptions): Promise<Database> {
     pglite = options.pglite;
   } else {
     const snapshot = options.loadDataDir ? { loadDataDir: options.loadDataDir } : {};
-    pglite = await PGlite.create({ ...snapshot, extensions: { btree_gist } });
+    pglite = await PGlite.create({
+      ...snapshot,
+      extensions: { btree_gist },
+      startParams: embeddedStartParams(),
+    });
   }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: statementLog });
   // A store in a data folder runs for long: it gets autovacuum's work done (pglite-maintenance.ts).

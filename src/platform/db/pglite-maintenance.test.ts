@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../../../test/helpers/server-process.js';
 import { openTestDatabase } from '../../../test/helpers/test-db.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
-import { type Database, openDatabase } from './client.js';
+import { type Database, EMBEDDED_SETTINGS, openDatabase } from './client.js';
 import { migrate } from './migrate.js';
-import { CHURNING_TABLES, startPGliteMaintenance } from './pglite-maintenance.js';
+import { CHURNING_STATISTICS_TARGET, CHURNING_TABLES, startPGliteMaintenance } from './pglite-maintenance.js';
 
 async function vacuumedAndAnalyzed(database: Database) {
   const { rows } = await sql<{ relname: string; vacuumed: boolean; analyzed: boolean }>`
@@ -138,6 +139,95 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('statistics on the embed
     } finally {
       maintenance.stop();
       await database.close();
+    }
+  });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('what a pass costs the embedded store', () => {
+  const histogramSize = async (db: Database['db'], table: string, column: string) => {
+    const { rows } = await sql<{ n: number | null }>`
+      SELECT cardinality(histogram_bounds::text::text[]) AS n
+        FROM pg_stats WHERE schemaname = 'public' AND tablename = ${table} AND attname = ${column}`.execute(
+      db,
+    );
+    return rows[0]?.n ?? 0;
+  };
+
+  it('samples at most 300 x CHURNING_STATISTICS_TARGET rows of a churning table, the default of the rest', async () => {
+    const database = await openTestDatabase();
+    const maintenance = startPGliteMaintenance(database.db, {
+      intervalMs: 3_600_000,
+      statsCheckMs: 3_600_000,
+    });
+    try {
+      // 5,000 idempotency keys with distinct times, and a table of ours with 5,000 distinct values.
+      await sql`INSERT INTO workspaces (slug, name) VALUES ('sampled', 'Sampled')`.execute(database.db);
+      await sql`
+        INSERT INTO idempotency_keys (workspace_id, key, method, path, request_hash, status_code, response_body, created_at)
+        SELECT w.id, 'k' || i, 'POST', '/bookings', 'h', 201, '"answer"', now() - i * interval '1 second'
+          FROM workspaces w, generate_series(1, 5000) i WHERE w.slug = 'sampled'`.execute(database.db);
+      await sql`CREATE TABLE sampled_numbers AS SELECT i FROM generate_series(1, 5000) i`.execute(
+        database.db,
+      );
+      await maintenance.runOnce();
+      // A histogram has target + 1 bounds at most: the sample was that small.
+      expect(await histogramSize(database.db, 'idempotency_keys', 'created_at')).toBe(
+        CHURNING_STATISTICS_TARGET + 1,
+      );
+      expect(await histogramSize(database.db, 'sampled_numbers', 'i')).toBe(101);
+      // The same through the statistics check, and the session setting is back to the default.
+      await sql`UPDATE idempotency_keys SET created_at = created_at - interval '1 day'`.execute(database.db);
+      expect(await maintenance.analyzeStale()).toContain('idempotency_keys');
+      expect(await histogramSize(database.db, 'idempotency_keys', 'created_at')).toBe(
+        CHURNING_STATISTICS_TARGET + 1,
+      );
+      const { rows } = await sql<{ target: string }>`
+        SELECT current_setting('default_statistics_target') AS target`.execute(database.db);
+      expect(rows[0]?.target).toBe('100');
+    } finally {
+      maintenance.stop();
+      await database.close();
+    }
+  });
+
+  it('checkpoints once WAL was written since the last checkpoint, so a crash replays little', async () => {
+    const database = await openTestDatabase();
+    const maintenance = startPGliteMaintenance(database.db, {
+      intervalMs: 3_600_000,
+      statsCheckMs: 3_600_000,
+      checkpointMs: 3_600_000,
+    });
+    try {
+      await maintenance.checkpointIfDue();
+      expect(await maintenance.checkpointIfDue()).toBe(0);
+      await sql`CREATE TABLE wal_filler AS SELECT i, repeat('x', 500) AS pad FROM generate_series(1, 5000) i`.execute(
+        database.db,
+      );
+      expect(await maintenance.checkpointIfDue()).toBeGreaterThan(1024 * 1024);
+      expect(await maintenance.checkpointIfDue()).toBe(0);
+    } finally {
+      maintenance.stop();
+      await database.close();
+    }
+  });
+
+  it('a store in a data folder runs with the embedded settings (small buffer pool, bounded WAL)', async () => {
+    // A copy of the migrated store, as made by initdb with its 128 MB buffer pool.
+    const dir = migratedDataDir('kairos-settings-');
+    try {
+      const database = await openDatabase({ dataDir: dir, lockOwner: 'test' });
+      try {
+        for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) {
+          const { rows } = await sql<
+            Record<string, string>
+          >`SELECT current_setting(${name}) AS value`.execute(database.db);
+          expect(rows[0]?.value, name).toBe(value);
+        }
+      } finally {
+        await database.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -83,8 +83,6 @@ function frameworkError(status: number, code: string | undefined): AppError {
       'Send the body as application/json or application/x-www-form-urlencoded.',
     );
   }
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-    return new AppError(400, 'malformed_body', 'The JSON body is empty.');
   if (status === 400) return new AppError(400, 'malformed_body', 'Malformed JSON body.');
   return new AppError(status, 'bad_request', 'The request cannot be served.');
 }

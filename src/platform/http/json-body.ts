@@ -26,12 +26,25 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-/** Fastify's own JSON parser (prototype-poisoning safe), behind a depth limit. */
+/**
+ * Fastify's own JSON parser (prototype-poisoning safe), behind a depth limit, for every surface.
+ *
+ * A body is a JSON object or nothing. `null`, a number, a string, a boolean or an array is a 400
+ * `malformed_body` here, once for every route: later steps read `null` as "no body" (the cancel
+ * route then canceled), and a scalar would reach validation as a 422 on a field named `_`. An
+ * empty body (or only whitespace) under a JSON content type is no body, as without one: routes
+ * whose fields are all optional (cancel) or may come from the query string (create) take it.
+ */
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
+    const text = body as string;
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
       done(
         new AppError(
           400,
@@ -42,6 +55,11 @@ export function registerJsonBody(app: FastifyInstance): void {
       );
       return;
     }
-    parse(request, body as string, done);
+    parse(request, text, (error, value) => {
+      if (error) done(error, undefined);
+      else if (typeof value !== 'object' || value === null || Array.isArray(value))
+        done(new AppError(400, 'malformed_body', 'The JSON body must be an object.'), undefined);
+      else done(null, value);
+    });
   });
 }

@@ -60,8 +60,9 @@ export function registerValidation(app: FastifyInstance): void {
     const schema = request.routeOptions.schema?.body as object | undefined;
     if (!schema) return;
     // No body at all reads as an empty one: a 422 then names the fields that are required, and a
-    // bare PATCH changes nothing, rather than "the body must be an object".
-    if (request.body === undefined || request.body === null) request.body = {};
+    // bare PATCH changes nothing, rather than "the body must be an object". A JSON `null` never
+    // gets here: the body parser refuses every JSON body that is not an object (json-body.ts).
+    if (request.body === undefined) request.body = {};
     if (!isFormBody(request)) return;
     let coerce = formCoercers.get(schema);
     if (!coerce) {

@@ -1,25 +1,66 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { findLiveApiKeyByHash, touchApiKey } from '../../api-keys/api-keys.repository.js';
 import { hashSecret, SECRET_PATTERN } from '../../api-keys/api-keys.service.js';
-import { badRequest, invalidToken } from '../../errors.js';
+import { AppError, badRequest, invalidToken } from '../../errors.js';
 import type { Db } from '../../platform/db/client.js';
+import { addressKey, FailureLimit } from '../../platform/http/rate-limit.js';
+import { rateLimitRefusals } from '../../platform/metrics/registry.js';
 import { findWorkspaceBySlug } from '../../workspaces/workspaces.repository.js';
+
+/** The keys table shows when a key was last used, to the minute: one write per key per minute. */
+export const LAST_USED_EVERY_MS = 60_000;
+
+/** How long the failures of one address are counted together. */
+export const AUTH_FAILURE_WINDOW_MS = 60_000;
+/** Secrets that authenticated on this process, remembered by hash (see registerAuth). */
+const KNOWN_GOOD_SECRETS = 10_000;
 
 /**
  * Every API route needs `Authorization: Bearer secret_...` and `Workspace: <slug>`.
  * Any key problem — missing, malformed, unknown, deleted, or another
  * workspace's — is the same 403, so the answer never tells which keys or workspaces exist.
  */
-/** The keys table shows when a key was last used, to the minute: one write per key per minute. */
-export const LAST_USED_EVERY_MS = 60_000;
-
-export function registerAuth(app: FastifyInstance, db: Db, clock: { now(): number } = Date): void {
+export function registerAuth(
+  app: FastifyInstance,
+  db: Db,
+  clock: { now(): number } = Date,
+  options: { failuresPerMinute?: number } = {},
+): void {
   app.decorateRequest('auth', null as unknown as FastifyRequest['auth']);
   const lastUsed = new WeakMap<FastifyRequest, Date | null>();
+  // Failed authentications per client address (README "Input limits", docs/operations/running.md).
+  // Past the budget an address gets 429 before any lookup, so a flood of guesses costs the store
+  // nothing, and a client retrying with a wrong key is told to slow down rather than refused
+  // forever. A secret this process has already seen succeed is still looked up: an integration
+  // behind the same address (one office, one NAT) keeps working while a neighbour's is misconfigured.
+  const failures = new FailureLimit({
+    max: options.failuresPerMinute ?? 0,
+    windowMs: AUTH_FAILURE_WINDOW_MS,
+    clock,
+  });
+  const knownGood = new LRUCache<string, true>({ max: KNOWN_GOOD_SECRETS });
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public) return;
+    const address = addressKey(request.ip);
     const secret = bearerSecret(request.headers.authorization);
-    if (!secret) throw invalidToken();
+    const hash = secret === undefined ? undefined : hashSecret(secret);
+    const retryAfter = failures.retryAfter(address);
+    if (retryAfter > 0 && !(hash !== undefined && knownGood.has(hash))) {
+      rateLimitRefusals.inc({ surface: 'api-auth' });
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Too many requests with an invalid API key from this address. Retry in ${retryAfter} seconds.`,
+        undefined,
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+    const refuse = () => {
+      failures.record(address);
+      return invalidToken();
+    };
+    if (hash === undefined) throw refuse();
     const slug = request.headers.workspace;
     if (typeof slug !== 'string' || slug.trim() === '') {
       throw badRequest('The Workspace header is required.', 'workspace_header_missing');
@@ -28,9 +69,10 @@ export function registerAuth(app: FastifyInstance, db: Db, clock: { now(): numbe
     // database distributed by workspace (Citus) is one node's work, not every node's.
     // Both are compiled once (precompiled.ts): they run on every request.
     const workspace = await findWorkspaceBySlug(db, slug.trim());
-    if (!workspace) throw invalidToken();
-    const key = await findLiveApiKeyByHash(db, workspace.id, hashSecret(secret));
-    if (!key) throw invalidToken();
+    if (!workspace) throw refuse();
+    const key = await findLiveApiKeyByHash(db, workspace.id, hash);
+    if (!key) throw refuse();
+    knownGood.set(hash, true);
     request.auth = { workspace, apiKeyId: key.id };
     lastUsed.set(request, key.last_used_at);
   });

@@ -35,7 +35,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
   registerJsonErrors(api);
   // First: every statement of the request, the auth lookup included, is tagged for the one-workspace check.
   api.addHook('onRequest', tagTenantRequest);
-  registerAuth(api, deps.db, deps.clock);
+  registerAuth(api, deps.db, deps.clock, { failuresPerMinute: deps.config.apiAuthFailuresPerMinute });
   // Per API key (the auth hook has run); the public OpenAPI document counts per address.
   await registerRateLimit(api, {
     perMinute: deps.config.apiRateLimitPerMinute,

@@ -23,7 +23,7 @@ export function registerQueryInput(api: FastifyInstance): void {
     if (!schema) return;
     const query = request.query as Record<string, unknown> | undefined;
     if (!query || typeof query !== 'object') return;
-    if (request.body === undefined || request.body === null) request.body = {};
+    if (request.body === undefined) request.body = {};
     const body = request.body as Record<string, unknown>;
     if (typeof body !== 'object' || Array.isArray(body)) return;
 
