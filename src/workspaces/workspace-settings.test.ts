@@ -135,9 +135,10 @@ describe('PATCH /workspace', () => {
   });
 
   it('refuses a body that is not an object', async () => {
+    // A JSON body that is not an object is malformed, whatever the route (the body parser says so).
     const response = await patch(['name']);
-    expect(response.statusCode).toBe(422);
-    expect(response.json().code).toBe('validation_failed');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('malformed_body');
   });
 
   it('stores the canonical form of a locale', async () => {
