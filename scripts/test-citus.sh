@@ -19,6 +19,9 @@ url=$("$cluster" url)
 
 export DATABASE_URL=$url
 node dist/src/cli/main.js db migrate >/dev/null
+# A workspace with data before distributing, as after "start Kairos once": its rows move into the
+# shards (test/citus/distributed-data.test.ts reads them back).
+node dist/src/cli/main.js workspace create --slug before-distribute --name "Made before db distribute" --demo >/dev/null
 node dist/src/cli/main.js db distribute >/dev/null
 unset DATABASE_URL
 
