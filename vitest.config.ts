@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SLOW_SUITES } from './test/slow/suites.js';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
-    // test/citus runs on a Citus cluster: npm run test:citus.
-    exclude: ['test/pages/**', 'test/citus/**', 'node_modules/**', 'dist/**'],
+    // test/citus runs on a Citus cluster (npm run test:citus), the process-level suites in
+    // npm run test:slow, the browser's in test/pages.
+    exclude: ['test/pages/**', 'test/citus/**', ...SLOW_SUITES, 'node_modules/**', 'dist/**'],
     // Migrates once and hands each file a copy of the result (test/helpers/test-db.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
