@@ -115,7 +115,8 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('statistics on the embed
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Two embedded stores opened from files and every migration applied: seconds of CPU.
+  }, 120_000);
 
   it('are refreshed for the tables changed past the threshold, and only for them', async () => {
     const database = await openTestDatabase();
