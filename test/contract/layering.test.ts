@@ -119,12 +119,12 @@ describe('layering', () => {
     expect(files.some((f) => f.includes('/slots/engine/'))).toBe(true);
   });
 
-  it('keeps feature logic (services, repositories, rules) free of surface imports', () => {
+  it('keeps feature logic (services, repositories, rules) free of surface imports and the panel kit', () => {
     const logic = files.filter((f) => /\.(service|repository|rules)\.ts$/.test(f));
     expect(logic.length).toBeGreaterThan(20);
     const offenders = logic.flatMap((file) =>
       importsOf(file)
-        .filter((target) => /^src\/surfaces\/|\/(api|panel|widget)\//.test(target))
+        .filter((target) => /^src\/(app|panel-kit)\/|\/(api|panel|widget|ical)\//.test(target))
         .map((target) => `${relative(root, file)} -> ${target}`),
     );
     expect(offenders).toEqual([]);

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { findLiveApiKey, listApiKeysWithUsage } from '../api-keys.repository.js';
 import { createApiKey, deleteApiKey } from '../api-keys.service.js';
 import { ApiKeysPage, DeleteApiKeyPage, KEYS } from './api-keys.page.js';

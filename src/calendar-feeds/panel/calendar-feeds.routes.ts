@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { listStafferFeeds, liveStafferName, stafferOfMember } from '../calendar-feeds.repository.js';
 import { feedUrlOf, regenerateFeed, showFeed } from '../calendar-feeds.service.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { renderToString } from 'preact-render-to-string';
 import { notFound } from '../../errors.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { BoundedCache } from '../../slots/bounded-cache.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { can } from '../../users/roles.js';
 import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import type { CalendarModel } from '../calendar.service.js';

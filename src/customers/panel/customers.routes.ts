@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { listBookingViews, locationNamesOf } from '../../bookings/bookings.repository.js';
 import { notFound } from '../../errors.js';
+import { pageParam } from '../../panel-kit/list-pager.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
-import { pageParam } from '../../surfaces/panel/list-pager.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
 import { customerPaidTotal, requireCustomer, searchCustomers } from '../customers.repository.js';

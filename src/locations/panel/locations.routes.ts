@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
+import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { TimeRangeJson } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { noticeOf } from '../../surfaces/panel/setup-parts.js';
 import { type LocationRow, listAllLocations, requireLocation } from '../locations.repository.js';
 import { LocationCreateBody, LocationUpdateBody, WEEKDAYS } from '../locations.schemas.js';
 import { archiveLocation, createLocation, updateLocation } from '../locations.service.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
+import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { type FormState, list, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { domainOf, type MailSnapshot, messageIdOf } from '../mail-message.js';
 import { findMessage, listMailLog } from '../mail-queue.repository.js';

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireLocation } from '../../locations/locations.repository.js';
+import type { FormState } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn } from '../../platform/time/zone.js';
 import { fullName, STAFFERS } from '../../staffers/panel/staffers.page.js';
 import { getStaffer } from '../../staffers/staffers.service.js';
-import type { FormState } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { validateSchedule } from '../schedules.rules.js';
 import { getSchedule, replaceSchedule } from '../schedules.service.js';
 import { SchedulePage } from './schedule.page.js';

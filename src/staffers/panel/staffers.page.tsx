@@ -7,9 +7,9 @@ import {
   PostForm,
   TextAreaField,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ListPager } from '../../surfaces/panel/list-pager.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ListPager } from '../../panel-kit/list-pager.js';
 import type { OfferedPair, StafferRecord } from '../staffers.repository.js';
 
 export const STAFFERS = `${PANEL_PREFIX}/setup/staffers`;

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../errors.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
+import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { noticeOf } from '../../surfaces/panel/setup-parts.js';
 import { listAllStatuses, requireLiveStatus, type StatusRow } from '../statuses.repository.js';
 import { ChangeStatusBody, CreateStatusBody } from '../statuses.schemas.js';
 import {

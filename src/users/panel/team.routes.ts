@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
+import { emptyForm, str } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { absoluteUrl, uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, str } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { absoluteUrl, uuidParam } from '../../surfaces/panel/params.js';
 import { deleteInvite, listMembers, listOpenInvites } from '../users.repository.js';
 import { changeRole, inviteMember, removeMember } from '../users.service.js';
 import { RemoveMemberPage, TeamPage, type TeamPageProps } from './team.page.js';

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
+import { emptyForm, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, list, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { listDeliveries } from '../deliveries.repository.js';
 import { retryDelivery, sendTestEvent } from '../deliveries.service.js';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors, notFound } from '../../errors.js';
+import { formInteger, sent } from '../../panel-kit/form-values.js';
+import { type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { formInteger, sent } from '../../surfaces/panel/form-values.js';
-import { type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { BOOKING_FORM_FIELDS, settingsRuleErrors } from '../workspace-settings.rules.js';
 import { findWorkspaceById, type WorkspaceRow } from '../workspaces.repository.js';
 import { type WorkspaceSettings, WorkspaceSettingsBody } from '../workspaces.schemas.js';
