@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { calendarFeedFile } from '../booking-page/calendar-file.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -19,6 +18,7 @@ import {
   setMemberStaffer,
   stafferOfMember,
 } from './calendar-feeds.repository.js';
+import { calendarFeedFile } from './calendar-file.js';
 import { feedToken, newNonce, tokenHash, workspaceOfToken } from './feed-token.js';
 
 /**

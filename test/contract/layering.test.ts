@@ -220,7 +220,7 @@ describe('layering', () => {
       'sample.tsx:9: an issue number',
     ]);
     // The real sources: comments found where they are, colours in strings left alone.
-    const calendarFile = join(src, 'booking-page/calendar-file.ts');
+    const calendarFile = join(src, 'calendar-feeds/calendar-file.ts');
     expect(
       commentsOf(readFileSync(calendarFile, 'utf8'), calendarFile).some((c) => c.text.includes('RFC 5545')),
     ).toBe(true);

@@ -1,4 +1,3 @@
-import { timeZones, zoneTitle } from '../../booking-page/format.js';
 import {
   ErrorSummary,
   FieldError,
@@ -11,6 +10,7 @@ import {
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { WeeklyJson } from '../../platform/db/schema.js';
+import { timeZones, zoneTitle } from '../../platform/time/format.js';
 import type { LocationRow } from '../locations.repository.js';
 import { WEEKDAYS } from '../locations.schemas.js';
 
