@@ -5,7 +5,7 @@ import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn } from '../../platform/time/zone.js';
-import { fullName, STAFFERS } from '../../staffers/panel/staffers.page.js';
+import { fullName, STAFFERS } from '../../staffers/panel/staffers.view.js';
 import { getStaffer } from '../../staffers/staffers.service.js';
 import { validateSchedule } from '../schedules.rules.js';
 import { getSchedule, replaceSchedule } from '../schedules.service.js';

@@ -11,11 +11,7 @@ import {
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ListPager } from '../../panel-kit/list-pager.js';
 import type { OfferedPair, StafferRecord } from '../staffers.repository.js';
-
-export const STAFFERS = `${PANEL_PREFIX}/setup/staffers`;
-
-export const fullName = (staffer: { first_name: string; last_name: string }) =>
-  `${staffer.first_name} ${staffer.last_name}`.trim();
+import { fullName, STAFFERS } from './staffers.view.js';
 
 /** A checkbox value of the services matrix: one location and one service. */
 export const pairValue = (locationId: string, serviceId: string) => `${locationId}|${serviceId}`;

@@ -14,15 +14,8 @@ import { listSchedules } from '../../schedules/schedules.service.js';
 import { listOfferedPairs, listStaffers, type StafferRecord } from '../staffers.repository.js';
 import { StafferCreateBody } from '../staffers.schemas.js';
 import { archiveStaffer, createStaffer, getStaffer, updateStaffer } from '../staffers.service.js';
-import {
-  fullName,
-  NewStafferPage,
-  noticeOf,
-  pairValue,
-  STAFFERS,
-  StafferPage,
-  StaffersPage,
-} from './staffers.page.js';
+import { NewStafferPage, noticeOf, pairValue, StafferPage, StaffersPage } from './staffers.page.js';
+import { fullName, STAFFERS } from './staffers.view.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
 const PER_PAGE = 25;
