@@ -29,5 +29,7 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext;
+    /** The API's request context, built once by the surface after the key check. */
+    context: RequestContext;
   }
 }

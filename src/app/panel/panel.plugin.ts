@@ -28,6 +28,8 @@ import { teamRoutes } from '../../users/panel/team.routes.js';
 import { webhooksPanelRoutes } from '../../webhooks/panel/webhooks.routes.js';
 import { homeRoutes } from '../../workspaces/panel/home.routes.js';
 import { workspaceSettingsRoutes } from '../../workspaces/panel/workspace-settings.routes.js';
+import type { RequestContext } from '../../workspaces/request-context.js';
+import { getWorkspace } from '../../workspaces/workspaces.service.js';
 
 export { PANEL_PREFIX } from '../../panel-kit/layout.js';
 
@@ -70,6 +72,22 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
   });
   registerHtmlErrors(panel, deps.db);
   registerPanelAuth(panel, deps);
+  // After the session check: the context of every service call of the request, built here once.
+  panel.decorateRequest('panelContext', undefined);
+  panel.addHook('onRequest', async (request) => {
+    const session = request.panel;
+    if (!session?.workspace) return;
+    const workspaceId = session.workspace.id;
+    const now = deps.clock.now();
+    let context: Promise<RequestContext> | undefined;
+    request.panelContext = () =>
+      (context ??= getWorkspace(deps.db, workspaceId).then((workspace) => ({
+        workspace,
+        actor: { type: 'user', id: session.user.id },
+        now,
+        linkBase: deps.linkBase(),
+      })));
+  });
 
   // Every write: from a page of ours (Origin), with the token of a form we rendered (CSRF).
   panel.addHook(

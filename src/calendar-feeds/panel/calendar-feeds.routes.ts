@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { notFound } from '../../errors.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { listStafferFeeds, liveStafferName, stafferOfMember } from '../calendar-feeds.repository.js';
 import { feedUrlOf, regenerateFeed, showFeed } from '../calendar-feeds.service.js';
 import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feeds.page.js';
@@ -24,14 +23,8 @@ const noticeOf = (request: FastifyRequest) =>
  * call the same services as the CLI.
  */
 export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
-  async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
-    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
-    if (!workspace) throw notFound('Workspace');
-    return workspace;
-  }
-
   panel.get('/settings/calendar-feeds', settings, async (request, reply) => {
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     const rows = await listStafferFeeds(deps.db, workspace.id);
     const notice = noticeOf(request);
     return reply.page({
@@ -59,7 +52,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
   });
 
   panel.post('/settings/calendar-feeds/staffers/:stafferId/regenerate', settings, async (request, reply) => {
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     const stafferId = uuidParam(request, 'stafferId');
     await regenerateFeed(deps.uow, workspace, { stafferId }, deps.linkBase(), deps.clock.now());
     return reply.redirect(`${FEEDS}?notice=regenerated`, 303);
@@ -67,7 +60,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.get('/account/calendar-feed', async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     const owner = { userId: session.user.id };
     const [feed, stafferId] = await Promise.all([
       showFeed(deps.db, workspace, owner, deps.linkBase()),
@@ -90,7 +83,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.post('/account/calendar-feed/regenerate', async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     await regenerateFeed(deps.uow, workspace, { userId: session.user.id }, deps.linkBase(), deps.clock.now());
     return reply.redirect(`${OWN_FEED}?notice=regenerated`, 303);
   });

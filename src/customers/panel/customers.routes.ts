@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { listBookingViews, locationNamesOf } from '../../bookings/bookings.repository.js';
-import { notFound } from '../../errors.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
 import { customerPaidTotal, requireCustomer, searchCustomers } from '../customers.repository.js';
 import { CustomerPage, CustomersPage, nameOf } from './customers.page.js';
@@ -38,8 +37,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
   panel.get('/customers/:customerUuid', access, async (request, reply) => {
     const workspaceId = sessionOf(request).workspace.id;
     const customer = await requireCustomer(deps.db, workspaceId, uuidParam(request, 'customerUuid'));
-    const workspace = await findWorkspaceById(deps.db, workspaceId);
-    if (!workspace) throw notFound('Workspace');
+    const { workspace } = await panelContextOf(request);
     const page = pageParam(request.query);
     const [{ rows, total }, paid] = await Promise.all([
       listBookingViews(

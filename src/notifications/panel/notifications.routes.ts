@@ -3,9 +3,9 @@ import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { domainOf, type MailSnapshot, messageIdOf } from '../mail-message.js';
 import { findMessage, listMailLog } from '../mail-queue.repository.js';
 import { renderMail } from '../mail-render.js';
@@ -56,8 +56,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     status = 200,
   ) {
     const session = sessionOf(request);
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound();
+    const { workspace } = await panelContextOf(request);
     const settings = settingsOf(workspace.notification_settings);
     const query = request.query as Record<string, string | undefined>;
     const page = Math.max(1, Math.min(10_000, Number.parseInt(query.page ?? '1', 10) || 1));
@@ -149,8 +148,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.post('/settings/notifications/test', access, async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound();
+    const { workspace } = await panelContextOf(request);
     await sendTestEmail(deps.uow, workspace, session.user.email, deps.clock.now());
     return reply.redirect(`${NOTIFICATIONS}?notice=test#log`, 303);
   });

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { emptyForm, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { listDeliveries } from '../deliveries.repository.js';
 import { retryDelivery, sendTestEvent } from '../deliveries.service.js';
 import { listWebhooks, requireWebhook } from '../webhooks.repository.js';
@@ -127,10 +127,8 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   });
 
   panel.post('/settings/developers/webhooks/:webhookId/test', access, async (request, reply) => {
-    const session = sessionOf(request);
     const id = uuidParam(request, 'webhookId');
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound();
+    const { workspace } = await panelContextOf(request);
     try {
       await sendTestEvent(deps.uow, workspace, id, deps.clock.now());
     } catch (error) {
