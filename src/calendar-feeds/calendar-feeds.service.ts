@@ -12,6 +12,7 @@ import {
   findFeed,
   findFeedByTokenHash,
   insertFeed,
+  listStafferFeeds,
   liveStafferName,
   lockFeed,
   renewFeed,
@@ -150,4 +151,19 @@ export async function renderFeed(
 async function memberName(db: Db, userId: string): Promise<string> {
   const user = await findUserById(db, userId);
   return user ? user.name || user.email : 'Member';
+}
+
+/** Every live staffer with their feed, if they have one (the admins' list). */
+export function listStaffersWithFeeds(db: Db, workspaceId: string) {
+  return listStafferFeeds(db, workspaceId);
+}
+
+/** The staffer a member is linked to (Settings → Notifications), or null. */
+export function linkedStafferOf(db: Db, workspaceId: string, userId: string): Promise<string | null> {
+  return stafferOfMember(db, workspaceId, userId);
+}
+
+/** A live staffer's name; undefined once archived or gone. */
+export function stafferNameOf(db: Db, workspaceId: string, stafferId: string): Promise<string | undefined> {
+  return liveStafferName(db, workspaceId, stafferId);
 }

@@ -70,20 +70,6 @@ const PANEL_REPOSITORY_ALLOWED: Record<string, string> = {
   'src/bookings/panel/booking-new.routes.ts': 'reads move with the booking input rework',
   'src/bookings/panel/bookings-list.routes.ts': 'reads move with the booking input rework',
   'src/bookings/panel/bookings.routes.ts': 'reads move with the booking input rework',
-  // Not yet moved behind their feature's service.
-  'src/api-keys/panel/api-keys.routes.ts': 'to move behind api-keys.service',
-  'src/calendar-feeds/panel/calendar-feeds.routes.ts': 'to move behind calendar-feeds.service',
-  'src/customers/panel/customers.routes.ts': 'to move behind customers.service',
-  'src/locations/panel/locations.routes.ts': 'to move behind locations.service',
-  'src/notifications/panel/notifications.routes.ts': 'to move behind notifications.service',
-  'src/payment-accounts/panel/payment-accounts.routes.ts': 'to move behind payment-accounts.service',
-  'src/schedules/panel/schedules.routes.ts': 'to move behind locations.service',
-  'src/services/panel/services.routes.ts': 'to move behind services.service',
-  'src/staffers/panel/staffers.routes.ts': 'to move behind staffers.service',
-  'src/statuses/panel/statuses.routes.ts': 'to move behind statuses.service',
-  'src/users/panel/account.routes.ts': 'to move behind users.service',
-  'src/users/panel/team.routes.ts': 'to move behind users.service',
-  'src/webhooks/panel/webhooks.routes.ts': 'to move behind webhooks.service',
 };
 
 /** A folder's files, tests included, each with what it imports that `forbidden` matches. */

@@ -3,8 +3,14 @@ import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { listStafferFeeds, liveStafferName, stafferOfMember } from '../calendar-feeds.repository.js';
-import { feedUrlOf, regenerateFeed, showFeed } from '../calendar-feeds.service.js';
+import {
+  feedUrlOf,
+  linkedStafferOf,
+  listStaffersWithFeeds,
+  regenerateFeed,
+  showFeed,
+  stafferNameOf,
+} from '../calendar-feeds.service.js';
 import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feeds.page.js';
 
 const settings = { config: { panelAccess: 'settings' as const } };
@@ -25,7 +31,7 @@ const noticeOf = (request: FastifyRequest) =>
 export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/settings/calendar-feeds', settings, async (request, reply) => {
     const workspace = (await panelContextOf(request)).workspace;
-    const rows = await listStafferFeeds(deps.db, workspace.id);
+    const rows = await listStaffersWithFeeds(deps.db, workspace.id);
     const notice = noticeOf(request);
     return reply.page({
       title: 'Calendar feeds',
@@ -64,7 +70,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     const owner = { userId: session.user.id };
     const [feed, stafferId] = await Promise.all([
       showFeed(deps.db, workspace, owner, deps.linkBase()),
-      stafferOfMember(deps.db, workspace.id, session.user.id),
+      linkedStafferOf(deps.db, workspace.id, session.user.id),
     ]);
     const notice = noticeOf(request);
     return reply.page({
@@ -75,7 +81,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         workspaceName: workspace.name,
         url: feed?.url,
         regeneratedAt: feed?.regenerated_at,
-        stafferName: stafferId ? await liveStafferName(deps.db, workspace.id, stafferId) : undefined,
+        stafferName: stafferId ? await stafferNameOf(deps.db, workspace.id, stafferId) : undefined,
         ...(notice ? { notice } : {}),
       }),
     });

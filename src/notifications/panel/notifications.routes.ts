@@ -7,11 +7,13 @@ import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { domainOf, type MailSnapshot, messageIdOf } from '../mail-message.js';
-import { findMessage, listMailLog } from '../mail-queue.repository.js';
 import { renderMail } from '../mail-render.js';
 import { settingsOf } from '../notification-settings.rules.js';
-import { listMembers, listStafferRecipients } from '../notifications.repository.js';
 import {
+  getMessage,
+  listLinkableMembers,
+  listStaffRecipients,
+  mailLogPage,
   resendMessage,
   sendTestEmail,
   updateNotificationSettings,
@@ -61,9 +63,9 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     const query = request.query as Record<string, string | undefined>;
     const page = Math.max(1, Math.min(10_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const [log, staffers, members] = await Promise.all([
-      listMailLog(deps.db, workspace.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
-      listStafferRecipients(deps.db, workspace.id),
-      listMembers(deps.db, workspace.id),
+      mailLogPage(deps.db, workspace.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
+      listStaffRecipients(deps.db, workspace.id),
+      listLinkableMembers(deps.db, workspace.id),
     ]);
     const notice = NOTICES[query.notice ?? ''];
     return reply.page({
@@ -155,7 +157,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.get('/settings/notifications/messages/:messageId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const message = await findMessage(deps.db, session.workspace.id, uuidParam(request, 'messageId'));
+    const message = await getMessage(deps.db, session.workspace.id, uuidParam(request, 'messageId'));
     if (!message) throw notFound('Email');
     const snapshot = message.snapshot as unknown as MailSnapshot;
     const mailFrom = parseMailFrom(deps.config.mailFrom) ?? { name: '', address: 'no-reply@localhost' };
@@ -204,7 +206,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     status = 200,
   ) {
     const session = sessionOf(request);
-    const staffers = await listStafferRecipients(deps.db, session.workspace.id, session.user.id);
+    const staffers = await listStaffRecipients(deps.db, session.workspace.id, session.user.id);
     const notice = (request.query as Record<string, string | undefined>).notice === 'saved';
     return reply.page({
       title: 'Your booking emails',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireLocation } from '../../locations/locations.repository.js';
+import { getLocation } from '../../locations/locations.service.js';
 import type { FormState } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -33,7 +33,7 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
   async function subjects(request: FastifyRequest) {
     const workspaceId = sessionOf(request).workspace.id;
     const staffer = await getStaffer(deps.db, workspaceId, uuidParam(request, 'stafferUuid'));
-    const location = await requireLocation(deps.db, workspaceId, uuidParam(request, 'locationUuid'));
+    const location = await getLocation(deps.db, workspaceId, uuidParam(request, 'locationUuid'));
     const schedule = await getSchedule(deps.db, workspaceId, staffer.id, location.id);
     return { workspaceId, staffer, location, schedule };
   }

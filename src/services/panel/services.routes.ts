@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
-import { listAllLocations } from '../../locations/locations.repository.js';
+import { listLocationsWithArchived } from '../../locations/locations.service.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -12,10 +12,16 @@ import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { formatMoney, moneyInputValue, parseMoneyInput } from '../../platform/money.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { listCategories } from '../service-categories.repository.js';
-import { listAllServices, type ServiceRecord } from '../services.repository.js';
+import type { ServiceRecord } from '../services.repository.js';
 import { ServiceCreateBody, ServiceUpdateBody } from '../services.schemas.js';
-import { archiveService, createService, getService, updateService } from '../services.service.js';
+import {
+  archiveService,
+  createService,
+  getService,
+  listServiceCategories,
+  listServicesWithArchived,
+  updateService,
+} from '../services.service.js';
 import { SERVICES, ServiceFormPage, ServicesPage } from './services.page.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
@@ -110,8 +116,8 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     status = 200,
   ) {
     const [categories, locations] = await Promise.all([
-      listCategories(deps.db, workspace.id),
-      listAllLocations(deps.db, workspace.id),
+      listServiceCategories(deps.db, workspace.id),
+      listLocationsWithArchived(deps.db, workspace.id),
     ]);
     return reply.page({
       title: service ? service.name : 'Add a service',
@@ -133,8 +139,8 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   panel.get('/setup/services', access, async (request, reply) => {
     const workspace = (await panelContextOf(request)).workspace;
     const [services, locations] = await Promise.all([
-      listAllServices(deps.db, workspace.id),
-      listAllLocations(deps.db, workspace.id),
+      listServicesWithArchived(deps.db, workspace.id),
+      listLocationsWithArchived(deps.db, workspace.id),
     ]);
     const names = new Map(locations.map((location) => [location.id, location.name]));
     const buffers = (service: ServiceRecord) =>
