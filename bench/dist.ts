@@ -24,7 +24,7 @@ export const loadMigrate = () =>
   fromDist<typeof import('../src/platform/db/migrate.js')>('platform/db/migrate.js');
 export const loadWorkspaces = () =>
   fromDist<typeof import('../src/workspaces/workspaces.service.js')>('workspaces/workspaces.service.js');
-export const loadApp = () => fromDist<typeof import('../src/app.js')>('app.js');
+export const loadApp = () => fromDist<typeof import('../src/app/app.js')>('app/app.js');
 export const loadConfig = () => fromDist<typeof import('../src/config.js')>('config.js');
 
 /**

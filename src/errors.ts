@@ -61,3 +61,14 @@ export class FieldErrorBag {
     if (!this.isEmpty) throw validationFailed(this.errors);
   }
 }
+
+/**
+ * Bad command line (unknown command, missing or unknown flag): the CLI exits with code 2, like
+ * most CLIs. Here, not in src/cli/, because each feature parses its own commands' flags.
+ */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { API_PREFIX, buildApp } from './app.js';
+import { API_PREFIX, buildApp } from './app/app.js';
 import { loadConfig, publicBaseUrl } from './config.js';
 import { watchMailQueue } from './notifications/mail-metrics.js';
 import { watchOutbox } from './outbox/outbox-metrics.js';

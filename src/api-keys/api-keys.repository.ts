@@ -46,7 +46,7 @@ export function findLiveApiKey(db: Db, workspaceId: string, keyId: string) {
 
 /**
  * A live key of the workspace, by its secret's hash. Compiled once: the API's auth looks it up on
- * every request (src/surfaces/api/api-auth.ts), by workspace_id, so on a database distributed by
+ * every request (src/app/api/api-auth.ts), by workspace_id, so on a database distributed by
  * workspace (Citus) it is one node's work.
  */
 export async function findLiveApiKeyByHash(

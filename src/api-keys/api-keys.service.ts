@@ -3,8 +3,11 @@ import { invalidField, limitReached, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import {
+  type ApiKeyUsageRow,
   countLiveApiKeysLocked,
+  findLiveApiKey,
   insertApiKey,
+  listApiKeysWithUsage,
   listLiveApiKeys,
   softDeleteApiKey,
 } from './api-keys.repository.js';
@@ -92,4 +95,14 @@ export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyLi
 /** Deleting is immediate: the auth check reads the key on every request, nothing caches it. */
 export async function deleteApiKey(db: Db, workspaceId: string, keyId: string): Promise<void> {
   if (!(await softDeleteApiKey(db, workspaceId, keyId))) throw notFound('API key');
+}
+
+/** The workspace's keys with who made them and when each was last used (the panel's list). */
+export function listKeysWithUsage(db: Db, workspaceId: string): Promise<ApiKeyUsageRow[]> {
+  return listApiKeysWithUsage(db, workspaceId);
+}
+
+/** A key that is not deleted, without its hash; undefined otherwise. */
+export function findApiKey(db: Db, workspaceId: string, keyId: string) {
+  return findLiveApiKey(db, workspaceId, keyId);
 }

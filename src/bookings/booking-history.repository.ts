@@ -2,11 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import type { BookingHistoryTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
-
-export interface Actor {
-  type: 'api_key' | 'user' | 'system';
-  id: string | null;
-}
+import type { Actor } from '../workspaces/request-context.js';
 
 /** What a history entry records; a change's last outbox event names its action too (0014). */
 export const HISTORY_ACTIONS = [

@@ -1,12 +1,12 @@
-import { manageToken } from '../booking-page/manage-link.js';
 import { toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { manageToken } from './manage-link.js';
 
 /**
  * The customer's own links to a booking and the rules they follow (a booking's `links[]`,
  * `policy`; `booking_hash_id`, `booking_page` of legacy webhook bodies).
  *
- * The manage link is the booking page's (src/booking-page/manage-link.ts): `/book/<slug>/manage/
+ * The manage link is the booking page's (src/bookings/manage-link.ts): `/book/<slug>/manage/
  * <token>`, the token signed with the workspace's secret, so it is made again whenever a booking
  * is presented and never stored. `base` is the app's link base (src/config.ts publicBaseUrl:
  * PUBLIC_URL, else the address the server listens on).

@@ -9,10 +9,9 @@ import { toUtcIso } from '../platform/time/zone.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
-
-import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import type { RequestContext } from '../workspaces/request-context.js';
 import { recordBookingEvents } from './booking-events.service.js';
-import { type Actor, appendHistory } from './booking-history.repository.js';
+import { appendHistory } from './booking-history.repository.js';
 import { combinedService, occupiedSpan } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';
 import {
@@ -25,16 +24,11 @@ import {
 import { type CreateBookingInput, checkCreateBookingInput, isBlank } from './bookings.rules.js';
 import { takeSeat } from './occupancies.repository.js';
 
-/** Who asks, in which workspace, at what time (the injected clock), writing through which unit of work. */
-export interface BookingContext {
+/** The request's context (who asks, in which workspace, at what time), writing through which unit of work. */
+export interface BookingContext extends RequestContext {
   /** For reads outside a write. */
   db: Db;
   uow: UnitOfWork;
-  workspace: WorkspaceRow;
-  actor: Actor;
-  now: number;
-  /** The base of the customer's absolute links in presented bookings (AppDeps.linkBase()). */
-  linkBase: string;
 }
 
 export type { CreateBookingInput } from './bookings.rules.js';

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../cli/errors.js';
 import { loadConfig, publicBaseUrl } from '../config.js';
-import { notFound } from '../errors.js';
+import { notFound, UsageError } from '../errors.js';
 import type { Database } from '../platform/db/client.js';
 import { isUuid } from '../platform/uuid.js';
 import { findMembership, findUserByEmail } from '../users/users.repository.js';

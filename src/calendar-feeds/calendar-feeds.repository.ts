@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { FeedBooking } from '../booking-page/calendar-file.js';
 import { viewQuery } from '../bookings/bookings.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { CalendarFeedsTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import type { FeedBooking } from './calendar-file.js';
 
 /** All the SQL of calendar feeds (docs/calendar-feeds.md); every statement names its workspace. */
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { calendarFeedFile } from '../booking-page/calendar-file.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -13,12 +12,14 @@ import {
   findFeed,
   findFeedByTokenHash,
   insertFeed,
+  listStafferFeeds,
   liveStafferName,
   lockFeed,
   renewFeed,
   setMemberStaffer,
   stafferOfMember,
 } from './calendar-feeds.repository.js';
+import { calendarFeedFile } from './calendar-file.js';
 import { feedToken, newNonce, tokenHash, workspaceOfToken } from './feed-token.js';
 
 /**
@@ -150,4 +151,19 @@ export async function renderFeed(
 async function memberName(db: Db, userId: string): Promise<string> {
   const user = await findUserById(db, userId);
   return user ? user.name || user.email : 'Member';
+}
+
+/** Every live staffer with their feed, if they have one (the admins' list). */
+export function listStaffersWithFeeds(db: Db, workspaceId: string) {
+  return listStafferFeeds(db, workspaceId);
+}
+
+/** The staffer a member is linked to (Settings → Notifications), or null. */
+export function linkedStafferOf(db: Db, workspaceId: string, userId: string): Promise<string | null> {
+  return stafferOfMember(db, workspaceId, userId);
+}
+
+/** A live staffer's name; undefined once archived or gone. */
+export function stafferNameOf(db: Db, workspaceId: string, stafferId: string): Promise<string | undefined> {
+  return liveStafferName(db, workspaceId, stafferId);
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.js';
 import { parseUserArgs } from '../users/users.cli.js';
-import { UsageError } from './errors.js';
 
 /** What the command line asks for, checked before the store is opened. */
 export type Command =

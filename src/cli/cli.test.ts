@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
+import { UsageError } from '../errors.js';
 import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
 import { parseCommand } from './args.js';
 import { executeCommand } from './commands.js';
-import { toCliError, UsageError } from './errors.js';
+import { toCliError } from './errors.js';
 import { HELP } from './help.js';
 import { runCli } from './run.js';
 

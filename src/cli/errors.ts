@@ -1,14 +1,6 @@
-import { AppError } from '../errors.js';
+import { AppError, UsageError } from '../errors.js';
 import { DistributionError } from '../platform/db/citus-distribution.js';
 import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
-
-/** Bad command line (unknown command, missing or unknown flag): exit code 2, like most CLIs. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;

@@ -1,6 +1,15 @@
+import { listBookingViews, locationNamesOf } from '../bookings/bookings.repository.js';
 import { FieldErrorBag } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
-import { type CustomerRow, upsertCustomerRow } from './customers.repository.js';
+import type { CustomerSearch } from './customer-search.rules.js';
+import {
+  type CustomerRow,
+  customerPaidTotal,
+  requireCustomer,
+  searchCustomers,
+  upsertCustomerRow,
+} from './customers.repository.js';
 import { normalizePhone } from './phone.rules.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -41,4 +50,41 @@ export async function findOrCreateCustomer(
       email,
     }),
   );
+}
+
+/** One page of the workspace's customers matching `search` (all of them without one), with their total. */
+export function searchCustomersPage(
+  db: Db,
+  workspaceId: string,
+  search: CustomerSearch | undefined,
+  page: { perPage: number; offset: number },
+) {
+  return searchCustomers(db, workspaceId, search, page);
+}
+
+/** A customer of the workspace; a 404 otherwise. */
+export function getCustomer(db: Db, workspaceId: string, customerId: string): Promise<CustomerRow> {
+  return requireCustomer(db, workspaceId, customerId);
+}
+
+/**
+ * A customer's bookings, newest first, one page of them with their total, the names of their
+ * locations, and what the customer has paid in all (minor units).
+ */
+export async function customerBookings(
+  db: Db,
+  workspaceId: string,
+  customerId: string,
+  page: { perPage: number; offset: number },
+) {
+  const [{ rows, total }, paid] = await Promise.all([
+    listBookingViews(db, workspaceId, { customer_uuid: customerId }, page, 'newest-first'),
+    customerPaidTotal(db, workspaceId, customerId),
+  ]);
+  const locationNames = await locationNamesOf(
+    db,
+    workspaceId,
+    rows.map((row) => row.location_id),
+  );
+  return { rows, total, paid, locationNames };
 }

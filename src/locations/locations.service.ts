@@ -1,12 +1,17 @@
 import { FieldErrorBag } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
 import type { WeeklyJson } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Page } from '../platform/http/pagination.js';
 import { canonicalZone } from '../platform/time/zone.js';
 import {
   archiveLocation as archiveLocationRow,
   insertLocation,
   type LocationRow,
   type LocationValues,
+  listAllLocations,
+  listLocations,
+  requireLocation as requireLiveLocation,
   updateLocation as updateLocationRow,
 } from './locations.repository.js';
 import { type LocationCreateBody, type LocationUpdateBody, WEEKDAYS } from './locations.schemas.js';
@@ -99,4 +104,19 @@ function checkOpeningHours(hours: WeeklyJson, errors: FieldErrorBag): void {
       }
     }
   }
+}
+
+/** Every location of the workspace, archived ones last (the panel's lists and pickers). */
+export function listLocationsWithArchived(db: Db, workspaceId: string): Promise<LocationRow[]> {
+  return listAllLocations(db, workspaceId);
+}
+
+/** A live location of the workspace; a 404 for another workspace's or an archived one. */
+export function getLocation(db: Db, workspaceId: string, locationId: string): Promise<LocationRow> {
+  return requireLiveLocation(db, workspaceId, locationId);
+}
+
+/** One page of the workspace's live locations, with their total. */
+export function listLocationsPage(db: Db, workspaceId: string, page: Page) {
+  return listLocations(db, workspaceId, page);
 }

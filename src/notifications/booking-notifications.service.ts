@@ -1,6 +1,6 @@
-import { manageToken } from '../booking-page/manage-link.js';
 import { HISTORY_ACTIONS } from '../bookings/booking-history.repository.js';
 import type { presentBooking } from '../bookings/bookings.presenter.js';
+import { manageToken } from '../bookings/manage-link.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { isUuid } from '../platform/uuid.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';

@@ -15,7 +15,7 @@ export interface MailSnapshot {
   senderName: string;
   replyTo: string;
   bookingId: string | null;
-  /** The manage link's token (src/booking-page/manage-link.ts); the URL is made when sending. */
+  /** The manage link's token (src/bookings/manage-link.ts); the URL is made when sending. */
   manageToken: string | null;
   customerName: string;
   customerEmail: string;

@@ -1,8 +1,8 @@
-import { bookingEventFile } from '../booking-page/calendar-file.js';
-import { formatDateTime, zoneTitle } from '../booking-page/format.js';
-import { intlLocale, pickLanguage } from '../booking-page/i18n.js';
-import { pageHref } from '../booking-page/widget/state.js';
+import { manageLinkPath } from '../bookings/booking-links.js';
+import { bookingEventFile } from '../calendar-feeds/calendar-file.js';
 import type { MailKind } from '../platform/db/schema.js';
+import { intlLocale, pickLanguage } from '../platform/i18n.js';
+import { formatDateTime, zoneTitle } from '../platform/time/format.js';
 import type { MailSnapshot } from './mail-message.js';
 import { MAIL_TEXTS } from './mail-texts.js';
 
@@ -27,7 +27,7 @@ const CANCELING: readonly MailKind[] = ['canceled', 'staff_canceled'];
 /** The manage page of the snapshot's booking, or null (test emails, staff emails). */
 export function manageUrlOf(snapshot: MailSnapshot, publicBase: string): string | null {
   if (!snapshot.manageToken) return null;
-  return publicBase + pageHref(snapshot.workspaceSlug, {}, {}, `/manage/${snapshot.manageToken}`);
+  return publicBase + manageLinkPath(snapshot.workspaceSlug, snapshot.manageToken);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { Lang } from '../booking-page/i18n.js';
 import type { MailKind } from '../platform/db/schema.js';
+import type { Lang } from '../platform/i18n.js';
 
 /**
  * The emails' words in each language of the booking page (English and German). `what` is the

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type FieldErrors, notFound, validationFailed } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { isUuid } from '../platform/uuid.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { type MailSnapshot, messageKey } from './mail-message.js';
-import { findMessage, insertMessages } from './mail-queue.repository.js';
+import { findMessage, insertMessages, listMailLog } from './mail-queue.repository.js';
 import {
   checkSettings,
   isEmailAddress,
@@ -15,6 +16,7 @@ import {
   storedSettings,
 } from './notification-settings.rules.js';
 import {
+  listMembers,
   listStafferRecipients,
   lockMemberLink,
   saveNotificationSettings,
@@ -202,4 +204,24 @@ function checkStaffEmails(values: string[], errors: FieldErrors): string[] {
   if (values.some((value) => !(STAFF_EMAILS as readonly string[]).includes(value)))
     errors.booking_emails = ['Choose among new, changed and canceled bookings.'];
   return STAFF_EMAILS.filter((kind) => values.includes(kind));
+}
+
+/** One page of the workspace's email log, newest first, with its total. */
+export function mailLogPage(db: Db, workspaceId: string, page: { limit: number; offset: number }) {
+  return listMailLog(db, workspaceId, page);
+}
+
+/** One email of the workspace's log; undefined for another workspace's. */
+export function getMessage(db: Db, workspaceId: string, messageId: string) {
+  return findMessage(db, workspaceId, messageId);
+}
+
+/** Each live staffer with the member linked to them and their email choices; one member's only with `onlyUserId`. */
+export function listStaffRecipients(db: Db, workspaceId: string, onlyUserId?: string) {
+  return listStafferRecipients(db, workspaceId, onlyUserId);
+}
+
+/** The workspace's members, whom a staffer can be linked to. */
+export function listLinkableMembers(db: Db, workspaceId: string) {
+  return listMembers(db, workspaceId);
 }

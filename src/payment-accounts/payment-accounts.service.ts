@@ -6,6 +6,7 @@ import {
   archivePaymentAccountRow,
   findPaymentAccount,
   insertPaymentAccount,
+  listAllPaymentAccounts,
   listPaymentAccounts,
   type PaymentAccountRow,
   type PaymentAccountValues,
@@ -89,4 +90,9 @@ function toValues(body: PaymentAccountUpdateBody): PaymentAccountValues {
   if (body.type !== undefined) values.type = body.type;
   errors.throwIfAny();
   return values;
+}
+
+/** Every payment account of the workspace by location, archived ones last (the panel's list). */
+export function listPaymentAccountsWithArchived(db: Db, workspaceId: string): Promise<PaymentAccountRow[]> {
+  return listAllPaymentAccounts(db, workspaceId);
 }

@@ -2,10 +2,12 @@ import { FieldErrorBag, notFound } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { listCategories } from './service-categories.repository.js';
 import {
   archiveServiceRow,
   findService,
   insertService,
+  listAllServices,
   replaceServiceLocations,
   type ServiceRecord,
   type ServiceValues,
@@ -114,4 +116,14 @@ async function categoryIdOf(
   if (category === undefined) return undefined;
   const name = category?.trim() ?? '';
   return name === '' ? null : upsertCategory(tx, workspaceId, name);
+}
+
+/** The workspace's service categories in their order (the service form's picker). */
+export function listServiceCategories(db: Db, workspaceId: string) {
+  return listCategories(db, workspaceId);
+}
+
+/** Every service of the workspace with its category, archived ones too (the panel's list). */
+export function listServicesWithArchived(db: Db, workspaceId: string) {
+  return listAllServices(db, workspaceId);
 }

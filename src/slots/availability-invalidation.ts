@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/client.js';
-import type { CacheInvalidation } from '../platform/db/unit-of-work.js';
+import type { VersionedInvalidation } from '../platform/db/unit-of-work.js';
 import { bumpAvailabilityVersions, readAvailabilityVersion } from './availability-versions.repository.js';
 
 /**
@@ -7,9 +7,7 @@ import { bumpAvailabilityVersions, readAvailabilityVersion } from './availabilit
  * was computed at and serves only while that is still the workspace's version; a unit of work
  * invalidates (moves the version on) after every committed write in the workspace.
  */
-export interface AvailabilityInvalidation extends CacheInvalidation {
-  version(workspaceId: string): Promise<string>;
-}
+export type AvailabilityInvalidation = VersionedInvalidation;
 
 /**
  * The version lives in the database, one row per workspace: every process sharing the database

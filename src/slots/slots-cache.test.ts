@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BookingFixture, bookingFixture } from '../../test/helpers/booking-fixture.js';
 import { API, buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../test/helpers/clock.js';
-import { buildApp } from '../app.js';
+import { buildApp } from '../app/app.js';
 import { loadConfig } from '../config.js';
 
 // Half a minute past: answers may be cached (an exact minute never is).

@@ -10,6 +10,8 @@ import {
   archiveStafferRow,
   findStaffer,
   insertStaffer,
+  listOfferedPairs,
+  listStaffers,
   listStaffersAtLocation,
   offeredPairs,
   pairKey,
@@ -141,4 +143,14 @@ async function checkAssignments(
     merged.set(entry.locationId, services);
   });
   return [...merged].map(([locationId, services]) => ({ locationId, serviceIds: [...services] }));
+}
+
+/** One page of the workspace's live staffers, with their total. */
+export function listStaffersPage(db: Db, workspaceId: string, page: Page) {
+  return listStaffers(db, workspaceId, page);
+}
+
+/** Which service each live location offers (the staff form's services matrix). */
+export function listOfferedServicePairs(db: Db, workspaceId: string) {
+  return listOfferedPairs(db, workspaceId);
 }

@@ -7,11 +7,13 @@ import {
   clearDefault,
   insertCustomStatus,
   isFinal,
+  listAllStatuses,
   listLiveStatuses,
   liveStatusNamed,
   lockStatusesOf,
   nextPosition,
   requireLiveStatus,
+  type StatusRow,
   updateStatus,
 } from './statuses.repository.js';
 import { NAME_MAX_LENGTH } from './statuses.schemas.js';
@@ -148,4 +150,14 @@ export async function archiveStatus(uow: UnitOfWork, workspaceId: string, status
     }
     await updateStatus(tx, workspaceId, statusId, { archived: true });
   });
+}
+
+/** Every status of the workspace, archived ones last (the panel's list). */
+export function listStatusesWithArchived(db: Db, workspaceId: string): Promise<StatusRow[]> {
+  return listAllStatuses(db, workspaceId);
+}
+
+/** A live status of the workspace; a 404 otherwise. */
+export function getStatus(db: Db, workspaceId: string, statusId: string): Promise<StatusRow> {
+  return requireLiveStatus(db, workspaceId, statusId);
 }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
 import { PanelClient } from '../../test/helpers/panel-client.js';
 import { parseCommand } from '../cli/args.js';
-import { UsageError } from '../cli/errors.js';
 import { HELP } from '../cli/help.js';
+import { UsageError } from '../errors.js';
 import { userCommand } from './users.cli.js';
 
 /** The CLI's user commands on the test store, and their effect on the panel. */

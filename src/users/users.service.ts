@@ -1,22 +1,26 @@
 import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
-import { generateOneTimePassword, hashPassword, passwordProblem } from './passwords.js';
+import { generateOneTimePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { isRole } from './roles.js';
 import { deleteSessionsOfUser } from './sessions.repository.js';
 import { hashToken, newToken } from './tokens.js';
 import {
   consumeInvite,
   consumeResetToken,
+  deleteInvite,
   deleteMembership,
   deleteUserRow,
   findMembership,
   findOpenInvite,
   findOpenResetToken,
   findUserByEmail,
+  findUserById,
   insertInvite,
   insertResetToken,
   insertUser,
+  listMembers,
+  listOpenInvites,
   lockOwners,
   setMembershipRole,
   setPasswordHash,
@@ -252,4 +256,25 @@ export async function changePassword(
 export async function deleteUser(db: Db, email: string): Promise<void> {
   const user = await findUserByEmail(db, normalizeEmail(email));
   if (!user || !(await deleteUserRow(db, user.id))) throw notFound('User');
+}
+
+/** Whether `password` is the user's current one (a password change asks for it first). */
+export async function isCurrentPassword(db: Db, userId: string, password: string): Promise<boolean> {
+  const user = await findUserById(db, userId);
+  return user !== undefined && (await verifyPassword(password, user.password_hash));
+}
+
+/** The workspace's members with their roles (the team page). */
+export function listTeam(db: Db, workspaceId: string) {
+  return listMembers(db, workspaceId);
+}
+
+/** The workspace's invites not yet accepted and not expired at `now`. */
+export function listPendingInvites(db: Db, workspaceId: string, now: number) {
+  return listOpenInvites(db, workspaceId, new Date(now));
+}
+
+/** Withdraws an invite not yet accepted; false when there is none. */
+export function withdrawInvite(db: Db, workspaceId: string, inviteId: string): Promise<boolean> {
+  return deleteInvite(db, workspaceId, inviteId);
 }

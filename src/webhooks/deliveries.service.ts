@@ -1,8 +1,14 @@
 import { conflict } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Page } from '../platform/http/pagination.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { insertTestDelivery, queueDeliveryNow, requireDelivery } from './deliveries.repository.js';
+import {
+  insertTestDelivery,
+  listDeliveries,
+  queueDeliveryNow,
+  requireDelivery,
+} from './deliveries.repository.js';
 import { requireWebhook, type WebhookRow } from './webhooks.repository.js';
 
 const webhookDisabled = () =>
@@ -44,4 +50,9 @@ export async function retryDelivery(
     await queueDeliveryNow(tx, workspaceId, webhookId, deliveryId, now);
     return requireDelivery(tx, workspaceId, webhookId, deliveryId);
   });
+}
+
+/** One page of a webhook's deliveries, newest first, each with its attempts. */
+export function listDeliveriesPage(db: Db, workspaceId: string, webhookId: string, page: Page) {
+  return listDeliveries(db, workspaceId, webhookId, page);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { manageToken } from '../booking-page/manage-link.js';
 import { bookingPolicy } from '../bookings/booking-links.js';
 import type { BookingJson } from '../bookings/bookings.presenter.js';
+import { manageToken } from '../bookings/manage-link.js';
 import type { Db } from '../platform/db/client.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 

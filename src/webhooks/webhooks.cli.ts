@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../cli/errors.js';
 import { loadConfig } from '../config.js';
-import { type FieldErrors, notFound } from '../errors.js';
+import { type FieldErrors, notFound, UsageError } from '../errors.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import type { Database } from '../platform/db/client.js';
 import type { WebhookFormat } from '../platform/db/schema.js';

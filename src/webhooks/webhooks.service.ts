@@ -1,7 +1,9 @@
 import { type FieldErrors, limitReached } from '../errors.js';
 import { EVENT_TYPES } from '../outbox/event-types.js';
+import type { Db } from '../platform/db/client.js';
 import type { WebhookFormat } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Page } from '../platform/http/pagination.js';
 import { throwIfInvalid } from '../platform/http/validation.js';
 import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl } from './ssrf-guard.js';
@@ -10,6 +12,7 @@ import {
   countWebhooksLocked,
   deleteWebhookRow,
   insertWebhook,
+  listWebhooks,
   requireWebhook,
   rotateSecretRow,
   updateWebhookRow,
@@ -179,4 +182,14 @@ export async function rotateWebhookSecret(
 /** Deletes the webhook and its delivery log; 404 when there is no such webhook here. */
 export async function deleteWebhook(uow: UnitOfWork, workspaceId: string, webhookId: string): Promise<void> {
   await uow.run(workspaceId, (tx) => deleteWebhookRow(tx, workspaceId, webhookId));
+}
+
+/** One page of the workspace's webhooks, with their total. */
+export function listWebhooksPage(db: Db, workspaceId: string, page: Page) {
+  return listWebhooks(db, workspaceId, page);
+}
+
+/** A webhook of the workspace; a 404 otherwise. */
+export function getWebhook(db: Db, workspaceId: string, webhookId: string): Promise<WebhookRow> {
+  return requireWebhook(db, workspaceId, webhookId);
 }

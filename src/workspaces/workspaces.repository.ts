@@ -8,7 +8,7 @@ export type WorkspaceRow = Selectable<WorkspacesTable>;
 
 /**
  * The workspace a slug names (workspaces is global: a reference table on Citus). Compiled once:
- * the API's auth looks it up on every request (src/surfaces/api/api-auth.ts).
+ * the API's auth looks it up on every request (src/app/api/api-auth.ts).
  */
 export async function findWorkspaceBySlug(db: Db, slug: string): Promise<WorkspaceRow | undefined> {
   return (await workspaceBySlug(db, slug)).rows[0];

@@ -1,6 +1,7 @@
 import { type CreatedApiKey, createApiKey } from '../api-keys/api-keys.service.js';
 import { normalizePhone } from '../customers/phone.rules.js';
-import { FieldErrorBag } from '../errors.js';
+import { FieldErrorBag, notFound } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
 import type { BookingForm, StatusType } from '../platform/db/schema.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
 import { insertStatuses } from '../statuses/statuses.repository.js';
@@ -22,6 +23,13 @@ export const DEFAULT_STATUSES: { name: string; type: StatusType; color: string; 
   { name: 'Completed', type: 'completed', color: '#9e9e9e', is_default: false },
   { name: 'Canceled', type: 'canceled', color: '#f44336', is_default: false },
 ];
+
+/** A workspace by id; a 404 when it is gone (its last request raced its removal). */
+export async function getWorkspace(db: Db, workspaceId: string): Promise<WorkspaceRow> {
+  const workspace = await findWorkspaceById(db, workspaceId);
+  if (!workspace) throw notFound('Workspace');
+  return workspace;
+}
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WIDGET_LIMITS } from '../../src/app/widget/widget.plugin.js';
 import { projectRoot } from '../../src/platform/db/project-root.js';
-import { WIDGET_LIMITS } from '../../src/surfaces/widget/widget.plugin.js';
 import { openPageStudio, type PageStudio } from './booking-page-kit.js';
 
 /** Bad input of every kind, per-IP limits and HTML errors, page weight. */

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { CreatedApiKey } from '../../src/api-keys/api-keys.service.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { InvalidationBus } from '../../src/platform/bus/invalidation-bus.js';
 import type { Database, Db } from '../../src/platform/db/client.js';

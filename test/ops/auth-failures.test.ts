@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, generateSecret } from '../../src/api-keys/api-keys.service.js';
+import { AUTH_FAILURE_WINDOW_MS } from '../../src/app/api/api-auth.js';
 import { loadConfig } from '../../src/config.js';
 import { registry } from '../../src/platform/metrics/registry.js';
-import { AUTH_FAILURE_WINDOW_MS } from '../../src/surfaces/api/api-auth.js';
 import { openWritePath } from '../../src/write-path.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';

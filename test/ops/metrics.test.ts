@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
 import { watchOutbox } from '../../src/outbox/outbox-metrics.js';
 import { startMetricsServer } from '../../src/platform/metrics/endpoint.js';

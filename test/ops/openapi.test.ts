@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../src/app.js';
+import { API_PREFIX } from '../../src/app/app.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { ApiApp } from '../../src/platform/http/types.js';
 import { openWritePath } from '../../src/write-path.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/platform/db/client.js';
 import type { ApiApp } from '../../src/platform/http/types.js';

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
 import { MailWorker } from '../../src/notifications/mail-worker.js';
 import { smtpSender } from '../../src/notifications/smtp-sender.js';

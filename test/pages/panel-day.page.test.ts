@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/platform/db/client.js';
 import type { ApiApp } from '../../src/platform/http/types.js';

@@ -1,11 +1,5 @@
-import {
-  ErrorSummary,
-  type FormState,
-  PostForm,
-  SecretValue,
-  TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { ErrorSummary, type FormState, PostForm, SecretValue, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { ApiKeyUsageRow } from '../api-keys.repository.js';
 
 export const KEYS = `${PANEL_PREFIX}/settings/developers/api-keys`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
-import { LAST_USED_EVERY_MS } from '../../surfaces/api/api-auth.js';
+import { LAST_USED_EVERY_MS } from '../../app/api/api-auth.js';
 import type { UserRow } from '../../users/users.repository.js';
 
 const KEYS = '/panel/settings/developers/api-keys';

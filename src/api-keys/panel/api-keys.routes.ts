@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { findLiveApiKey, listApiKeysWithUsage } from '../api-keys.repository.js';
-import { createApiKey, deleteApiKey } from '../api-keys.service.js';
+import { createApiKey, deleteApiKey, findApiKey, listKeysWithUsage } from '../api-keys.service.js';
 import { ApiKeysPage, DeleteApiKeyPage, KEYS } from './api-keys.page.js';
 
 const access = { config: { panelAccess: 'developers' as const } };
@@ -19,7 +18,7 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
     status = 200,
   ) {
     const session = sessionOf(request);
-    const keys = await listApiKeysWithUsage(deps.db, session.workspace.id);
+    const keys = await listKeysWithUsage(deps.db, session.workspace.id);
     const notice =
       (request.query as Record<string, string | undefined>).notice === 'deleted'
         ? 'The key is deleted.'
@@ -61,7 +60,7 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
 
   panel.get('/settings/developers/api-keys/:keyId/delete', access, async (request, reply) => {
     const session = sessionOf(request);
-    const key = await findLiveApiKey(deps.db, session.workspace.id, uuidParam(request, 'keyId'));
+    const key = await findApiKey(deps.db, session.workspace.id, uuidParam(request, 'keyId'));
     if (!key) throw notFound('API key');
     return reply.page({ title: `Delete ${key.name}`, body: DeleteApiKeyPage({ csrf: reply.csrf(), key }) });
   });

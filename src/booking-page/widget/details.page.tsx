@@ -1,8 +1,8 @@
 import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
+import { formatDateTime } from '../../platform/time/format.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
 import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
-import { formatDateTime } from '../format.js';
 import { renderPage } from './layout.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
 

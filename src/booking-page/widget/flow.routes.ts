@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getExampleNumber } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
+import { manageToken } from '../../bookings/manage-link.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { addDays, todayIn } from '../../platform/time/zone.js';
 import { EvaluationCache } from '../../slots/evaluation-cache.js';
@@ -17,7 +18,6 @@ import {
   pageSlots,
   readDetails,
 } from '../booking-page.service.js';
-import { manageToken } from '../manage-link.js';
 import { acceptSolution, newChallenge } from '../proof-of-work.js';
 import { locationPage, servicePage, stafferPage } from './choose.page.js';
 import { confirmPage, detailsPage } from './details.page.js';

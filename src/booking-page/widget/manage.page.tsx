@@ -1,6 +1,6 @@
 import type { BookingView } from '../../bookings/bookings.repository.js';
+import { formatDateTime } from '../../platform/time/format.js';
 import type { ChangeRefusal } from '../booking-page.service.js';
-import { formatDateTime } from '../format.js';
 import { type Summary, SummaryList } from './details.page.js';
 import { renderPage } from './layout.js';
 import { type PageContext, pageHref } from './state.js';

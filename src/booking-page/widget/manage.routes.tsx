@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BookingView } from '../../bookings/bookings.repository.js';
+import { bookingIdOfToken, manageToken } from '../../bookings/manage-link.js';
+import { bookingCalendarFile } from '../../calendar-feeds/calendar-file.js';
 import { notFound } from '../../errors.js';
 import { findLiveLocation } from '../../locations/locations.repository.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
+import { formatDateTime } from '../../platform/time/format.js';
 import { parseInstant } from '../../platform/time/instant.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
@@ -15,9 +18,6 @@ import {
   pageStaffers,
   rescheduleByCustomer,
 } from '../booking-page.service.js';
-import { bookingCalendarFile } from '../calendar-file.js';
-import { formatDateTime } from '../format.js';
-import { bookingIdOfToken, manageToken } from '../manage-link.js';
 import type { Summary } from './details.page.js';
 import { renderSlots } from './flow.routes.js';
 import { renderPage } from './layout.js';

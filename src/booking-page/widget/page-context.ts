@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { Db } from '../../platform/db/client.js';
+import { intlLocale, pickLanguage } from '../../platform/i18n.js';
 import { contentSecurityPolicy, newNonce } from '../../platform/pages/csp.js';
 import { canonicalZone } from '../../platform/time/zone.js';
 import type { AvailabilityInvalidation } from '../../slots/availability-invalidation.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { type Catalog, openCatalog } from '../catalog.js';
-import { intlLocale, MESSAGES, pickLanguage } from '../i18n.js';
+import { MESSAGES } from '../i18n.js';
 import { type PageContext, readState } from './state.js';
 
 /** The workspace of /book/<slug> and this request's catalog, or a 404 page. */

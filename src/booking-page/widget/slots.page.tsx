@@ -1,5 +1,12 @@
+import {
+  formatDate,
+  formatDayShort,
+  formatTime,
+  timeZones,
+  zoneOffset,
+  zoneTitle,
+} from '../../platform/time/format.js';
 import type { SlotDay } from '../../slots/engine/types.js';
-import { formatDate, formatDayShort, formatTime, timeZones, zoneOffset, zoneTitle } from '../format.js';
 import { renderPage } from './layout.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
 

@@ -1,4 +1,5 @@
-import type { Lang, Messages } from '../i18n.js';
+import type { Lang } from '../../platform/i18n.js';
+import type { Messages } from '../i18n.js';
 
 /**
  * What the customer has chosen so far, carried in the URL's query (every step is a real URL:

@@ -50,12 +50,9 @@ export const CartBody = Type.Object({
 /** Routes the real service has under other names or shapes, which integrations call. */
 export async function bookingsCompatRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const context = (request: FastifyRequest, uow: UnitOfWork): BookingContext => ({
+    ...request.context,
     db: deps.db,
     uow,
-    workspace: request.auth.workspace,
-    actor: { type: 'api_key', id: request.auth.apiKeyId },
-    now: deps.clock.now(),
-    linkBase: deps.linkBase(),
   });
   const tags = ['bookings'];
 

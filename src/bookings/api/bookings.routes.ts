@@ -38,12 +38,9 @@ import { type BookingContext, createBooking } from '../bookings.service.js';
 
 export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const context = (request: FastifyRequest, uow: UnitOfWork): BookingContext => ({
+    ...request.context,
     db: deps.db,
     uow,
-    workspace: request.auth.workspace,
-    actor: { type: 'api_key', id: request.auth.apiKeyId },
-    now: deps.clock.now(),
-    linkBase: deps.linkBase(),
   });
   /** A booking write, answered `{data: booking}`, as every mutation answers. */
   const writeBooking = (

@@ -1,4 +1,3 @@
-import type { BookingForm as BookingFormModes } from '../../platform/db/schema.js';
 import {
   CheckboxesField,
   ErrorSummary,
@@ -8,7 +7,8 @@ import {
   SelectField,
   TextAreaField,
   TextField,
-} from '../../surfaces/panel/forms.js';
+} from '../../panel-kit/forms.js';
+import type { BookingForm as BookingFormModes } from '../../platform/db/schema.js';
 import { BOOKINGS, type Choice } from './booking.page.js';
 
 export const NEW_BOOKING = `${BOOKINGS}/new`;

@@ -7,8 +7,8 @@ import {
   SelectField,
   TextAreaField,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { BookingJson } from '../bookings.presenter.js';
 import { CANCEL_REASONS } from '../bookings.schemas.js';
 import { CANCEL_REASON_LABELS } from './booking-times.js';

@@ -1,6 +1,6 @@
-import { ErrorSummary, FieldError, type FormState, fieldId, TextField } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ListPager } from '../../surfaces/panel/list-pager.js';
+import { ErrorSummary, FieldError, type FormState, fieldId, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ListPager } from '../../panel-kit/list-pager.js';
 import type { BookingView } from '../bookings.repository.js';
 import { bookingWhen, customerName, stafferName } from './booking-when.js';
 import { STATUS_TYPES } from './bookings-list.filters.js';

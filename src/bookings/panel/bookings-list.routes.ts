@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { listLocations } from '../../locations/locations.repository.js';
+import { pageParam } from '../../panel-kit/list-pager.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn } from '../../platform/time/zone.js';
 import { listStaffers } from '../../staffers/staffers.repository.js';
 import { listLiveStatuses } from '../../statuses/statuses.repository.js';
-import { pageParam } from '../../surfaces/panel/list-pager.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { listBookingViews, locationNamesOf } from '../bookings.repository.js';
 import { bookingFiltersOf, chosenLocation, filterValuesOf } from './bookings-list.filters.js';
 import { BookingsListPage } from './bookings-list.page.js';

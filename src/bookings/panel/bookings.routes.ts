@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
@@ -8,9 +11,6 @@ import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
 import { listServicesAtLocation } from '../../services/services.repository.js';
 import { listStaffersAtLocation } from '../../staffers/staffers.repository.js';
 import { isFinal, listLiveStatuses } from '../../statuses/statuses.repository.js';
-import { type FormState, list, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { listMembers } from '../../users/users.repository.js';
 import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {

@@ -1,5 +1,5 @@
-import { Csrf } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { Csrf } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 
 /** Where the one user–staffer link is set (Settings → Notifications, the staffer forms). */
 const LINKS = `${PANEL_PREFIX}/settings/notifications`;

@@ -1,11 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { notFound } from '../../errors.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { listStafferFeeds, liveStafferName, stafferOfMember } from '../calendar-feeds.repository.js';
-import { feedUrlOf, regenerateFeed, showFeed } from '../calendar-feeds.service.js';
+import {
+  feedUrlOf,
+  linkedStafferOf,
+  listStaffersWithFeeds,
+  regenerateFeed,
+  showFeed,
+  stafferNameOf,
+} from '../calendar-feeds.service.js';
 import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feeds.page.js';
 
 const settings = { config: { panelAccess: 'settings' as const } };
@@ -24,15 +29,9 @@ const noticeOf = (request: FastifyRequest) =>
  * call the same services as the CLI.
  */
 export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
-  async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
-    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
-    if (!workspace) throw notFound('Workspace');
-    return workspace;
-  }
-
   panel.get('/settings/calendar-feeds', settings, async (request, reply) => {
-    const workspace = await workspaceOf(request);
-    const rows = await listStafferFeeds(deps.db, workspace.id);
+    const workspace = (await panelContextOf(request)).workspace;
+    const rows = await listStaffersWithFeeds(deps.db, workspace.id);
     const notice = noticeOf(request);
     return reply.page({
       title: 'Calendar feeds',
@@ -59,7 +58,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
   });
 
   panel.post('/settings/calendar-feeds/staffers/:stafferId/regenerate', settings, async (request, reply) => {
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     const stafferId = uuidParam(request, 'stafferId');
     await regenerateFeed(deps.uow, workspace, { stafferId }, deps.linkBase(), deps.clock.now());
     return reply.redirect(`${FEEDS}?notice=regenerated`, 303);
@@ -67,11 +66,11 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.get('/account/calendar-feed', async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     const owner = { userId: session.user.id };
     const [feed, stafferId] = await Promise.all([
       showFeed(deps.db, workspace, owner, deps.linkBase()),
-      stafferOfMember(deps.db, workspace.id, session.user.id),
+      linkedStafferOf(deps.db, workspace.id, session.user.id),
     ]);
     const notice = noticeOf(request);
     return reply.page({
@@ -82,7 +81,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         workspaceName: workspace.name,
         url: feed?.url,
         regeneratedAt: feed?.regenerated_at,
-        stafferName: stafferId ? await liveStafferName(deps.db, workspace.id, stafferId) : undefined,
+        stafferName: stafferId ? await stafferNameOf(deps.db, workspace.id, stafferId) : undefined,
         ...(notice ? { notice } : {}),
       }),
     });
@@ -90,7 +89,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.post('/account/calendar-feed/regenerate', async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await workspaceOf(request);
+    const workspace = (await panelContextOf(request)).workspace;
     await regenerateFeed(deps.uow, workspace, { userId: session.user.id }, deps.linkBase(), deps.clock.now());
     return reply.redirect(`${OWN_FEED}?notice=regenerated`, 303);
   });

@@ -1,5 +1,5 @@
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { formatMinutes, localMsOf, offsetLabel, offsetMinutesAt } from '../../platform/time/zone.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
 import type { Block, CalendarModel, Column } from '../calendar.service.js';
 import type { CalendarDay } from '../calendar-layout.rules.js';
 

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { renderToString } from 'preact-render-to-string';
-import { notFound } from '../../errors.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { BoundedCache } from '../../slots/bounded-cache.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { can } from '../../users/roles.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import type { CalendarModel } from '../calendar.service.js';
 import { loadCalendar } from '../calendar.service.js';
 import { CalendarGrid, CalendarPage, GridStyles, scaleOf } from './calendar.page.js';
@@ -39,8 +38,7 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/calendar', access, async (request, reply) => {
     const session = sessionOf(request);
     const query = request.query as Record<string, string | undefined>;
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound('Workspace');
+    const { workspace } = await panelContextOf(request);
     const model = await loadCalendar(deps.db, {
       workspaceId: workspace.id,
       userId: session.user.id,

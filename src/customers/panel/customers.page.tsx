@@ -1,8 +1,8 @@
 import type { BookingView } from '../../bookings/bookings.repository.js';
 import { bookingWhen, paidOn, stafferName } from '../../bookings/panel/booking-when.js';
-import { emptyForm, TextField } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ListPager } from '../../surfaces/panel/list-pager.js';
+import { emptyForm, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ListPager } from '../../panel-kit/list-pager.js';
 import type { CustomerRow } from '../customers.repository.js';
 
 export const CUSTOMERS = `${PANEL_PREFIX}/customers`;

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { listBookingViews, locationNamesOf } from '../../bookings/bookings.repository.js';
-import { notFound } from '../../errors.js';
+import { pageParam } from '../../panel-kit/list-pager.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
-import { pageParam } from '../../surfaces/panel/list-pager.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
-import { customerPaidTotal, requireCustomer, searchCustomers } from '../customers.repository.js';
+import { customerBookings, getCustomer, searchCustomersPage } from '../customers.service.js';
 import { CustomerPage, CustomersPage, nameOf } from './customers.page.js';
 
 const access = { config: { panelAccess: 'bookings' as const } };
@@ -20,7 +18,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const raw = (request.query as Record<string, unknown>).q;
     const q = typeof raw === 'string' ? raw.trim().slice(0, MAX_SEARCH_LENGTH) : '';
     const page = pageParam(request.query);
-    const { rows, total } = await searchCustomers(
+    const { rows, total } = await searchCustomersPage(
       deps.db,
       sessionOf(request).workspace.id,
       customerSearchOf(q),
@@ -37,20 +35,13 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
 
   panel.get('/customers/:customerUuid', access, async (request, reply) => {
     const workspaceId = sessionOf(request).workspace.id;
-    const customer = await requireCustomer(deps.db, workspaceId, uuidParam(request, 'customerUuid'));
-    const workspace = await findWorkspaceById(deps.db, workspaceId);
-    if (!workspace) throw notFound('Workspace');
+    const customer = await getCustomer(deps.db, workspaceId, uuidParam(request, 'customerUuid'));
+    const { workspace } = await panelContextOf(request);
     const page = pageParam(request.query);
-    const [{ rows, total }, paid] = await Promise.all([
-      listBookingViews(
-        deps.db,
-        workspaceId,
-        { customer_uuid: customer.id },
-        { perPage: PER_PAGE, offset: (page - 1) * PER_PAGE },
-        'newest-first',
-      ),
-      customerPaidTotal(deps.db, workspaceId, customer.id),
-    ]);
+    const { rows, total, paid, locationNames } = await customerBookings(deps.db, workspaceId, customer.id, {
+      perPage: PER_PAGE,
+      offset: (page - 1) * PER_PAGE,
+    });
     const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
     return reply.page({
       title: nameOf(customer),
@@ -62,11 +53,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         total,
         paidTotal: money(paid),
         money,
-        locationNames: await locationNamesOf(
-          deps.db,
-          workspaceId,
-          rows.map((row) => row.location_id),
-        ),
+        locationNames,
       }),
     });
   });

@@ -13,7 +13,6 @@ import {
 import { archiveLocation, createLocation, updateLocation } from '../locations.service.js';
 
 // Other features' routes under /locations/{locationUuid}/... import it from here.
-export { LocationParams } from '../locations.schemas.js';
 
 export async function locationsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   app.get(

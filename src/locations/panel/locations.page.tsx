@@ -1,5 +1,3 @@
-import { timeZones, zoneTitle } from '../../booking-page/format.js';
-import type { WeeklyJson } from '../../platform/db/schema.js';
 import {
   ErrorSummary,
   FieldError,
@@ -8,9 +6,11 @@ import {
   PostForm,
   TextAreaField,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ArchivedBadge, Notice } from '../../surfaces/panel/setup-parts.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
+import type { WeeklyJson } from '../../platform/db/schema.js';
+import { timeZones, zoneTitle } from '../../platform/time/format.js';
 import type { LocationRow } from '../locations.repository.js';
 import { WEEKDAYS } from '../locations.schemas.js';
 

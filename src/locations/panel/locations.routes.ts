@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
+import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { TimeRangeJson } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { noticeOf } from '../../surfaces/panel/setup-parts.js';
-import { type LocationRow, listAllLocations, requireLocation } from '../locations.repository.js';
+import type { LocationRow } from '../locations.repository.js';
 import { LocationCreateBody, LocationUpdateBody, WEEKDAYS } from '../locations.schemas.js';
-import { archiveLocation, createLocation, updateLocation } from '../locations.service.js';
+import {
+  archiveLocation,
+  createLocation,
+  getLocation,
+  listLocationsWithArchived,
+  updateLocation,
+} from '../locations.service.js';
 import { HOURS_MAX_ROWS, hoursKey, LOCATIONS, LocationFormPage, LocationsPage } from './locations.page.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
@@ -121,7 +127,7 @@ function errorsOnRows(errors: FieldErrors, rows: Record<string, number[]>): Fiel
  */
 export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/setup/locations', access, async (request, reply) => {
-    const locations = await listAllLocations(deps.db, sessionOf(request).workspace.id);
+    const locations = await listLocationsWithArchived(deps.db, sessionOf(request).workspace.id);
     return reply.page({
       title: 'Locations',
       body: LocationsPage({ locations, ...noticeOf(request.query, NOTICES) }),
@@ -158,7 +164,7 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
 
   panel.get('/setup/locations/:locationId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     return reply.page({
       title: location.name,
       body: LocationFormPage({
@@ -172,7 +178,7 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
   panel.post('/setup/locations/:locationId', access, async (request, reply) => {
     const session = sessionOf(request);
     // 404 before 422: a location that is not there (archived, another workspace's) has no form.
-    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     const values = valuesOf(request.body);
     const { body, rows, halfFilled } = bodyOf(values);
     try {

@@ -1,4 +1,3 @@
-import type { MailKind, MailState } from '../../platform/db/schema.js';
 import {
   ErrorSummary,
   FieldError,
@@ -6,8 +5,9 @@ import {
   fieldId,
   PostForm,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import type { MailKind, MailState } from '../../platform/db/schema.js';
 import type { MailRow } from '../mail-queue.repository.js';
 import {
   CUSTOMER_EMAILS,

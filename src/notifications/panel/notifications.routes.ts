@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
+import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { type FormState, list, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
 import { domainOf, type MailSnapshot, messageIdOf } from '../mail-message.js';
-import { findMessage, listMailLog } from '../mail-queue.repository.js';
 import { renderMail } from '../mail-render.js';
 import { settingsOf } from '../notification-settings.rules.js';
-import { listMembers, listStafferRecipients } from '../notifications.repository.js';
 import {
+  getMessage,
+  listLinkableMembers,
+  listStaffRecipients,
+  mailLogPage,
   resendMessage,
   sendTestEmail,
   updateNotificationSettings,
@@ -56,15 +58,14 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     status = 200,
   ) {
     const session = sessionOf(request);
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound();
+    const { workspace } = await panelContextOf(request);
     const settings = settingsOf(workspace.notification_settings);
     const query = request.query as Record<string, string | undefined>;
     const page = Math.max(1, Math.min(10_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const [log, staffers, members] = await Promise.all([
-      listMailLog(deps.db, workspace.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
-      listStafferRecipients(deps.db, workspace.id),
-      listMembers(deps.db, workspace.id),
+      mailLogPage(deps.db, workspace.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
+      listStaffRecipients(deps.db, workspace.id),
+      listLinkableMembers(deps.db, workspace.id),
     ]);
     const notice = NOTICES[query.notice ?? ''];
     return reply.page({
@@ -149,15 +150,14 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
 
   panel.post('/settings/notifications/test', access, async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound();
+    const { workspace } = await panelContextOf(request);
     await sendTestEmail(deps.uow, workspace, session.user.email, deps.clock.now());
     return reply.redirect(`${NOTIFICATIONS}?notice=test#log`, 303);
   });
 
   panel.get('/settings/notifications/messages/:messageId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const message = await findMessage(deps.db, session.workspace.id, uuidParam(request, 'messageId'));
+    const message = await getMessage(deps.db, session.workspace.id, uuidParam(request, 'messageId'));
     if (!message) throw notFound('Email');
     const snapshot = message.snapshot as unknown as MailSnapshot;
     const mailFrom = parseMailFrom(deps.config.mailFrom) ?? { name: '', address: 'no-reply@localhost' };
@@ -206,7 +206,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     status = 200,
   ) {
     const session = sessionOf(request);
-    const staffers = await listStafferRecipients(deps.db, session.workspace.id, session.user.id);
+    const staffers = await listStaffRecipients(deps.db, session.workspace.id, session.user.id);
     const notice = (request.query as Record<string, string | undefined>).notice === 'saved';
     return reply.page({
       title: 'Your booking emails',

@@ -1,13 +1,7 @@
+import { ErrorSummary, type FormState, PostForm, SelectField, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { PaymentAccountType } from '../../platform/db/schema.js';
-import {
-  ErrorSummary,
-  type FormState,
-  PostForm,
-  SelectField,
-  TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ArchivedBadge, Notice } from '../../surfaces/panel/setup-parts.js';
 import type { PaymentAccountRow } from '../payment-accounts.repository.js';
 import { PAYMENT_ACCOUNT_TYPES } from '../payment-accounts.schemas.js';
 

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
-import { listAllLocations, requireLocation } from '../../locations/locations.repository.js';
+import { getLocation, listLocationsWithArchived } from '../../locations/locations.service.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
+import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { noticeOf } from '../../surfaces/panel/setup-parts.js';
-import { listAllPaymentAccounts } from '../payment-accounts.repository.js';
 import { PaymentAccountCreateBody, PaymentAccountUpdateBody } from '../payment-accounts.schemas.js';
 import {
   archivePaymentAccount,
   createPaymentAccount,
   getPaymentAccount,
+  listPaymentAccountsWithArchived,
   updatePaymentAccount,
 } from '../payment-accounts.service.js';
 import { ACCOUNTS, PaymentAccountFormPage, PaymentAccountsPage } from './payment-accounts.page.js';
@@ -43,8 +43,8 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
   panel.get('/setup/payment-accounts', access, async (request, reply) => {
     const workspaceId = sessionOf(request).workspace.id;
     const [locations, accounts] = await Promise.all([
-      listAllLocations(deps.db, workspaceId),
-      listAllPaymentAccounts(deps.db, workspaceId),
+      listLocationsWithArchived(deps.db, workspaceId),
+      listPaymentAccountsWithArchived(deps.db, workspaceId),
     ]);
     return reply.page({
       title: 'Payment accounts',
@@ -63,7 +63,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
 
   panel.get('/setup/payment-accounts/:locationId/new', access, async (request, reply) => {
     const session = sessionOf(request);
-    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     return reply.page({
       title: 'Add a payment account',
       body: PaymentAccountFormPage({
@@ -76,7 +76,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
 
   panel.post('/setup/payment-accounts/:locationId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     const values = valuesOf(request.body);
     const body = bodyOf(values);
     try {
@@ -104,7 +104,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
 
   panel.get('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     const account = await getPaymentAccount(
       deps.db,
       session.workspace.id,
@@ -124,7 +124,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
 
   panel.post('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const location = await requireLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     // 404 before 422: an account that is not there (archived, another location's) has no form.
     const account = await getPaymentAccount(
       deps.db,

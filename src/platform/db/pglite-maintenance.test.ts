@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../../../test/helpers/server-process.js';
 import { openTestDatabase } from '../../../test/helpers/test-db.js';
-import { buildApp } from '../../app.js';
+import { buildApp } from '../../app/app.js';
 import { loadConfig } from '../../config.js';
 import { type Database, EMBEDDED_SETTINGS, openDatabase } from './client.js';
 import { migrate } from './migrate.js';

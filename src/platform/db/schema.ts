@@ -72,7 +72,7 @@ export interface ApiKeysTable {
   secret_hint: string;
   created_at: Timestamp;
   deleted_at: TimestampNullable;
-  /** Written at most once a minute per key (src/surfaces/api/api-auth.ts). */
+  /** Written at most once a minute per key (src/app/api/api-auth.ts). */
   last_used_at: TimestampNullable;
   /** The panel user who made it; null for keys from the CLI or first run. */
   created_by: string | null;

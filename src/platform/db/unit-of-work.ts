@@ -17,6 +17,11 @@ export interface CacheInvalidation {
   invalidate(workspaceIds: readonly string[]): Promise<void>;
 }
 
+/** An invalidation cached answers can check before they serve: each workspace's current version. */
+export interface VersionedInvalidation extends CacheInvalidation {
+  version(workspaceId: string): Promise<string>;
+}
+
 /** What a write runs on: its transaction, and the workspace it writes in. */
 export type Work<T> = (tx: Tx) => Promise<T>;
 

@@ -2,10 +2,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import type { AvailabilityInvalidation } from '../../slots/availability-invalidation.js';
-import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import type { Database, Db } from '../db/client.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { UnitOfWork, VersionedInvalidation } from '../db/unit-of-work.js';
 
 /** A Fastify instance whose route schemas type the handlers (TypeBox). */
 export type ApiApp = FastifyInstance<
@@ -28,7 +26,8 @@ export interface AppDeps {
   /** For reads; every write goes through `uow`. */
   db: Db;
   uow: UnitOfWork;
-  availability: AvailabilityInvalidation;
+  /** What cached slot answers check before they serve (src/slots/availability-invalidation.ts). */
+  availability: VersionedInvalidation;
   clock: Clock;
   config: Config;
   /**
@@ -38,19 +37,10 @@ export interface AppDeps {
   linkBase(): string;
 }
 
-/** Who is calling: set by the auth hook on every /api/public/v2 route. */
-export interface AuthContext {
-  workspace: WorkspaceRow;
-  apiKeyId: string;
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** PUBLIC_URL without a trailing slash, or undefined: the base of absolute links (never `Host`). */
     publicUrl: string | undefined;
-  }
-  interface FastifyRequest {
-    auth: AuthContext;
   }
   interface FastifyContextConfig {
     /** true = no API key needed (OpenAPI document). */

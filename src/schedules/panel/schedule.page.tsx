@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
-import { ErrorSummary, FieldError, type FormState, fieldId, PostForm } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { ErrorSummary, FieldError, type FormState, fieldId, PostForm } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { WEEKDAYS, type Weekday } from '../schedules.rules.js';
 import { RANGE_ROWS, rowsIn } from './schedule-form.js';
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireLocation } from '../../locations/locations.repository.js';
+import { getLocation } from '../../locations/locations.service.js';
+import type { FormState } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn } from '../../platform/time/zone.js';
-import { fullName, STAFFERS } from '../../staffers/panel/staffers.page.js';
+import { fullName, STAFFERS } from '../../staffers/panel/staffers.view.js';
 import { getStaffer } from '../../staffers/staffers.service.js';
-import type { FormState } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
 import { validateSchedule } from '../schedules.rules.js';
 import { getSchedule, replaceSchedule } from '../schedules.service.js';
 import { SchedulePage } from './schedule.page.js';
@@ -33,7 +33,7 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
   async function subjects(request: FastifyRequest) {
     const workspaceId = sessionOf(request).workspace.id;
     const staffer = await getStaffer(deps.db, workspaceId, uuidParam(request, 'stafferUuid'));
-    const location = await requireLocation(deps.db, workspaceId, uuidParam(request, 'locationUuid'));
+    const location = await getLocation(deps.db, workspaceId, uuidParam(request, 'locationUuid'));
     const schedule = await getSchedule(deps.db, workspaceId, staffer.id, location.id);
     return { workspaceId, staffer, location, schedule };
   }

@@ -1,4 +1,3 @@
-import { moneyInputValue } from '../../platform/money.js';
 import {
   CheckboxesField,
   ErrorSummary,
@@ -6,9 +5,10 @@ import {
   PostForm,
   TextAreaField,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ArchivedBadge, Notice } from '../../surfaces/panel/setup-parts.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
+import { moneyInputValue } from '../../platform/money.js';
 
 export const SERVICES = `${PANEL_PREFIX}/setup/services`;
 

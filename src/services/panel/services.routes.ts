@@ -1,20 +1,27 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError, type FieldErrors, notFound } from '../../errors.js';
-import { listAllLocations } from '../../locations/locations.repository.js';
+import { AppError, type FieldErrors } from '../../errors.js';
+import { listLocationsWithArchived } from '../../locations/locations.service.js';
+import { formInteger } from '../../panel-kit/form-values.js';
+import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
+import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { formatMoney, moneyInputValue, parseMoneyInput } from '../../platform/money.js';
-import { formInteger } from '../../surfaces/panel/form-values.js';
-import { emptyForm, type FormState, list, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { noticeOf } from '../../surfaces/panel/setup-parts.js';
-import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { listCategories } from '../service-categories.repository.js';
-import { listAllServices, type ServiceRecord } from '../services.repository.js';
+import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import type { ServiceRecord } from '../services.repository.js';
 import { ServiceCreateBody, ServiceUpdateBody } from '../services.schemas.js';
-import { archiveService, createService, getService, updateService } from '../services.service.js';
+import {
+  archiveService,
+  createService,
+  getService,
+  listServiceCategories,
+  listServicesWithArchived,
+  updateService,
+} from '../services.service.js';
 import { SERVICES, ServiceFormPage, ServicesPage } from './services.page.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
@@ -101,12 +108,6 @@ function valuesOf(body: unknown): FormState['values'] {
  * same schemas and written by the same services; the slot answers follow at once (unit of work).
  */
 export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
-  async function workspaceOf(workspaceId: string): Promise<WorkspaceRow> {
-    const workspace = await findWorkspaceById(deps.db, workspaceId);
-    if (!workspace) throw notFound('Workspace');
-    return workspace;
-  }
-
   async function renderForm(
     reply: FastifyReply,
     workspace: WorkspaceRow,
@@ -115,8 +116,8 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     status = 200,
   ) {
     const [categories, locations] = await Promise.all([
-      listCategories(deps.db, workspace.id),
-      listAllLocations(deps.db, workspace.id),
+      listServiceCategories(deps.db, workspace.id),
+      listLocationsWithArchived(deps.db, workspace.id),
     ]);
     return reply.page({
       title: service ? service.name : 'Add a service',
@@ -136,10 +137,10 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   }
 
   panel.get('/setup/services', access, async (request, reply) => {
-    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const workspace = (await panelContextOf(request)).workspace;
     const [services, locations] = await Promise.all([
-      listAllServices(deps.db, workspace.id),
-      listAllLocations(deps.db, workspace.id),
+      listServicesWithArchived(deps.db, workspace.id),
+      listLocationsWithArchived(deps.db, workspace.id),
     ]);
     const names = new Map(locations.map((location) => [location.id, location.name]));
     const buffers = (service: ServiceRecord) =>
@@ -169,12 +170,12 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   });
 
   panel.get('/setup/services/new', access, async (request, reply) => {
-    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const workspace = (await panelContextOf(request)).workspace;
     return renderForm(reply, workspace, emptyForm({ ...NEW_SERVICE }));
   });
 
   panel.post('/setup/services', access, async (request, reply) => {
-    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const workspace = (await panelContextOf(request)).workspace;
     const values = valuesOf(request.body);
     const { body, errors } = bodyOf(values, workspace.currency);
     try {
@@ -188,7 +189,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   });
 
   panel.get('/setup/services/:serviceId', access, async (request, reply) => {
-    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const workspace = (await panelContextOf(request)).workspace;
     const service = await getService(deps.db, workspace.id, uuidParam(request, 'serviceId'));
     return renderForm(reply, workspace, emptyForm(formOf(service, workspace.currency)), {
       id: service.id,
@@ -197,7 +198,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   });
 
   panel.post('/setup/services/:serviceId', access, async (request, reply) => {
-    const workspace = await workspaceOf(sessionOf(request).workspace.id);
+    const workspace = (await panelContextOf(request)).workspace;
     // 404 before 422: a service that is not there (archived, another workspace's) has no form.
     const service = await getService(deps.db, workspace.id, uuidParam(request, 'serviceId'));
     const values = valuesOf(request.body);

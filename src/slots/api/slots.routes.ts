@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { LocationParams } from '../../locations/api/locations.routes.js';
 import { requireLocation } from '../../locations/locations.repository.js';
+import { LocationParams } from '../../locations/locations.schemas.js';
 import { responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { ComputeGate } from '../compute-gate.js';

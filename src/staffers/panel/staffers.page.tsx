@@ -7,15 +7,11 @@ import {
   PostForm,
   TextAreaField,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ListPager } from '../../surfaces/panel/list-pager.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ListPager } from '../../panel-kit/list-pager.js';
 import type { OfferedPair, StafferRecord } from '../staffers.repository.js';
-
-export const STAFFERS = `${PANEL_PREFIX}/setup/staffers`;
-
-export const fullName = (staffer: { first_name: string; last_name: string }) =>
-  `${staffer.first_name} ${staffer.last_name}`.trim();
+import { fullName, STAFFERS } from './staffers.view.js';
 
 /** A checkbox value of the services matrix: one location and one service. */
 export const pairValue = (locationId: string, serviceId: string) => `${locationId}|${serviceId}`;

@@ -1,28 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
-import { listLocations } from '../../locations/locations.repository.js';
+import { listLocationsPage } from '../../locations/locations.service.js';
+import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
+import { pageParam } from '../../panel-kit/list-pager.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { todayIn } from '../../platform/time/zone.js';
 import { mondayOf, WeekPreview, weekOf } from '../../schedules/panel/week-preview.js';
 import { listSchedules } from '../../schedules/schedules.service.js';
-import { emptyForm, type FormState, list, str } from '../../surfaces/panel/forms.js';
-import { pageParam } from '../../surfaces/panel/list-pager.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { listOfferedPairs, listStaffers, type StafferRecord } from '../staffers.repository.js';
+import type { StafferRecord } from '../staffers.repository.js';
 import { StafferCreateBody } from '../staffers.schemas.js';
-import { archiveStaffer, createStaffer, getStaffer, updateStaffer } from '../staffers.service.js';
 import {
-  fullName,
-  NewStafferPage,
-  noticeOf,
-  pairValue,
-  STAFFERS,
-  StafferPage,
-  StaffersPage,
-} from './staffers.page.js';
+  archiveStaffer,
+  createStaffer,
+  getStaffer,
+  listOfferedServicePairs,
+  listStaffersPage,
+  updateStaffer,
+} from '../staffers.service.js';
+import { NewStafferPage, noticeOf, pairValue, StafferPage, StaffersPage } from './staffers.page.js';
+import { fullName, STAFFERS } from './staffers.view.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
 const PER_PAGE = 25;
@@ -87,8 +87,8 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   ) {
     const workspaceId = sessionOf(request).workspace.id;
     const [pairs, locations, schedules] = await Promise.all([
-      listOfferedPairs(deps.db, workspaceId),
-      listLocations(deps.db, workspaceId, { page: 1, perPage: MAX_LOCATIONS, offset: 0 }),
+      listOfferedServicePairs(deps.db, workspaceId),
+      listLocationsPage(deps.db, workspaceId, { page: 1, perPage: MAX_LOCATIONS, offset: 0 }),
       listSchedules(deps.db, workspaceId, staffer.id),
     ]);
     const now = deps.clock.now();
@@ -123,7 +123,7 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   panel.get('/setup/staffers', access, async (request, reply) => {
     const page = pageParam(request.query);
-    const { rows, total } = await listStaffers(deps.db, sessionOf(request).workspace.id, {
+    const { rows, total } = await listStaffersPage(deps.db, sessionOf(request).workspace.id, {
       page,
       perPage: PER_PAGE,
       offset: (page - 1) * PER_PAGE,
@@ -140,7 +140,7 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       body: NewStafferPage({
         form: emptyForm(),
         csrf: reply.csrf(),
-        pairs: await listOfferedPairs(deps.db, sessionOf(request).workspace.id),
+        pairs: await listOfferedServicePairs(deps.db, sessionOf(request).workspace.id),
       }),
     }),
   );
@@ -161,7 +161,7 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         body: NewStafferPage({
           form: { values, errors },
           csrf: reply.csrf(),
-          pairs: await listOfferedPairs(deps.db, workspaceId),
+          pairs: await listOfferedServicePairs(deps.db, workspaceId),
         }),
       });
     }

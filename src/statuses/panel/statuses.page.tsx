@@ -1,7 +1,7 @@
+import { ErrorSummary, FieldError, type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { StatusType } from '../../platform/db/schema.js';
-import { ErrorSummary, FieldError, type FormState, PostForm, TextField } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { ArchivedBadge, Notice } from '../../surfaces/panel/setup-parts.js';
 import type { StatusRow } from '../statuses.repository.js';
 
 export const STATUSES = `${PANEL_PREFIX}/setup/statuses`;

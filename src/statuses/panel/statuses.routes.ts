@@ -1,18 +1,20 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../errors.js';
+import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { uuidParam } from '../../panel-kit/params.js';
+import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { emptyForm, type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { noticeOf } from '../../surfaces/panel/setup-parts.js';
-import { listAllStatuses, requireLiveStatus, type StatusRow } from '../statuses.repository.js';
+import type { StatusRow } from '../statuses.repository.js';
 import { ChangeStatusBody, CreateStatusBody } from '../statuses.schemas.js';
 import {
   archiveStatus,
   changeStatus,
   createStatus,
+  getStatus,
+  listStatusesWithArchived,
   statusChanges,
   statusRuleErrors,
 } from '../statuses.service.js';
@@ -71,7 +73,7 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   }
 
   panel.get('/setup/statuses', access, async (request, reply) => {
-    const statuses = await listAllStatuses(deps.db, sessionOf(request).workspace.id);
+    const statuses = await listStatusesWithArchived(deps.db, sessionOf(request).workspace.id);
     return reply.page({
       title: 'Booking statuses',
       body: StatusesPage({ statuses, ...noticeOf(request.query, NOTICES) }),
@@ -97,14 +99,14 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   panel.get('/setup/statuses/:statusId', access, async (request, reply) => {
     const session = sessionOf(request);
-    const status = await requireLiveStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
+    const status = await getStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
     return renderForm(reply, emptyForm({ name: status.name, color: status.color }), { status });
   });
 
   panel.post('/setup/statuses/:statusId', access, async (request, reply) => {
     const session = sessionOf(request);
     // 404 before 422: a status that is not there (archived, another workspace's) has no form.
-    const status = await requireLiveStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
+    const status = await getStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
     const values = valuesOf(request.body);
     const body = bodyOf(values, false);
     try {
@@ -119,7 +121,7 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   panel.post('/setup/statuses/:statusId/archive', access, async (request, reply) => {
     const session = sessionOf(request);
-    const status = await requireLiveStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
+    const status = await getStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
     try {
       await archiveStatus(deps.uow, session.workspace.id, status.id);
     } catch (error) {

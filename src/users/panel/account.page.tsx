@@ -1,5 +1,5 @@
-import { ErrorSummary, type FormState, PostForm, TextField } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { ErrorSummary, type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { PASSWORD_MIN_LENGTH } from '../passwords.js';
 
 const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of a few words is good.`;

@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
+import { emptyForm, str } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { setSessionCookie } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, str } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { setSessionCookie } from '../../surfaces/panel/panel-auth.js';
 import { verifyPassword } from '../passwords.js';
 import { startSession } from '../sessions.service.js';
 import { TOKEN_PATTERN } from '../tokens.js';
-import { findUserById } from '../users.repository.js';
 import {
   acceptInvite,
   changePassword,
   describeInvite,
   describeReset,
+  isCurrentPassword,
   resetPassword,
 } from '../users.service.js';
 import { InvitePage, LinkGonePage, PasswordPage, ResetPage } from './account.page.js';
@@ -42,8 +42,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const session = request.panel!;
     const password = str(request.body, 'password');
     try {
-      const user = await findUserById(deps.db, session.user.id);
-      if (!user || !(await verifyPassword(str(request.body, 'current_password'), user.password_hash))) {
+      if (!(await isCurrentPassword(deps.db, session.user.id, str(request.body, 'current_password')))) {
         throw new AppError(422, 'validation_failed', 'The given data was invalid.', {
           current_password: ['The password is not correct.'],
         });

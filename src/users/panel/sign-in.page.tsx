@@ -1,5 +1,5 @@
-import { type FormState, PostForm, TextField } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 
 export function SignInPage(props: { form: FormState; csrf: string; next: string; notice?: string }) {
   return (

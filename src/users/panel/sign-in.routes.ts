@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
+import { emptyForm, str } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { clearSessionCookie, setSessionCookie } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, str } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { clearSessionCookie, setSessionCookie } from '../../surfaces/panel/panel-auth.js';
 import { signIn, signOut, switchWorkspace } from '../sessions.service.js';
 import { normalizeEmail } from '../users.service.js';
 import { SignInPage } from './sign-in.page.js';

@@ -1,4 +1,3 @@
-import type { Role } from '../../platform/db/schema.js';
 import {
   ErrorSummary,
   type FormState,
@@ -6,8 +5,9 @@ import {
   SecretValue,
   SelectField,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import type { Role } from '../../platform/db/schema.js';
 import type { InviteRow, MemberRow } from '../users.repository.js';
 
 const ROLE_OPTIONS = [

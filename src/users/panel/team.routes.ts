@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
+import { emptyForm, str } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { absoluteUrl, uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, str } from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { absoluteUrl, uuidParam } from '../../surfaces/panel/params.js';
-import { deleteInvite, listMembers, listOpenInvites } from '../users.repository.js';
-import { changeRole, inviteMember, removeMember } from '../users.service.js';
+import {
+  changeRole,
+  inviteMember,
+  listPendingInvites,
+  listTeam,
+  removeMember,
+  withdrawInvite,
+} from '../users.service.js';
 import { RemoveMemberPage, TeamPage, type TeamPageProps } from './team.page.js';
 
 const TEAM = `${PANEL_PREFIX}/team`;
@@ -36,8 +42,8 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
   ) {
     const session = sessionOf(request);
     const [members, invites] = await Promise.all([
-      listMembers(deps.db, session.workspace.id),
-      listOpenInvites(deps.db, session.workspace.id, new Date(deps.clock.now())),
+      listTeam(deps.db, session.workspace.id),
+      listPendingInvites(deps.db, session.workspace.id, deps.clock.now()),
     ]);
     const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
     return reply.page({
@@ -82,7 +88,7 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
 
   panel.post('/team/invites/:inviteId/revoke', access, async (request, reply) => {
     const session = sessionOf(request);
-    if (!(await deleteInvite(deps.db, session.workspace.id, uuidParam(request, 'inviteId'))))
+    if (!(await withdrawInvite(deps.db, session.workspace.id, uuidParam(request, 'inviteId'))))
       throw notFound('Invite');
     return reply.redirect(`${TEAM}?notice=revoked`, 303);
   });
@@ -107,7 +113,7 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/team/members/:userId/remove', access, async (request, reply) => {
     const session = sessionOf(request);
     const userId = uuidParam(request, 'userId');
-    const member = (await listMembers(deps.db, session.workspace.id)).find((row) => row.user_id === userId);
+    const member = (await listTeam(deps.db, session.workspace.id)).find((row) => row.user_id === userId);
     if (!member) throw notFound('Member');
     return reply.page({
       title: `Remove ${member.email}`,

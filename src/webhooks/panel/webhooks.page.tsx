@@ -7,8 +7,8 @@ import {
   PostForm,
   SecretValue,
   TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+} from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { AttemptRow, DeliveryRow } from '../webhooks.presenter.js';
 import type { WebhookRow } from '../webhooks.repository.js';
 

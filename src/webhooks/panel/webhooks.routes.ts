@@ -1,14 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
+import { emptyForm, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { emptyForm, list, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
-import { uuidParam } from '../../surfaces/panel/params.js';
-import { findWorkspaceById } from '../../workspaces/workspaces.repository.js';
-import { listDeliveries } from '../deliveries.repository.js';
-import { retryDelivery, sendTestEvent } from '../deliveries.service.js';
-import { listWebhooks, requireWebhook } from '../webhooks.repository.js';
-import { createWebhook, rotateWebhookSecret, updateWebhook } from '../webhooks.service.js';
+import { listDeliveriesPage, retryDelivery, sendTestEvent } from '../deliveries.service.js';
+import {
+  createWebhook,
+  getWebhook,
+  listWebhooksPage,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '../webhooks.service.js';
 import {
   HOOKS,
   NewWebhookPage,
@@ -39,8 +43,8 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     status = 200,
   ) {
     const session = sessionOf(request);
-    const webhook = await requireWebhook(deps.db, session.workspace.id, uuidParam(request, 'webhookId'));
-    const { rows, attempts, total } = await listDeliveries(deps.db, session.workspace.id, webhook.id, {
+    const webhook = await getWebhook(deps.db, session.workspace.id, uuidParam(request, 'webhookId'));
+    const { rows, attempts, total } = await listDeliveriesPage(deps.db, session.workspace.id, webhook.id, {
       page: 1,
       perPage: LOG_SIZE,
       offset: 0,
@@ -64,7 +68,11 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   panel.get('/settings/developers/webhooks', access, async (request, reply) => {
     const session = sessionOf(request);
-    const { rows } = await listWebhooks(deps.db, session.workspace.id, { page: 1, perPage: 100, offset: 0 });
+    const { rows } = await listWebhooksPage(deps.db, session.workspace.id, {
+      page: 1,
+      perPage: 100,
+      offset: 0,
+    });
     return reply.page({ title: 'Webhooks', body: WebhooksPage({ webhooks: rows }) });
   });
 
@@ -127,10 +135,8 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   });
 
   panel.post('/settings/developers/webhooks/:webhookId/test', access, async (request, reply) => {
-    const session = sessionOf(request);
     const id = uuidParam(request, 'webhookId');
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound();
+    const { workspace } = await panelContextOf(request);
     try {
       await sendTestEvent(deps.uow, workspace, id, deps.clock.now());
     } catch (error) {

@@ -1,4 +1,4 @@
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { can } from '../../users/roles.js';
 import type { PanelSession } from '../../users/sessions.service.js';
 

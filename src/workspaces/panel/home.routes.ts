@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { HomePage } from './home.page.js';
 
 export function homeRoutes(panel: FastifyInstance): void {

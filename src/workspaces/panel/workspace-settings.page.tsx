@@ -1,11 +1,5 @@
-import {
-  ErrorSummary,
-  type FormState,
-  PostForm,
-  SelectField,
-  TextField,
-} from '../../surfaces/panel/forms.js';
-import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
+import { ErrorSummary, type FormState, PostForm, SelectField, TextField } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import {
   BOOKING_FORM_FIELDS,
   BOOKING_FORM_MODES,

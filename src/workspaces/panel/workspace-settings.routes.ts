@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, type FieldErrors, notFound } from '../../errors.js';
+import { AppError, type FieldErrors } from '../../errors.js';
+import { formInteger, sent } from '../../panel-kit/form-values.js';
+import { type FormState, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
-import { formInteger, sent } from '../../surfaces/panel/form-values.js';
-import { type FormState, str } from '../../surfaces/panel/forms.js';
-import { sessionOf } from '../../surfaces/panel/panel-auth.js';
 import { BOOKING_FORM_FIELDS, settingsRuleErrors } from '../workspace-settings.rules.js';
-import { findWorkspaceById, type WorkspaceRow } from '../workspaces.repository.js';
+import type { WorkspaceRow } from '../workspaces.repository.js';
 import { type WorkspaceSettings, WorkspaceSettingsBody } from '../workspaces.schemas.js';
 import { updateWorkspaceSettings } from '../workspaces.service.js';
 import { WORKSPACE_SETTINGS, WorkspaceSettingsPage } from './workspace-settings.page.js';
@@ -87,8 +88,7 @@ function bodyOf(form: unknown, values: FormState['values']) {
  */
 export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/settings/workspace', access, async (request, reply) => {
-    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
-    if (!workspace) throw notFound('Workspace');
+    const { workspace } = await panelContextOf(request);
     return reply.page({
       title: 'Workspace settings',
       body: WorkspaceSettingsPage({
@@ -101,8 +101,7 @@ export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): 
 
   panel.post('/settings/workspace', access, async (request, reply) => {
     const session = sessionOf(request);
-    const workspace = await findWorkspaceById(deps.db, session.workspace.id);
-    if (!workspace) throw notFound('Workspace');
+    const { workspace } = await panelContextOf(request);
     // What the form sent, as typed; what it did not send, as stored (a 422 shows them all again).
     const values: FormState['values'] = {
       ...formOf(workspace),

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
-import type { Db } from '../../platform/db/client.js';
-import { toAppError } from '../../platform/http/errors.js';
+import { AppError } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import { toAppError } from '../platform/http/errors.js';
 import { PANEL_PREFIX } from './layout.js';
 import { sendPage } from './render.js';
 

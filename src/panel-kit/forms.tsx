@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { FieldErrors } from '../../errors.js';
+import type { FieldErrors } from '../errors.js';
 
 /**
  * Form parts of the panel. Every error sits next to its field (aria-describedby ties them

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import type { Role } from '../../platform/db/schema.js';
-import { can } from '../../users/roles.js';
-import type { PanelSession } from '../../users/sessions.service.js';
+import type { Role } from '../platform/db/schema.js';
+import { can } from '../users/roles.js';
+import type { PanelSession } from '../users/sessions.service.js';
 import { Csrf } from './forms.js';
 
 export const PANEL_PREFIX = '/panel';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '../../errors.js';
-import type { AppDeps } from '../../platform/http/types.js';
-import { isUuid } from '../../platform/uuid.js';
+import { notFound } from '../errors.js';
+import type { AppDeps } from '../platform/http/types.js';
+import { isUuid } from '../platform/uuid.js';
 
 /** A uuid path parameter; anything else names nothing of this workspace: 404, like an unknown one. */
 export function uuidParam(request: FastifyRequest, name: string): string {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
-import type { AppDeps } from '../../platform/http/types.js';
-import { can, type Permission } from '../../users/roles.js';
-import { type PanelSession, resolveSession, SESSION_TTL_MS } from '../../users/sessions.service.js';
+import { AppError } from '../errors.js';
+import type { AppDeps } from '../platform/http/types.js';
+import { can, type Permission } from '../users/roles.js';
+import { type PanelSession, resolveSession, SESSION_TTL_MS } from '../users/sessions.service.js';
 import { PANEL_PREFIX } from './layout.js';
 
 export const SESSION_COOKIE = 'kairos_session';

@@ -13,6 +13,9 @@ import { customersPanelRoutes } from '../../customers/panel/customers.routes.js'
 import { AppError } from '../../errors.js';
 import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
+import { cookiesSecure, registerPanelAuth } from '../../panel-kit/panel-auth.js';
+import { registerHtmlErrors } from '../../panel-kit/panel-errors.js';
+import { sendPage } from '../../panel-kit/render.js';
 import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
@@ -25,11 +28,10 @@ import { teamRoutes } from '../../users/panel/team.routes.js';
 import { webhooksPanelRoutes } from '../../webhooks/panel/webhooks.routes.js';
 import { homeRoutes } from '../../workspaces/panel/home.routes.js';
 import { workspaceSettingsRoutes } from '../../workspaces/panel/workspace-settings.routes.js';
-import { cookiesSecure, registerPanelAuth } from './panel-auth.js';
-import { registerHtmlErrors } from './panel-errors.js';
-import { sendPage } from './render.js';
+import type { RequestContext } from '../../workspaces/request-context.js';
+import { getWorkspace } from '../../workspaces/workspaces.service.js';
 
-export { PANEL_PREFIX } from './layout.js';
+export { PANEL_PREFIX } from '../../panel-kit/layout.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -70,6 +72,22 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
   });
   registerHtmlErrors(panel, deps.db);
   registerPanelAuth(panel, deps);
+  // After the session check: the context of every service call of the request, built here once.
+  panel.decorateRequest('panelContext', undefined);
+  panel.addHook('onRequest', async (request) => {
+    const session = request.panel;
+    if (!session?.workspace) return;
+    const workspaceId = session.workspace.id;
+    const now = deps.clock.now();
+    let context: Promise<RequestContext> | undefined;
+    request.panelContext = () =>
+      (context ??= getWorkspace(deps.db, workspaceId).then((workspace) => ({
+        workspace,
+        actor: { type: 'user', id: session.user.id },
+        now,
+        linkBase: deps.linkBase(),
+      })));
+  });
 
   // Every write: from a page of ours (Origin), with the token of a form we rendered (CSRF).
   panel.addHook(

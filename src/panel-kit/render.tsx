@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
-import type { Db } from '../../platform/db/client.js';
-import { contentSecurityPolicy, newNonce } from '../../platform/pages/csp.js';
-import { renderDocument } from '../../platform/pages/document.js';
-import { listMembershipsOfUser } from '../../users/users.repository.js';
+import type { Db } from '../platform/db/client.js';
+import { contentSecurityPolicy, newNonce } from '../platform/pages/csp.js';
+import { renderDocument } from '../platform/pages/document.js';
+import { listMembershipsOfUser } from '../users/users.repository.js';
 import { AppLayout, BareLayout } from './layout.js';
 import { PANEL_CSS } from './panel.css.js';
 

@@ -1,6 +1,7 @@
 /**
- * Dates, times and prices for the booking page, all by Intl in the page's locale (so 12/24 h
- * follows it) and always in an explicit zone: the server's own zone never shows.
+ * Dates, times and zones as people read them (the booking page, emails, the panel's zone
+ * picker), all by Intl in the reader's locale (so 12/24 h follows it) and always in an explicit
+ * zone: the server's own zone never shows.
  */
 const formats = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bookingsRoutes } from '../../bookings/api/bookings.routes.js';
 import { bookingsCompatRoutes } from '../../bookings/api/bookings-compat.routes.js';
 import { customersRoutes } from '../../customers/api/customers.routes.js';
@@ -36,6 +36,17 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
   // First: every statement of the request, the auth lookup included, is tagged for the one-workspace check.
   api.addHook('onRequest', tagTenantRequest);
   registerAuth(api, deps.db, deps.clock, { failuresPerMinute: deps.config.apiAuthFailuresPerMinute });
+  // The context every service call of the request gets, built once here and not in each route.
+  api.decorateRequest('context', null as unknown as FastifyRequest['context']);
+  api.addHook('onRequest', async (request) => {
+    if (!request.auth) return;
+    request.context = {
+      workspace: request.auth.workspace,
+      actor: { type: 'api_key', id: request.auth.apiKeyId },
+      now: deps.clock.now(),
+      linkBase: deps.linkBase(),
+    };
+  });
   // Per API key (the auth hook has run); the public OpenAPI document counts per address.
   await registerRateLimit(api, {
     perMinute: deps.config.apiRateLimitPerMinute,
