@@ -3,6 +3,7 @@ import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { lockWorkspace } from '../platform/db/workspace-locks.repository.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 /** The keys table of Settings -> Developers -> API keys. */
 export interface ApiKeyUsageRow {
@@ -64,6 +65,37 @@ const liveKeyByHash = precompiled(2, (db, workspaceId: string, secretHash: strin
     .where('workspace_id', '=', workspaceId)
     .where('secret_hash', '=', secretHash)
     .where('deleted_at', 'is', null),
+);
+
+/**
+ * The workspace and a live key of it, in one statement, for a request whose workspace id this
+ * process already knows from its slug (src/app/api/api-auth.ts). `workspaces` is a reference
+ * table on Citus and the key is found by workspace_id = $1: still one node's work there. The
+ * slug is checked too, so a remembered id can only ever answer for the slug it was found by.
+ */
+export async function findKeyWithWorkspace(
+  db: Db,
+  workspaceId: string,
+  slug: string,
+  secretHash: string,
+): Promise<{ workspace: WorkspaceRow; key: { id: string; last_used_at: Date | null } } | undefined> {
+  const row = (await keyWithWorkspace(db, workspaceId, slug, secretHash)).rows[0];
+  if (!row) return undefined;
+  const { key_id, key_last_used_at, ...workspace } = row;
+  return { workspace, key: { id: key_id, last_used_at: key_last_used_at } };
+}
+
+const keyWithWorkspace = precompiled(3, (db, workspaceId: string, slug: string, secretHash: string) =>
+  db
+    .selectFrom('workspaces as w')
+    .innerJoin('api_keys as k', 'k.workspace_id', 'w.id')
+    .selectAll('w')
+    .select(['k.id as key_id', 'k.last_used_at as key_last_used_at'])
+    .where('w.id', '=', workspaceId)
+    .where('w.slug', '=', slug)
+    .where('k.workspace_id', '=', workspaceId)
+    .where('k.secret_hash', '=', secretHash)
+    .where('k.deleted_at', 'is', null),
 );
 
 /**

@@ -6,6 +6,7 @@ import {
   type TestApp,
 } from '../../../test/helpers/build-test-app.js';
 import { createApiKey, deleteApiKey, generateSecret, hashSecret } from '../../api-keys/api-keys.service.js';
+import { recordStatements } from '../../platform/db/statement-recorder.js';
 import { openWritePath } from '../../write-path.js';
 
 let t: TestApp;
@@ -76,6 +77,27 @@ describe('API-key authentication', () => {
     const response = await ping(headers);
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe('Bearer token is invalid');
+  });
+
+  it('finds the workspace and the key in one statement once the slug is known, and reads both afresh', async () => {
+    expect((await ping(t.headers)).statusCode).toBe(200);
+    const statements: string[] = [];
+    const stop = recordStatements((statement) => statements.push(statement.sql));
+    try {
+      expect((await ping(t.headers)).statusCode).toBe(200);
+    } finally {
+      stop();
+    }
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/from "workspaces" as "w" inner join "api_keys" as "k"/);
+    // The workspace row is not remembered, only its id: a change is seen on the next request.
+    await t.db
+      .updateTable('workspaces')
+      .set({ name: 'Renamed by the test' })
+      .where('id', '=', t.workspace.id)
+      .execute();
+    const workspace = await t.app.inject({ method: 'GET', url: `${API}/workspace`, headers: t.headers });
+    expect(workspace.json().data.name).toBe('Renamed by the test');
   });
 
   it('stores only a hash of the secret', async () => {

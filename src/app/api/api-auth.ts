@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { findLiveApiKeyByHash, touchApiKey } from '../../api-keys/api-keys.repository.js';
+import {
+  findKeyWithWorkspace,
+  findLiveApiKeyByHash,
+  touchApiKey,
+} from '../../api-keys/api-keys.repository.js';
 import { hashSecret, SECRET_PATTERN } from '../../api-keys/api-keys.service.js';
 import { AppError, badRequest, invalidToken } from '../../errors.js';
 import type { Db } from '../../platform/db/client.js';
@@ -15,6 +19,8 @@ export const LAST_USED_EVERY_MS = 60_000;
 export const AUTH_FAILURE_WINDOW_MS = 60_000;
 /** Secrets that authenticated on this process, remembered by hash (see registerAuth). */
 const KNOWN_GOOD_SECRETS = 10_000;
+/** Workspace ids by slug, of workspaces whose requests authenticated on this process. */
+const KNOWN_WORKSPACES = 10_000;
 
 /**
  * Every API route needs `Authorization: Bearer secret_...` and `Workspace: <slug>`.
@@ -40,6 +46,7 @@ export function registerAuth(
     clock,
   });
   const knownGood = new LRUCache<string, true>({ max: KNOWN_GOOD_SECRETS });
+  const workspaceIds = new LRUCache<string, string>({ max: KNOWN_WORKSPACES });
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public) return;
     const address = addressKey(request.ip);
@@ -65,16 +72,26 @@ export function registerAuth(
     if (typeof slug !== 'string' || slug.trim() === '') {
       throw badRequest('The Workspace header is required.', 'workspace_header_missing');
     }
-    // Two statements, not one join: the key is then looked up by workspace_id = $1, which on a
-    // database distributed by workspace (Citus) is one node's work, not every node's.
-    // Both are compiled once (precompiled.ts): they run on every request.
-    const workspace = await findWorkspaceBySlug(db, slug.trim());
-    if (!workspace) throw refuse();
-    const key = await findLiveApiKeyByHash(db, workspace.id, hash);
-    if (!key) throw refuse();
+    // The key is looked up by workspace_id = $1, which on a database distributed by workspace
+    // (Citus) is one node's work, not every node's. A slug never changes, so once a request of a
+    // workspace has authenticated here its id is remembered, and the workspace and the key are
+    // one statement; the first request, and any the remembered id does not answer, take two.
+    // The key itself is never remembered: a deleted key fails on its next request, on every
+    // process. All three statements are compiled once (precompiled.ts).
+    const trimmed = slug.trim();
+    const knownId = workspaceIds.get(trimmed);
+    let found = knownId === undefined ? undefined : await findKeyWithWorkspace(db, knownId, trimmed, hash);
+    if (!found) {
+      const workspace = await findWorkspaceBySlug(db, trimmed);
+      if (!workspace) throw refuse();
+      const key = await findLiveApiKeyByHash(db, workspace.id, hash);
+      if (!key) throw refuse();
+      found = { workspace, key };
+      workspaceIds.set(trimmed, workspace.id);
+    }
     knownGood.set(hash, true);
-    request.auth = { workspace, apiKeyId: key.id };
-    lastUsed.set(request, key.last_used_at);
+    request.auth = { workspace: found.workspace, apiKeyId: found.key.id };
+    lastUsed.set(request, found.key.last_used_at);
   });
   // After the answer is sent, so no request waits for it; skipped unless a minute has passed.
   app.addHook('onResponse', async (request) => {
