@@ -15,12 +15,6 @@ import { type EvaluationReuse, nextTimeSlots, slotsOfCheckedService } from '../s
 import { listStaffersAtLocation, type StafferRecord } from '../staffers/staffers.repository.js';
 import { BOOKING_FORM_FIELDS } from '../workspaces/workspace-settings.rules.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import {
-  claimFormToken,
-  formTokenBooking,
-  recordFormBooking,
-  releaseFormToken,
-} from './booking-page.repository.js';
 
 /** Everything the page lists fits one page of these (a business has tens, not thousands). */
 const ALL = { page: 1, perPage: 100, offset: 0 };
@@ -209,20 +203,18 @@ export function defaultCountry(workspace: WorkspaceRow, location: LocationRow): 
   return isSupportedCountry(region) ? region : undefined;
 }
 
-export type BookOutcome =
-  | { kind: 'booked'; bookingId: string }
-  | { kind: 'pending' }
-  | { kind: 'taken' }
-  | { kind: 'invalid'; fields: string[] };
+/** Why the page's create made no booking: the slot was taken, or a field was refused. */
+export type BookRefusal = { kind: 'taken' } | { kind: 'invalid'; fields: string[] };
 
 /**
  * Creates the booking through the API's own create (the database decides: exclusion constraint
- * and seat rows), with source "online-booking". The form token makes a double submit one booking.
+ * and seat rows), with source "online-booking", on the context's unit of work: the route runs it
+ * under the form's idempotency key, so a double submit is one booking. Throws the create's
+ * errors; `bookRefusal` says which of them the customer is shown.
  */
 export async function bookFromPage(
   ctx: Omit<BookingContext, 'actor'>,
   input: {
-    token: string;
     locationId: string;
     serviceId: string;
     stafferId: string | undefined;
@@ -230,63 +222,34 @@ export async function bookFromPage(
     phone: string;
     details: ContactDetails;
   },
-): Promise<BookOutcome> {
-  const { db, workspace } = ctx;
-  const claim = await claimFormToken(db, workspace.id, input.token);
-  if (!claim.claimed) {
-    if (claim.bookingId) return { kind: 'booked', bookingId: claim.bookingId };
-    // A double click: the browser shows only this (second) answer, so it waits for the first
-    // submit's outcome instead of reporting a conflict with the customer's own booking.
-    const bookingId = await awaitFormBooking(db, workspace.id, input.token);
-    return bookingId ? { kind: 'booked', bookingId } : { kind: 'pending' };
-  }
-  const form = workspace.booking_form;
+): Promise<string> {
+  const form = ctx.workspace.booking_form;
   const shown = (field: BookingFormField, value: string) =>
     form[field] === 'hidden' ? undefined : value || undefined;
-  try {
-    // The booking and its form token commit together (one unit of work): a resubmitted form finds
-    // the booking its first submit made, even after a crash between commit and answer.
-    const booking = await ctx.uow.runJoined(workspace.id, async (tx, unit) => {
-      const made = await createBooking(
-        { ...ctx, uow: unit, actor: CUSTOMER },
-        {
-          reserved_on: input.start,
-          location_uuid: input.locationId,
-          service_uuid: input.serviceId,
-          staffer_uuid: input.stafferId ?? null,
-          customer_phone: input.phone,
-          customer_first_name: shown('customer_first_name', input.details.customer_first_name),
-          customer_last_name: shown('customer_last_name', input.details.customer_last_name),
-          customer_email: shown('customer_email', input.details.customer_email),
-          booking_comment: shown('booking_comment', input.details.booking_comment),
-          booking_callback: form.booking_callback === 'hidden' ? undefined : input.details.booking_callback,
-          source: 'online-booking',
-        },
-      );
-      await recordFormBooking(tx, workspace.id, input.token, made.id);
-      return made;
-    });
-    return { kind: 'booked', bookingId: booking.id };
-  } catch (error) {
-    await releaseFormToken(db, workspace.id, input.token);
-    if (error instanceof AppError && error.code === 'slot_unavailable') return { kind: 'taken' };
-    if (error instanceof AppError && error.code === 'validation_failed') {
-      return { kind: 'invalid', fields: Object.keys(error.errors ?? {}) };
-    }
-    throw error;
-  }
+  const made = await createBooking(
+    { ...ctx, actor: CUSTOMER },
+    {
+      reserved_on: input.start,
+      location_uuid: input.locationId,
+      service_uuid: input.serviceId,
+      staffer_uuid: input.stafferId ?? null,
+      customer_phone: input.phone,
+      customer_first_name: shown('customer_first_name', input.details.customer_first_name),
+      customer_last_name: shown('customer_last_name', input.details.customer_last_name),
+      customer_email: shown('customer_email', input.details.customer_email),
+      booking_comment: shown('booking_comment', input.details.booking_comment),
+      booking_callback: form.booking_callback === 'hidden' ? undefined : input.details.booking_callback,
+      source: 'online-booking',
+    },
+  );
+  return made.id;
 }
 
-const WAIT_FOR_FIRST_SUBMIT_MS = 10_000;
-
-async function awaitFormBooking(db: Db, workspaceId: string, token: string): Promise<string | undefined> {
-  const until = Date.now() + WAIT_FOR_FIRST_SUBMIT_MS;
-  while (Date.now() < until) {
-    const bookingId = await formTokenBooking(db, workspaceId, token);
-    if (bookingId) return bookingId;
-    if (bookingId === undefined) return undefined; // the first submit failed and let go
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** The refusal a create's error means to the customer; undefined for any other error. */
+export function bookRefusal(error: unknown): BookRefusal | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  if (error.code === 'slot_unavailable') return { kind: 'taken' };
+  if (error.code === 'validation_failed') return { kind: 'invalid', fields: Object.keys(error.errors ?? {}) };
   return undefined;
 }
 
@@ -310,12 +273,18 @@ export function changeRefusal(
   return now > changeDeadline(workspace, booking) ? 'cutoff' : undefined;
 }
 
+/** A customer's change the manage link refuses, and why. */
+export class ChangeRefused extends AppError {
+  constructor(readonly reason: ChangeRefusal | 'taken') {
+    super(409, 'change_refused', 'This booking cannot be changed through its manage link now.');
+  }
+}
+
 /** The customer's cancel: the API's cancel with reason "canceled" (same webhooks). */
 export async function cancelByCustomer(ctx: Omit<BookingContext, 'actor'>, booking: BookingView) {
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
-  if (refusal) return { refused: refusal } as const;
+  if (refusal) throw new ChangeRefused(refusal);
   await cancelBooking({ ...ctx, actor: CUSTOMER }, booking.id, 'canceled');
-  return { refused: undefined } as const;
 }
 
 /** The customer's reschedule: the API's reschedule (same uuid, booking-updated + booking-rescheduled). */
@@ -325,7 +294,7 @@ export async function rescheduleByCustomer(
   start: string,
 ) {
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
-  if (refusal) return { refused: refusal } as const;
+  if (refusal) throw new ChangeRefused(refusal);
   try {
     await rescheduleBooking({ ...ctx, actor: CUSTOMER }, booking.id, start);
   } catch (error) {
@@ -333,8 +302,7 @@ export async function rescheduleByCustomer(
       error instanceof AppError &&
       (error.code === 'slot_unavailable' || error.code === 'validation_failed')
     )
-      return { refused: 'taken' } as const;
+      throw new ChangeRefused('taken');
     throw error;
   }
-  return { refused: undefined } as const;
 }

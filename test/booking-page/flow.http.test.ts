@@ -73,7 +73,7 @@ describe('the flow without JavaScript', () => {
     expect(payload.data.booking.source).toBe('online-booking');
   });
 
-  it('makes one booking of a double-submitted form (the form token)', async () => {
+  it('makes one booking of a double-submitted form (its idempotency key)', async () => {
     const details = await walkToDetails('Thursday, September 3, 2026', '10:00 AM');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {
       ...formFields(details.body, '/confirm'),

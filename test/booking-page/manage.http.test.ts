@@ -19,7 +19,7 @@ async function book(at: string): Promise<{ manage: string; uuid: string }> {
     staffer: s.f.anna.id,
     at,
     lang: 'en',
-    token: `manage-test-token-${n}-${'x'.repeat(20)}`,
+    idempotency_key: `manage-test-key-${n}-${'x'.repeat(20)}`,
     phone: `+49151000100${String(n).padStart(2, '0')}`,
     altcha: '',
   });

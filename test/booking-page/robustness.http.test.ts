@@ -142,7 +142,7 @@ describe('per-IP limits', () => {
           service: s.f.color.id,
           staffer: s.f.ben.id,
           at: `${day}T07:00:00Z`,
-          token: `no-pow-token-${i}-${'y'.repeat(20)}`,
+          idempotency_key: `no-pow-key-${i}-${'y'.repeat(20)}`,
           phone: '+4915100000099',
           altcha: '',
         },

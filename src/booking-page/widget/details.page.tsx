@@ -1,4 +1,5 @@
 import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
+import { FormKey } from '../../platform/pages/form-key.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
 import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
@@ -75,7 +76,8 @@ export interface DetailsPageData {
   form: BookingForm;
   values: ContactDetails;
   errors: DetailErrors;
-  token: string;
+  /** The form's idempotency key, the same from the details step to the booking. */
+  formKey: string;
   back: string;
   /** The phone's example for the location's country. */
   phoneHint: string;
@@ -123,7 +125,7 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
         )}
         <form method="post" action={pageHref(ctx.slug, {}, {}, '/confirm')} novalidate>
           <StateFields ctx={ctx} skip={data.alternatives ? ['at'] : []} />
-          <input type="hidden" name="token" value={data.token} />
+          <FormKey value={data.formKey} />
           {data.alternatives && (
             <fieldset>
               <legend>{t.chooseTime}</legend>
@@ -195,7 +197,8 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
 export interface ConfirmPageData {
   summary: Summary;
   values: ContactDetails;
-  token: string;
+  /** The form's idempotency key, the same from the details step to the booking. */
+  formKey: string;
   challengeUrl: string;
   notice?: string | undefined;
 }
@@ -240,7 +243,7 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
         </dl>
         <form method="post" action={pageHref(ctx.slug, {}, {}, '/book')} data-altcha={data.challengeUrl}>
           <StateFields ctx={ctx} />
-          <input type="hidden" name="token" value={data.token} />
+          <FormKey value={data.formKey} />
           {(
             [
               'phone',

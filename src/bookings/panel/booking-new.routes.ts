@@ -3,6 +3,7 @@ import { customerSearchOf } from '../../customers/customer-search.rules.js';
 import { searchCustomers } from '../../customers/customers.repository.js';
 import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
 import { listLocations } from '../../locations/locations.repository.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { todayIn, toUtcIso } from '../../platform/time/zone.js';
@@ -250,18 +251,21 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       const rules = checkCreateBookingInput(workspace, body);
       const errors = renamed({ ...ownErrors, ...rules.errors, ...schemaErrors });
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
-      let bookingId: string;
-      if (serviceIds.length === 1) {
-        bookingId = (await createBooking(ctx, body)).id;
-      } else {
-        const { reserved_on, service_uuid: _first, staffer_uuid, ...customer } = body;
-        const [booking] = await createCartBookings(ctx, {
-          ...customer,
-          items: [{ reserved_on, service_uuids: serviceIds, staffer_uuid }],
-        });
-        bookingId = booking!.id;
-      }
-      return reply.redirect(withNotice(bookingPath(bookingId), 'created'), 303);
+      // The form's key: a double click makes one booking and both answers lead to it.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        let bookingId: string;
+        if (serviceIds.length === 1) {
+          bookingId = (await createBooking({ ...ctx, db: uow.db, uow }, body)).id;
+        } else {
+          const { reserved_on, service_uuid: _first, staffer_uuid, ...customer } = body;
+          const [booking] = await createCartBookings(
+            { ...ctx, db: uow.db, uow },
+            { ...customer, items: [{ reserved_on, service_uuids: serviceIds, staffer_uuid }] },
+          );
+          bookingId = booking!.id;
+        }
+        return withNotice(bookingPath(bookingId), 'created');
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.statusCode === 422 && error.errors) {

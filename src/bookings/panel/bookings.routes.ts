@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
 import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -220,15 +221,11 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   function changeRoute(
     action: BookingForm,
     fieldNames: Record<string, string>,
-    handle: (input: {
-      request: FastifyRequest;
-      workspace: WorkspaceRow;
-      view: BookingView;
-      ctx: BookingContext;
-    }) => {
+    handle: (input: { request: FastifyRequest; workspace: WorkspaceRow; view: BookingView }) => {
       values: FormState['values'];
       returnTo?: string | undefined;
-      work: () => Promise<string>;
+      /** The change, on the unit of work of `ctx`; answers the page to redirect to. */
+      work: (ctx: BookingContext) => Promise<string>;
       freeTimes?: () => Promise<FreeTime[]>;
     },
   ) {
@@ -236,14 +233,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       const bookingId = uuidParam(request, 'bookingUuid');
       const workspace = await workspaceOf(request);
       const view = await requireBookingView(deps.db, workspace.id, bookingId);
-      const { values, returnTo, work, freeTimes } = handle({
-        request,
-        workspace,
-        view,
-        ctx: contextOf(request, workspace),
-      });
+      const { values, returnTo, work, freeTimes } = handle({ request, workspace, view });
+      const ctx = contextOf(request, workspace);
       try {
-        return reply.redirect(await work(), 303);
+        // The form's key: a repeated submit gets the first one's redirect and changes nothing.
+        return await redirectOnce(request, reply, deps.uow, workspace.id, (uow) =>
+          // Reads in the key's transaction too: on the embedded store another would wait for it.
+          work({ ...ctx, db: uow.db, uow }),
+        );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.statusCode === 422 && error.errors) {
@@ -285,7 +282,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   // "Move to…": a date and wall time in the location's zone, and maybe another staffer. The
   // calendar's drag posts the same form with its own URL as return_to.
-  changeRoute('move', { reserved_on: 'time' }, ({ request, workspace, view, ctx }) => {
+  changeRoute('move', { reserved_on: 'time' }, ({ request, workspace, view }) => {
     const values = {
       date: str(request.body, 'date').trim(),
       time: str(request.body, 'time').trim(),
@@ -297,7 +294,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     return {
       values,
       returnTo,
-      work: async () => {
+      work: async (ctx) => {
         const errors: FieldErrors = {
           ...(values.staffer_uuid ? schemaErrorsOf(StafferBody, { staffer_uuid: values.staffer_uuid }) : {}),
           ...at.errors,
@@ -313,13 +310,13 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('staffer', { staffer_uuid: 'new_staffer_uuid' }, ({ request, workspace, view, ctx }) => {
+  changeRoute('staffer', { staffer_uuid: 'new_staffer_uuid' }, ({ request, workspace, view }) => {
     const values = { new_staffer_uuid: str(request.body, 'new_staffer_uuid').trim() };
     const body = { staffer_uuid: values.new_staffer_uuid };
     const start = new Date(view.start_time).getTime();
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(schemaErrorsOf(StafferBody, body), {});
         await changeStaffer(ctx, view.id, body.staffer_uuid);
         return withNotice(bookingPath(view.id), 'staffer');
@@ -329,12 +326,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('services', {}, ({ request, view, ctx }) => {
+  changeRoute('services', {}, ({ request, view }) => {
     const values = { service_uuids: list(request.body, 'service_uuids') };
     const body = { service_uuids: values.service_uuids };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         const errors = schemaErrorsOf(ServicesBody, body);
         if (body.service_uuids.length === 0) errors.service_uuids = ['Choose at least one service.'];
         throwIfInvalid(errors, {});
@@ -344,11 +341,11 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('status', {}, ({ request, view, ctx }) => {
+  changeRoute('status', {}, ({ request, view }) => {
     const values = { status_uuid: str(request.body, 'status_uuid').trim() };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(schemaErrorsOf(StatusBody, values), {});
         await setStatus(ctx, view.id, values.status_uuid);
         return withNotice(bookingPath(view.id), 'status');
@@ -356,12 +353,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('notes', { value: 'note' }, ({ request, view, ctx }) => {
+  changeRoute('notes', { value: 'note' }, ({ request, view }) => {
     const values = { note: str(request.body, 'note') };
     const body = { value: values.note.trim() };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(
           schemaErrorsOf(PublicNoteBody, body),
           body.value === '' ? { value: ['Write the note first.'] } : {},
@@ -372,7 +369,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('complete', {}, ({ request, workspace, view, ctx }) => {
+  changeRoute('complete', {}, ({ request, workspace, view }) => {
     const values = {
       account_uuid: str(request.body, 'account_uuid').trim(),
       paid_amount: str(request.body, 'paid_amount').trim(),
@@ -380,7 +377,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const minor = minorOf(values.paid_amount, workspace.currency);
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         const body = { account_uuid: values.account_uuid, paid_amount: minor ?? 0 };
         throwIfInvalid(
           schemaErrorsOf(CompleteBody, body),
@@ -392,12 +389,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('cancel', {}, ({ request, view, ctx }) => {
+  changeRoute('cancel', {}, ({ request, view }) => {
     const values = { cancel_reason: str(request.body, 'cancel_reason').trim() };
     const body = { cancel_reason: values.cancel_reason === '' ? null : values.cancel_reason };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(schemaErrorsOf(CancelBody, body), {});
         await cancelBooking(
           ctx,

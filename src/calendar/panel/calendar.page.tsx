@@ -1,3 +1,4 @@
+import { FormKey } from '../../platform/pages/form-key.js';
 import { formatMinutes, localMsOf, offsetLabel, offsetMinutesAt } from '../../platform/time/zone.js';
 import { PANEL_PREFIX } from '../../surfaces/panel/layout.js';
 import type { Block, CalendarModel, Column } from '../calendar.service.js';
@@ -207,6 +208,7 @@ export function CalendarPage(props: {
       <div dangerouslySetInnerHTML={{ __html: props.gridHtml }} />
       <form class="cal-move" method="post" action={CALENDAR} hidden data-move-form="">
         <input type="hidden" name="_csrf" value={props.csrf} />
+        <FormKey />
         <input type="hidden" name="date" value="" />
         <input type="hidden" name="time" value="" />
         <input type="hidden" name="staffer_uuid" value="" />
