@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocations } from '../../locations/locations.repository.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -151,8 +152,11 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     try {
       const body = apiBodyOf(values);
       throwIfInvalid(schemaErrorsOf(StafferCreateBody, body), {});
-      const staffer = await createStaffer(deps.uow, workspaceId, body);
-      return reply.redirect(`${STAFFERS}/${staffer.id}?notice=created`, 303);
+      // The form's key: a double click adds one staffer, and both answers open that one.
+      return await redirectOnce(request, reply, deps.uow, workspaceId, async (uow) => {
+        const staffer = await createStaffer(uow, workspaceId, body);
+        return `${STAFFERS}/${staffer.id}?notice=created`;
+      });
     } catch (error) {
       const errors = formErrors(error);
       return reply.page({
