@@ -28,8 +28,29 @@ export const validationFailed = (errors: FieldErrors) =>
 /** One field, one message: the common case of a business-rule validation error. */
 export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
 
-export const slotUnavailable = (message = 'The requested time is not available.', errors?: FieldErrors) =>
-  new AppError(409, 'slot_unavailable', message, errors ?? { reserved_on: [message] });
+/**
+ * Why a time cannot be booked: `taken` (no staffer or seat free then: someone was faster, or
+ * it was never free), or a rule of the workspace's the time breaks. A surface words it from the
+ * reason, never from the message.
+ */
+export type SlotUnavailableReason = 'taken' | 'not_on_grid' | 'too_soon' | 'beyond_horizon';
+
+const SLOT_UNAVAILABLE_MESSAGES: Record<SlotUnavailableReason, string> = {
+  taken: 'The requested time is not available.',
+  not_on_grid: 'The requested time is not a bookable slot start.',
+  too_soon: 'The requested time is too soon: bookings need more notice.',
+  beyond_horizon: 'The requested time is beyond the booking horizon.',
+};
+
+/** A 409 slot_unavailable, with its reason typed. */
+export class SlotUnavailable extends AppError {
+  constructor(readonly reason: SlotUnavailableReason) {
+    const message = SLOT_UNAVAILABLE_MESSAGES[reason];
+    super(409, 'slot_unavailable', message, { reserved_on: [message] });
+  }
+}
+
+export const slotUnavailable = (reason: SlotUnavailableReason = 'taken') => new SlotUnavailable(reason);
 
 export const bookingFinal = () =>
   new AppError(409, 'booking_final', 'The booking is completed or canceled and cannot be changed.', {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { customerSearchOf } from '../../customers/customer-search.rules.js';
 import { searchCustomers } from '../../customers/customers.repository.js';
-import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import { AppError, type FieldErrors, notFound, SlotUnavailable, validationFailed } from '../../errors.js';
 import { listLocations } from '../../locations/locations.repository.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -271,7 +271,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       if (error.statusCode === 422 && error.errors) {
         return showForm(reply, workspace, values, { status: 422, errors: renamed(error.errors) });
       }
-      if (error.statusCode === 409 && error.code === 'slot_unavailable') {
+      if (error instanceof SlotUnavailable) {
         return showForm(reply, workspace, values, {
           status: 409,
           problem: { message: conflictMessage(error), asked: asked ?? 0 },

@@ -265,6 +265,18 @@ describe('Move to…', () => {
     expect(picked.statusCode, picked.body).toBe(303);
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '15:00'));
   });
+  it('names the rule a time breaks (off the grid, too soon) instead of calling it taken', async () => {
+    const day = s.nextDay();
+    const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
+    const offGrid = await post(booking.uuid, 'move', { date: day, time: '10:07' });
+    expect(offGrid.statusCode).toBe(409);
+    expect(offGrid.body).toContain(
+      'The requested time is not a bookable slot start. Choose one of the free times below.',
+    );
+    expect(offGrid.body).not.toContain('That time was just taken');
+    expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '10:00'));
+  });
+
   it('a staffer busy at the booking’s time is a 409 offering that staffer’s free times', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));

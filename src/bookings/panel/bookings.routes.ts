@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import { AppError, type FieldErrors, notFound, SlotUnavailable, validationFailed } from '../../errors.js';
 import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -78,10 +78,9 @@ function renamed(errors: FieldErrors, names: Record<string, string>): FieldError
   return out;
 }
 
-/** What a 409 slot_unavailable says here: the engine's reason, or that someone was faster. */
-export function conflictMessage(error: AppError): string {
-  const taken = error.message === 'The requested time is not available.';
-  return taken
+/** What a 409 slot_unavailable says here: the rule the time breaks, or that someone was faster. */
+export function conflictMessage(error: SlotUnavailable): string {
+  return error.reason === 'taken'
     ? 'That time was just taken, or the staffer is not free then. Choose one of the free times below.'
     : `${error.message} Choose one of the free times below.`;
 }
@@ -251,7 +250,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           });
         }
         if (error.statusCode === 409) {
-          const slotTaken = error.code === 'slot_unavailable';
+          const slotTaken = error instanceof SlotUnavailable;
           const problem: Problem =
             slotTaken && freeTimes
               ? { message: conflictMessage(error), times: await freeTimes() }
