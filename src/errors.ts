@@ -25,6 +25,22 @@ export const badRequest = (message: string, code = 'bad_request') => new AppErro
 export const validationFailed = (errors: FieldErrors) =>
   new AppError(422, 'validation_failed', 'The given data was invalid.', errors);
 
+/** What is wrong with one field of an input, typed: a surface words it without reading the message. */
+export type InputIssue = 'required' | 'invalid' | 'invalid_phone' | 'invalid_email' | 'too_long';
+
+/**
+ * A 422 validation_failed of a parsed input: the API's field errors (its messages) and, for the
+ * same fields, what each one's trouble is (`issues`), for surfaces that say it in their own words.
+ */
+export class InvalidInput extends AppError {
+  constructor(
+    errors: FieldErrors,
+    readonly issues: Record<string, InputIssue>,
+  ) {
+    super(422, 'validation_failed', 'The given data was invalid.', errors);
+  }
+}
+
 /** One field, one message: the common case of a business-rule validation error. */
 export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
 

@@ -21,7 +21,10 @@ afterAll(async () => {
 async function confirmedForm(state: Record<string, string>, phone: string): Promise<Record<string, string>> {
   const details = await s.get(`/book/${s.slug}?${new URLSearchParams({ lang: 'en', ...state })}`);
   expect(details.statusCode).toBe(200);
-  const confirm = await s.post(`/book/${s.slug}/confirm`, { ...formFields(details.body, '/confirm'), phone });
+  const confirm = await s.post(`/book/${s.slug}/confirm`, {
+    ...formFields(details.body, '/confirm'),
+    customer_phone: phone,
+  });
   expect(confirm.statusCode, confirm.body).toBe(200);
   return formFields(confirm.body, '/book');
 }

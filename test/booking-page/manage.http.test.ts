@@ -20,7 +20,7 @@ async function book(at: string): Promise<{ manage: string; uuid: string }> {
     at,
     lang: 'en',
     idempotency_key: `manage-test-key-${n}-${'x'.repeat(20)}`,
-    phone: `+49151000100${String(n).padStart(2, '0')}`,
+    customer_phone: `+49151000100${String(n).padStart(2, '0')}`,
     altcha: '',
   });
   expect(response.statusCode).toBe(303);

@@ -15,6 +15,7 @@ import {
   type DetailErrors,
   defaultCountry,
   nearestFreeSlots,
+  type PageBooking,
   pageSlots,
   readDetails,
 } from '../booking-page.service.js';
@@ -32,7 +33,7 @@ const evaluations = new EvaluationCache();
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 const EMPTY: ContactDetails = {
-  phone: '',
+  customer_phone: '',
   customer_first_name: '',
   customer_last_name: '',
   customer_email: '',
@@ -82,13 +83,13 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
         .status(422)
         .send(details_(ctx, workspace, resolved, details, {}, formKey, ctx.t.spamCheck));
     }
-    const checked = checkDetails(workspace, resolved.selection.location, details);
+    const checked = checkDetails(workspace, resolved.selection.location, pageBooking(resolved, details));
     if (Object.keys(checked.errors).length > 0) {
       return reply.status(422).send(details_(ctx, workspace, resolved, details, checked.errors, formKey));
     }
     return confirmPage(ctx, {
       summary,
-      values: { ...details, phone: checked.phone! },
+      values: { ...details, customer_phone: checked.phone! },
       formKey,
       challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
     });
@@ -106,7 +107,8 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
       const ctx = pageContext(request, reply, workspace, resolved.selection.location.timezone, body);
       const details = readDetails(body);
       const formKey = formKeyOf(body);
-      const checked = checkDetails(workspace, resolved.selection.location, details);
+      const booking = pageBooking(resolved, details);
+      const checked = checkDetails(workspace, resolved.selection.location, booking);
       if (filledHoneypot(body) || Object.keys(checked.errors).length > 0) {
         const notice = filledHoneypot(body) ? ctx.t.spamCheck : undefined;
         return reply
@@ -128,14 +130,8 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           }
           const bookingId = await bookFromPage(
             { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-            {
-              locationId: selection.location.id,
-              serviceId: selection.service.id,
-              stafferId: selection.staffer?.id,
-              start: new Date(start).toISOString(),
-              phone: checked.phone!,
-              details,
-            },
+            booking,
+            checked.phone!,
           );
           const manage = `/manage/${manageToken(workspace, bookingId)}`;
           const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
@@ -175,13 +171,22 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           );
           return reply.status(409).send(page);
         }
-        const errors: DetailErrors = {};
-        for (const field of refusal.fields)
-          errors[field === 'customer_phone' ? 'phone' : (field as 'phone')] = 'required';
-        return reply.status(422).send(details_(ctx, workspace, resolved, details, errors, formKey));
+        return reply.status(422).send(details_(ctx, workspace, resolved, details, refusal.errors, formKey));
       }
     },
   );
+}
+
+/** What the details step books: the selection's slot and the details typed. */
+function pageBooking(resolved: Extract<Resolved, { step: 'details' }>, details: ContactDetails): PageBooking {
+  const { selection, start } = resolved;
+  return {
+    locationId: selection.location.id,
+    serviceId: selection.service.id,
+    stafferId: selection.staffer?.id,
+    start: new Date(start).toISOString(),
+    details,
+  };
 }
 
 /** A proof-of-work solution refused (made up, expired or used): the form again, with a notice. */
