@@ -5,7 +5,7 @@ import type { BookingFormField } from '../platform/db/schema.js';
 import { schemaErrorsOf } from '../platform/http/validator.js';
 import { parseInstant } from '../platform/time/instant.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { CreateBookingBody } from './bookings.schemas.js';
+import { CreateBookingBody, ServicesBody } from './bookings.schemas.js';
 
 /** The fields of POST /bookings, as far as they passed the route schema's type checks. */
 export interface CreateBookingInput {
@@ -61,13 +61,28 @@ export function parseCreateBooking(
   input: CreateBookingInput,
   options: CreateParseOptions = {},
 ): CheckedCreateInput {
-  const schemaErrors = options.schemaErrors ?? schemaErrorsOf(CreateBookingBody, input);
+  const schemaErrors = options.schemaErrors ?? {
+    ...schemaErrorsOf(CreateBookingBody, input),
+    ...serviceListErrors(input.service_uuids),
+  };
   const checked = checkCreateBookingInput(workspace, input, options);
   const errors = { ...checked.errors, ...schemaErrors };
   if (Object.keys(errors).length === 0) return checked;
   const issues = { ...checked.issues };
   for (const field of Object.keys(schemaErrors)) issues[field] = schemaIssue(field, input);
   throw new InvalidInput(errors, issues);
+}
+
+/**
+ * Several services in one booking (the panel's form): each a uuid, at most as many as a booking
+ * takes. They are the create's `service_uuid` field, so its errors name `service_uuid.N`.
+ */
+function serviceListErrors(serviceIds: string[] | undefined): FieldErrors {
+  if (serviceIds === undefined || serviceIds.length <= 1) return {};
+  const errors: FieldErrors = {};
+  for (const [field, messages] of Object.entries(schemaErrorsOf(ServicesBody, { service_uuids: serviceIds })))
+    errors[field.replace(/^service_uuids/, 'service_uuid')] = messages;
+  return errors;
 }
 
 /** A schema refusal's issue: over the field's length limit, or otherwise not what it must be. */

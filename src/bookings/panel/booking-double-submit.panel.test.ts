@@ -75,10 +75,10 @@ async function historyActions(id: string): Promise<string[]> {
 
 const newBooking = (day: string, overrides: Record<string, string | string[]>) => ({
   location_uuid: s.f.location.id,
-  service_uuids: [s.f.haircut.id],
+  service_uuid: [s.f.haircut.id],
   staffer_uuid: s.f.anna.id,
   date: day,
-  time: '10:00',
+  reserved_on: '10:00',
   customer_phone: '+49 151 2000 0101',
   customer_first_name: 'Grace',
   customer_last_name: 'Hopper',
@@ -98,7 +98,7 @@ describe('New booking submitted several times at once', () => {
     const answers = await submitAtOnce(
       '/panel/bookings/new',
       '/panel/bookings',
-      newBooking(day, { service_uuids: [s.f.yoga.id], customer_phone: '+49 151 2000 0102' }),
+      newBooking(day, { service_uuid: [s.f.yoga.id], customer_phone: '+49 151 2000 0102' }),
     );
     expect(expectOneRedirect(answers)).toMatch(/^\/panel\/bookings\/[0-9a-f-]{36}\?notice=created$/);
     const seats = await bookingsAt(at(day, '10:00'));

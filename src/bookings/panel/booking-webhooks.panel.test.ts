@@ -64,10 +64,10 @@ describe('webhooks of panel changes', () => {
     await staff.get('/panel/bookings/new');
     const created = await staff.post('/panel/bookings', {
       location_uuid: s.f.location.id,
-      service_uuids: [s.f.haircut.id],
+      service_uuid: [s.f.haircut.id],
       staffer_uuid: s.f.anna.id,
       date: panelDay,
-      time: '10:00',
+      reserved_on: '10:00',
       ...customer,
     });
     expect(created.statusCode, created.body).toBe(303);

@@ -219,7 +219,7 @@ function enableClickToBook(grid: Grid): void {
       location_uuid: grid.location,
       staffer_uuid: column.dataset.staffer ?? '',
       date: at.date,
-      time: at.time,
+      reserved_on: at.time,
     });
     window.location.assign(`/panel/bookings/new?${params}`);
   });
