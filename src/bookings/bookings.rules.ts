@@ -5,7 +5,7 @@ import type { BookingFormField } from '../platform/db/schema.js';
 import { schemaErrorsOf } from '../platform/http/validator.js';
 import { parseInstant } from '../platform/time/instant.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { CreateBookingBody, ServicesBody } from './bookings.schemas.js';
+import { CreateBookingBody, ServicesBody, StafferBody } from './bookings.schemas.js';
 
 /** The fields of POST /bookings, as far as they passed the route schema's type checks. */
 export interface CreateBookingInput {
@@ -148,6 +148,41 @@ export function checkCreateBookingInput(
     add('staffer_uuid', 'required', 'The staffer_uuid field is required.');
   }
   return { errors: errors.toJSON(), issues, start, phone, stafferId };
+}
+
+export interface CheckedReschedule {
+  start: number;
+  /** The staffer to move to as well (the panel's "Move to…"); undefined keeps the booking's. */
+  stafferId: string | undefined;
+}
+
+/**
+ * The one input path of a booking's move to another time: PUT /reschedule, the panel's "Move
+ * to…" (and the calendar's drag) and the manage link's reschedule all pass through it, in the
+ * service. `reserved_on` an ISO 8601 instant, `staffer_uuid` (when given) a uuid; one 422
+ * (`InvalidInput`) names both by their API names.
+ */
+export function parseReschedule(input: { reserved_on?: unknown; staffer_uuid?: unknown }): CheckedReschedule {
+  const errors: FieldErrors = {};
+  const issues: Record<string, InputIssue> = {};
+  const start = typeof input.reserved_on === 'string' ? parseInstant(input.reserved_on) : undefined;
+  if (start === undefined) {
+    errors.reserved_on = [
+      'The reserved_on field must be an ISO 8601 date-time such as 2026-09-10T12:00:00Z.',
+    ];
+    issues.reserved_on = 'invalid';
+  }
+  const stafferId = isBlank(input.staffer_uuid) ? undefined : (input.staffer_uuid as string);
+  if (stafferId !== undefined) {
+    for (const [field, messages] of Object.entries(
+      schemaErrorsOf(StafferBody, { staffer_uuid: stafferId }),
+    )) {
+      errors[field] = messages;
+      issues[field] = 'invalid';
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new InvalidInput(errors, issues);
+  return { start: start!, stafferId };
 }
 
 export function isBlank(value: unknown): boolean {

@@ -127,7 +127,7 @@ describe('a booking’s forms submitted several times at once', () => {
   const cases: [string, () => Promise<Record<string, string | string[]>>, string[], string][] = [
     [
       'move',
-      async () => ({ date: '', time: '12:00', staffer_uuid: '' }),
+      async () => ({ date: '', reserved_on: '12:00', staffer_uuid: '' }),
       ['created', 'rescheduled'],
       'moved',
     ],

@@ -74,7 +74,7 @@ describe('webhooks of panel changes', () => {
     const panelId = /bookings\/([0-9a-f-]{36})\?/.exec(created.headers.location!)![1]!;
     const page = `/panel/bookings/${panelId}`;
     await staff.get(page);
-    expect((await staff.post(`${page}/move`, { date: panelDay, time: '14:00' })).statusCode).toBe(303);
+    expect((await staff.post(`${page}/move`, { date: panelDay, reserved_on: '14:00' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/staffer`, { new_staffer_uuid: s.f.ben.id })).statusCode).toBe(303);
     expect((await staff.post(`${page}/notes`, { note: 'No event for a note' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/cancel`, { cancel_reason: 'postponed' })).statusCode).toBe(303);

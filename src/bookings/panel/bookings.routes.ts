@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldErrors, notFound, SlotUnavailable, validationFailed } from '../../errors.js';
+import {
+  AppError,
+  type FieldErrors,
+  InvalidInput,
+  notFound,
+  SlotUnavailable,
+  validationFailed,
+} from '../../errors.js';
 import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -32,11 +39,11 @@ import {
   findBookingServices,
   requireBookingView,
 } from '../bookings.repository.js';
+import { parseReschedule } from '../bookings.rules.js';
 import {
   CancelBody,
   CompleteBody,
   PublicNoteBody,
-  RescheduleBody,
   ServicesBody,
   StafferBody,
   StatusBody,
@@ -281,27 +288,34 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   // "Move to…": a date and wall time in the location's zone, and maybe another staffer. The
   // calendar's drag posts the same form with its own URL as return_to.
-  changeRoute('move', { reserved_on: 'time' }, ({ request, workspace, view }) => {
+  changeRoute('move', {}, ({ request, workspace, view }) => {
     const values = {
       date: str(request.body, 'date').trim(),
-      time: str(request.body, 'time').trim(),
+      reserved_on: str(request.body, 'reserved_on').trim(),
       staffer_uuid: str(request.body, 'staffer_uuid').trim(),
       return_to: str(request.body, 'return_to'),
     };
     const returnTo = safeReturn(values.return_to);
-    const at = wallTimeInstant(view.timezone, values.date, values.time);
+    const at = wallTimeInstant(view.timezone, values.date, values.reserved_on, 'reserved_on');
+    const body = {
+      reserved_on: at.instant === undefined ? '' : toUtcIso(at.instant),
+      staffer_uuid: values.staffer_uuid || undefined,
+    };
     return {
       values,
       returnTo,
       work: async (ctx) => {
-        const errors: FieldErrors = {
-          ...(values.staffer_uuid ? schemaErrorsOf(StafferBody, { staffer_uuid: values.staffer_uuid }) : {}),
-          ...at.errors,
-        };
+        // PUT /reschedule's input path, after what this form's own inputs (a date and a wall
+        // time) say: they name what the person typed.
+        const errors: FieldErrors = { ...at.errors };
+        try {
+          parseReschedule(body);
+        } catch (error) {
+          if (!(error instanceof InvalidInput)) throw error;
+          for (const [field, messages] of Object.entries(error.errors ?? {})) errors[field] ??= messages;
+        }
         if (Object.keys(errors).length > 0) throw validationFailed(errors);
-        const body = { reserved_on: toUtcIso(at.instant!) };
-        throwIfInvalid(schemaErrorsOf(RescheduleBody, body), {});
-        await moveBooking(ctx, view.id, body.reserved_on, values.staffer_uuid || undefined);
+        await moveBooking(ctx, view.id, body.reserved_on, body.staffer_uuid);
         return withNotice(returnTo ?? bookingPath(view.id), 'moved');
       },
       freeTimes: () =>

@@ -210,7 +210,7 @@ export function CalendarPage(props: {
         <input type="hidden" name="_csrf" value={props.csrf} />
         <FormKey />
         <input type="hidden" name="date" value="" />
-        <input type="hidden" name="time" value="" />
+        <input type="hidden" name="reserved_on" value="" />
         <input type="hidden" name="staffer_uuid" value="" />
         <input type="hidden" name="return_to" value={currentUrl} />
       </form>
