@@ -144,7 +144,7 @@ describe('a booking’s forms submitted several times at once', () => {
       ['created', 'status_changed'],
       'status',
     ],
-    ['notes', async () => ({ note: 'Bring the voucher' }), ['created', 'note_added'], 'note'],
+    ['notes', async () => ({ value: 'Bring the voucher' }), ['created', 'note_added'], 'note'],
     [
       'complete',
       async () => ({ account_uuid: s.f.cash.id, paid_amount: '90.00' }),

@@ -85,7 +85,7 @@ describe('the booking page', () => {
     expect(status.statusCode, status.body).toBe(303);
     expect((await apiBooking(id)).status.uuid).toBe(confirmed.uuid);
 
-    const note = await post(id, 'notes', { note: '  Bring the <b>voucher</b>  ' });
+    const note = await post(id, 'notes', { value: '  Bring the <b>voucher</b>  ' });
     expect(note.statusCode, note.body).toBe(303);
     expect((await apiBooking(id)).public_notes).toBe('Bring the <b>voucher</b>');
 
@@ -356,7 +356,7 @@ describe('refusals', () => {
       ['services', { service_uuids: [] }, 'service_uuids'],
       ['services', { service_uuids: ['nope'] }, 'service_uuids'],
       ['status', { status_uuid: '' }, 'status_uuid'],
-      ['notes', { note: '   ' }, 'note'],
+      ['notes', { value: '   ' }, 'value'],
       ['complete', { account_uuid: s.f.cash.id, paid_amount: '12.345' }, 'paid_amount'],
       ['complete', { account_uuid: 'x', paid_amount: '1' }, 'account_uuid'],
       ['cancel', { cancel_reason: 'bored' }, 'cancel_reason'],

@@ -76,7 +76,7 @@ describe('webhooks of panel changes', () => {
     await staff.get(page);
     expect((await staff.post(`${page}/move`, { date: panelDay, reserved_on: '14:00' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/staffer`, { new_staffer_uuid: s.f.ben.id })).statusCode).toBe(303);
-    expect((await staff.post(`${page}/notes`, { note: 'No event for a note' })).statusCode).toBe(303);
+    expect((await staff.post(`${page}/notes`, { value: 'No event for a note' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/cancel`, { cancel_reason: 'postponed' })).statusCode).toBe(303);
 
     const twin: Json = await book(s.t, {

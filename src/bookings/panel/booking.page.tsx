@@ -216,8 +216,8 @@ export function BookingPage(props: BookingPageProps) {
             <PostForm action={`${path}/notes`} csrf={props.csrf} label="Add a public note">
               <Summary form={state('notes', {})} />
               <TextAreaField
-                form={state('notes', { note: '' })}
-                name="note"
+                form={state('notes', { value: '' })}
+                name="value"
                 label="Note"
                 hint="The customer can read it, and integrations receive it with the booking."
               />

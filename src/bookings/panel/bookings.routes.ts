@@ -366,9 +366,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('notes', { value: 'note' }, ({ request, view }) => {
-    const values = { note: str(request.body, 'note') };
-    const body = { value: values.note.trim() };
+  changeRoute('notes', {}, ({ request, view }) => {
+    const values = { value: str(request.body, 'value') };
+    const body = { value: values.value.trim() };
     return {
       values,
       work: async (ctx) => {
