@@ -163,7 +163,7 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
               {formatDateTime(booking.start_time.getTime(), ctx.zone, ctx.locale)} →{' '}
               <strong>{formatDateTime(parseInstant(at)!, ctx.zone, ctx.locale)}</strong>
             </p>
-            <input type="hidden" name="at" value={at} />
+            <input type="hidden" name="reserved_on" value={at} />
             <FormKey />
             <button type="submit">{ctx.t.reschedule}</button>
           </form>
@@ -189,13 +189,13 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
   app.post<{ Params: Params }>('/:slug/manage/:token/reschedule', async (request, reply) => {
     const { workspace, booking } = await load(request);
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const at = typeof body.at === 'string' ? body.at : '';
+    const reservedOn = typeof body.reserved_on === 'string' ? body.reserved_on : '';
     try {
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
         await rescheduleByCustomer(
           { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
           booking,
-          at,
+          reservedOn,
         );
         return doneHref(request, workspace, 'rescheduled');
       });
