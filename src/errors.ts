@@ -25,11 +25,48 @@ export const badRequest = (message: string, code = 'bad_request') => new AppErro
 export const validationFailed = (errors: FieldErrors) =>
   new AppError(422, 'validation_failed', 'The given data was invalid.', errors);
 
+/** What is wrong with one field of an input, typed: a surface words it without reading the message. */
+export type InputIssue = 'required' | 'invalid' | 'invalid_phone' | 'invalid_email' | 'too_long';
+
+/**
+ * A 422 validation_failed of a parsed input: the API's field errors (its messages) and, for the
+ * same fields, what each one's trouble is (`issues`), for surfaces that say it in their own words.
+ */
+export class InvalidInput extends AppError {
+  constructor(
+    errors: FieldErrors,
+    readonly issues: Record<string, InputIssue>,
+  ) {
+    super(422, 'validation_failed', 'The given data was invalid.', errors);
+  }
+}
+
 /** One field, one message: the common case of a business-rule validation error. */
 export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
 
-export const slotUnavailable = (message = 'The requested time is not available.', errors?: FieldErrors) =>
-  new AppError(409, 'slot_unavailable', message, errors ?? { reserved_on: [message] });
+/**
+ * Why a time cannot be booked: `taken` (no staffer or seat free then: someone was faster, or
+ * it was never free), or a rule of the workspace's the time breaks. A surface words it from the
+ * reason, never from the message.
+ */
+export type SlotUnavailableReason = 'taken' | 'not_on_grid' | 'too_soon' | 'beyond_horizon';
+
+const SLOT_UNAVAILABLE_MESSAGES: Record<SlotUnavailableReason, string> = {
+  taken: 'The requested time is not available.',
+  not_on_grid: 'The requested time is not a bookable slot start.',
+  too_soon: 'The requested time is too soon: bookings need more notice.',
+  beyond_horizon: 'The requested time is beyond the booking horizon.',
+};
+
+/** A 409 slot_unavailable, with its reason typed. */
+export class SlotUnavailable extends AppError {
+  constructor(readonly reason: SlotUnavailableReason) {
+    const message = SLOT_UNAVAILABLE_MESSAGES[reason];
+    super(409, 'slot_unavailable', message, { reserved_on: [message] });
+  }
+}
+
+export const slotUnavailable = (reason: SlotUnavailableReason = 'taken') => new SlotUnavailable(reason);
 
 export const bookingFinal = () =>
   new AppError(409, 'booking_final', 'The booking is completed or canceled and cannot be changed.', {

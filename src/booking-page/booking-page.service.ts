@@ -1,8 +1,9 @@
-import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { cancelBooking, rescheduleBooking } from '../bookings/booking-changes.service.js';
 import { type BookingView, findBookingView } from '../bookings/bookings.repository.js';
-import { type BookingContext, createBooking } from '../bookings/bookings.service.js';
-import { AppError } from '../errors.js';
+import { parseCreateBooking } from '../bookings/bookings.rules.js';
+import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings/bookings.service.js';
+import { AppError, type InputIssue, InvalidInput } from '../errors.js';
 import { findLiveLocation, type LocationRow, listLocations } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
@@ -15,12 +16,6 @@ import { type EvaluationReuse, nextTimeSlots, slotsOfCheckedService } from '../s
 import { listStaffersAtLocation, type StafferRecord } from '../staffers/staffers.repository.js';
 import { BOOKING_FORM_FIELDS } from '../workspaces/workspace-settings.rules.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import {
-  claimFormToken,
-  formTokenBooking,
-  recordFormBooking,
-  releaseFormToken,
-} from './booking-page.repository.js';
 
 /** Everything the page lists fits one page of these (a business has tens, not thousands). */
 const ALL = { page: 1, perPage: 100, offset: 0 };
@@ -128,8 +123,9 @@ export async function nearestFreeSlots(
     .sort((a, b) => Date.parse(a.start_time) - Date.parse(b.start_time));
 }
 
+/** The contact form's fields, named as the API names them (so are their errors). */
 export interface ContactDetails {
-  phone: string;
+  customer_phone: string;
   customer_first_name: string;
   customer_last_name: string;
   customer_email: string;
@@ -137,17 +133,18 @@ export interface ContactDetails {
   booking_callback: boolean | undefined;
 }
 
-export type DetailError = 'required' | 'invalidPhone' | 'invalidEmail' | 'tooLong';
-export type DetailErrors = Partial<Record<'phone' | BookingFormField, DetailError>>;
+/** A field's trouble as the page words it (its messages in i18n.ts). */
+export type DetailError = 'required' | 'invalidField' | 'invalidPhone' | 'invalidEmail' | 'tooLong';
+export type DetailErrors = Partial<Record<'customer_phone' | BookingFormField, DetailError>>;
 
-const MAX_LENGTH: Record<string, number> = {
-  phone: 40,
-  customer_first_name: 100,
-  customer_last_name: 100,
-  customer_email: 254,
-  booking_comment: 2000,
+const DETAIL_ERROR: Record<InputIssue, DetailError> = {
+  required: 'required',
+  invalid: 'invalidField',
+  invalid_phone: 'invalidPhone',
+  invalid_email: 'invalidEmail',
+  too_long: 'tooLong',
 };
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CONTACT_FIELDS = ['customer_phone', ...BOOKING_FORM_FIELDS] as const;
 
 /** Reads the contact form: any shape of body gives strings or nothing, never an exception. */
 export function readDetails(body: Record<string, unknown>): ContactDetails {
@@ -157,7 +154,7 @@ export function readDetails(body: Record<string, unknown>): ContactDetails {
     return typeof first === 'string' ? first.trim() : '';
   };
   return {
-    phone: text('phone'),
+    customer_phone: text('customer_phone'),
     customer_first_name: text('customer_first_name'),
     customer_last_name: text('customer_last_name'),
     customer_email: text('customer_email'),
@@ -166,39 +163,68 @@ export function readDetails(body: Record<string, unknown>): ContactDetails {
   };
 }
 
+/** What the page books: the slot chosen and the details typed, as the API's create takes them. */
+export interface PageBooking {
+  locationId: string;
+  serviceId: string;
+  stafferId: string | undefined;
+  /** UTC ISO 8601. */
+  start: string;
+  details: ContactDetails;
+}
+
+/** The API's create body of a page booking (fields the booking form hides are left out). */
+function createInputOf(workspace: WorkspaceRow, booking: PageBooking, phone: string): CreateBookingInput {
+  const form = workspace.booking_form;
+  const shown = (field: BookingFormField, value: string) =>
+    form[field] === 'hidden' ? undefined : value || undefined;
+  const { details } = booking;
+  return {
+    reserved_on: booking.start,
+    location_uuid: booking.locationId,
+    service_uuid: booking.serviceId,
+    staffer_uuid: booking.stafferId ?? null,
+    customer_phone: phone,
+    customer_first_name: shown('customer_first_name', details.customer_first_name),
+    customer_last_name: shown('customer_last_name', details.customer_last_name),
+    customer_email: shown('customer_email', details.customer_email),
+    booking_comment: shown('booking_comment', details.booking_comment),
+    booking_callback: form.booking_callback === 'hidden' ? undefined : details.booking_callback,
+    source: 'online-booking',
+  };
+}
+
 /**
- * The form's rules (the booking-form setting: what the form requires, the API requires too),
- * checked before anything is written so every field's error shows at once. The phone may be
- * typed nationally: the location's country is its default.
+ * The API's create input path (`parseCreateBooking`: its schema's limits, its phone and email
+ * rules, the booking-form setting), checked before anything is written so every field's error
+ * shows at once, in the page's words. The phone may be typed nationally: the location's country
+ * is its default. Answers the phone as E.164 when it is valid.
  */
 export function checkDetails(
   workspace: WorkspaceRow,
   location: LocationRow,
-  details: ContactDetails,
+  booking: PageBooking,
 ): { errors: DetailErrors; phone: string | undefined } {
+  const input = createInputOf(workspace, booking, booking.details.customer_phone);
+  try {
+    const { phone } = parseCreateBooking(workspace, input, {
+      defaultCountry: defaultCountry(workspace, location),
+    });
+    return { errors: {}, phone };
+  } catch (error) {
+    if (!(error instanceof InvalidInput)) throw error;
+    return { errors: detailErrorsOf(error), phone: undefined };
+  }
+}
+
+/** The contact fields' errors of a refused create, in the page's words. */
+export function detailErrorsOf(error: InvalidInput): DetailErrors {
   const errors: DetailErrors = {};
-  for (const [field, max] of Object.entries(MAX_LENGTH)) {
-    if ((details[field as keyof ContactDetails] as string).length > max) errors[field as 'phone'] = 'tooLong';
+  for (const field of CONTACT_FIELDS) {
+    const issue = error.issues[field];
+    if (issue) errors[field] = DETAIL_ERROR[issue];
   }
-  let phone: string | undefined;
-  if (details.phone === '') errors.phone = 'required';
-  else if (!errors.phone) {
-    const country = defaultCountry(workspace, location);
-    const parsed = parsePhoneNumberFromString(details.phone, country ? { defaultCountry: country } : {});
-    if (parsed?.isValid()) phone = parsed.number;
-    else errors.phone = 'invalidPhone';
-  }
-  for (const field of BOOKING_FORM_FIELDS) {
-    const mode = workspace.booking_form[field];
-    if (mode !== 'required' || errors[field]) continue;
-    const present =
-      field === 'booking_callback' ? details.booking_callback !== undefined : details[field] !== '';
-    if (!present) errors[field] = 'required';
-  }
-  if (details.customer_email !== '' && !errors.customer_email && !EMAIL.test(details.customer_email)) {
-    errors.customer_email = 'invalidEmail';
-  }
-  return { errors, phone };
+  return errors;
 }
 
 /** The country of a nationally typed phone: the location's, else the region of the workspace locale. */
@@ -209,83 +235,35 @@ export function defaultCountry(workspace: WorkspaceRow, location: LocationRow): 
   return isSupportedCountry(region) ? region : undefined;
 }
 
-export type BookOutcome =
-  | { kind: 'booked'; bookingId: string }
-  | { kind: 'pending' }
-  | { kind: 'taken' }
-  | { kind: 'invalid'; fields: string[] };
+/** Why the page's create made no booking: the slot was taken, or a field was refused. */
+export type BookRefusal = { kind: 'taken' } | { kind: 'invalid'; errors: DetailErrors };
 
 /**
  * Creates the booking through the API's own create (the database decides: exclusion constraint
- * and seat rows), with source "online-booking". The form token makes a double submit one booking.
+ * and seat rows), with source "online-booking", on the context's unit of work: the route runs it
+ * under the form's idempotency key, so a double submit is one booking. `phone` is the E.164 form
+ * `checkDetails` answered. Throws the create's errors; `bookRefusal` says which of them the
+ * customer is shown.
  */
 export async function bookFromPage(
   ctx: Omit<BookingContext, 'actor'>,
-  input: {
-    token: string;
-    locationId: string;
-    serviceId: string;
-    stafferId: string | undefined;
-    start: string;
-    phone: string;
-    details: ContactDetails;
-  },
-): Promise<BookOutcome> {
-  const { db, workspace } = ctx;
-  const claim = await claimFormToken(db, workspace.id, input.token);
-  if (!claim.claimed) {
-    if (claim.bookingId) return { kind: 'booked', bookingId: claim.bookingId };
-    // A double click: the browser shows only this (second) answer, so it waits for the first
-    // submit's outcome instead of reporting a conflict with the customer's own booking.
-    const bookingId = await awaitFormBooking(db, workspace.id, input.token);
-    return bookingId ? { kind: 'booked', bookingId } : { kind: 'pending' };
-  }
-  const form = workspace.booking_form;
-  const shown = (field: BookingFormField, value: string) =>
-    form[field] === 'hidden' ? undefined : value || undefined;
-  try {
-    // The booking and its form token commit together (one unit of work): a resubmitted form finds
-    // the booking its first submit made, even after a crash between commit and answer.
-    const booking = await ctx.uow.runJoined(workspace.id, async (tx, unit) => {
-      const made = await createBooking(
-        { ...ctx, uow: unit, actor: CUSTOMER },
-        {
-          reserved_on: input.start,
-          location_uuid: input.locationId,
-          service_uuid: input.serviceId,
-          staffer_uuid: input.stafferId ?? null,
-          customer_phone: input.phone,
-          customer_first_name: shown('customer_first_name', input.details.customer_first_name),
-          customer_last_name: shown('customer_last_name', input.details.customer_last_name),
-          customer_email: shown('customer_email', input.details.customer_email),
-          booking_comment: shown('booking_comment', input.details.booking_comment),
-          booking_callback: form.booking_callback === 'hidden' ? undefined : input.details.booking_callback,
-          source: 'online-booking',
-        },
-      );
-      await recordFormBooking(tx, workspace.id, input.token, made.id);
-      return made;
-    });
-    return { kind: 'booked', bookingId: booking.id };
-  } catch (error) {
-    await releaseFormToken(db, workspace.id, input.token);
-    if (error instanceof AppError && error.code === 'slot_unavailable') return { kind: 'taken' };
-    if (error instanceof AppError && error.code === 'validation_failed') {
-      return { kind: 'invalid', fields: Object.keys(error.errors ?? {}) };
-    }
-    throw error;
-  }
+  booking: PageBooking,
+  phone: string,
+): Promise<string> {
+  const made = await createBooking({ ...ctx, actor: CUSTOMER }, createInputOf(ctx.workspace, booking, phone));
+  return made.id;
 }
 
-const WAIT_FOR_FIRST_SUBMIT_MS = 10_000;
-
-async function awaitFormBooking(db: Db, workspaceId: string, token: string): Promise<string | undefined> {
-  const until = Date.now() + WAIT_FOR_FIRST_SUBMIT_MS;
-  while (Date.now() < until) {
-    const bookingId = await formTokenBooking(db, workspaceId, token);
-    if (bookingId) return bookingId;
-    if (bookingId === undefined) return undefined; // the first submit failed and let go
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** The refusal a create's error means to the customer; undefined for any other error. */
+export function bookRefusal(error: unknown): BookRefusal | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  if (error.code === 'slot_unavailable') return { kind: 'taken' };
+  if (error instanceof InvalidInput) return { kind: 'invalid', errors: detailErrorsOf(error) };
+  if (error.code === 'validation_failed') {
+    // A rule of the write itself (a service no longer offered, ...): the form names its field.
+    const errors: DetailErrors = {};
+    for (const field of CONTACT_FIELDS) if (error.errors?.[field]) errors[field] = 'invalidField';
+    return { kind: 'invalid', errors };
   }
   return undefined;
 }
@@ -310,12 +288,18 @@ export function changeRefusal(
   return now > changeDeadline(workspace, booking) ? 'cutoff' : undefined;
 }
 
+/** A customer's change the manage link refuses, and why. */
+export class ChangeRefused extends AppError {
+  constructor(readonly reason: ChangeRefusal | 'taken') {
+    super(409, 'change_refused', 'This booking cannot be changed through its manage link now.');
+  }
+}
+
 /** The customer's cancel: the API's cancel with reason "canceled" (same webhooks). */
 export async function cancelByCustomer(ctx: Omit<BookingContext, 'actor'>, booking: BookingView) {
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
-  if (refusal) return { refused: refusal } as const;
+  if (refusal) throw new ChangeRefused(refusal);
   await cancelBooking({ ...ctx, actor: CUSTOMER }, booking.id, 'canceled');
-  return { refused: undefined } as const;
 }
 
 /** The customer's reschedule: the API's reschedule (same uuid, booking-updated + booking-rescheduled). */
@@ -325,7 +309,7 @@ export async function rescheduleByCustomer(
   start: string,
 ) {
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
-  if (refusal) return { refused: refusal } as const;
+  if (refusal) throw new ChangeRefused(refusal);
   try {
     await rescheduleBooking({ ...ctx, actor: CUSTOMER }, booking.id, start);
   } catch (error) {
@@ -333,8 +317,7 @@ export async function rescheduleByCustomer(
       error instanceof AppError &&
       (error.code === 'slot_unavailable' || error.code === 'validation_failed')
     )
-      return { refused: 'taken' } as const;
+      throw new ChangeRefused('taken');
     throw error;
   }
-  return { refused: undefined } as const;
 }

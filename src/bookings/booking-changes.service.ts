@@ -5,7 +5,6 @@ import { findPaymentAccount } from '../payment-accounts/payment-accounts.reposit
 import type { Db } from '../platform/db/client.js';
 import type { CancelReason } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
-import { parseInstant } from '../platform/time/instant.js';
 import { toUtcIso } from '../platform/time/zone.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
@@ -29,6 +28,7 @@ import {
   requireBookingView,
   updateBooking,
 } from './bookings.repository.js';
+import { parseReschedule } from './bookings.rules.js';
 import {
   availabilityFor,
   type BookingContext,
@@ -87,13 +87,7 @@ export function rescheduleBooking(
   bookingId: string,
   reservedOn: string,
 ): Promise<BookingView> {
-  const start = parseInstant(reservedOn);
-  if (start === undefined) {
-    throw invalidField(
-      'reserved_on',
-      'The reserved_on field must be an ISO 8601 date-time such as 2026-09-10T12:00:00Z.',
-    );
-  }
+  const { start } = parseReschedule({ reserved_on: reservedOn });
   return changeBooking(ctx, bookingId, async (tx, booking) => {
     if (start === booking.start_time.getTime()) return UNCHANGED;
     const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
@@ -120,12 +114,11 @@ export async function moveBooking(
   reservedOn: string,
   stafferId: string | undefined,
 ): Promise<BookingView> {
+  const { start } = parseReschedule({ reserved_on: reservedOn, staffer_uuid: stafferId });
   const current = await requireBookingView(ctx.db, ctx.workspace.id, bookingId);
   if (stafferId === undefined || stafferId === current.staffer_id)
     return rescheduleBooking(ctx, bookingId, reservedOn);
-  const start = parseInstant(reservedOn);
   if (start === new Date(current.start_time).getTime()) return changeStaffer(ctx, bookingId, stafferId);
-  if (start === undefined) return rescheduleBooking(ctx, bookingId, reservedOn);
   return changeBooking(ctx, bookingId, async (tx, booking) => {
     const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
     const services = await findBookingServices(tx, booking.workspace_id, booking.id);

@@ -176,13 +176,7 @@ export async function availabilityFor(
 }
 
 export function unavailable(verdict: Extract<BookableResult, { ok: false }>): AppError {
-  const messages = {
-    not_on_grid: 'The requested time is not a bookable slot start.',
-    too_soon: 'The requested time is too soon: bookings need more notice.',
-    beyond_horizon: 'The requested time is beyond the booking horizon.',
-    no_free_staffer: 'The requested time is not available.',
-  } as const;
-  return slotUnavailable(messages[verdict.reason]);
+  return slotUnavailable(verdict.reason === 'no_free_staffer' ? 'taken' : verdict.reason);
 }
 
 /** Live services offered at the location, in the order asked; 422 naming `field.N` otherwise. */

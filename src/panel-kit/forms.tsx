@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { FieldErrors } from '../errors.js';
+import { FormKey } from '../platform/pages/form-key.js';
 
 /**
  * Form parts of the panel. Every error sits next to its field (aria-describedby ties them
@@ -19,7 +20,10 @@ export function Csrf({ token }: { token: string }) {
   return <input type="hidden" name="_csrf" value={token} />;
 }
 
-/** A POST form with its CSRF token. */
+/**
+ * A POST form with its CSRF token and a fresh idempotency key: a route that creates or changes
+ * something answers a double click or a resubmit with the first submit's redirect.
+ */
 export function PostForm(props: {
   action: string;
   csrf: string;
@@ -30,6 +34,7 @@ export function PostForm(props: {
   return (
     <form method="post" action={props.action} class={props.class} aria-label={props.label} novalidate>
       <Csrf token={props.csrf} />
+      <FormKey />
       {props.children}
     </form>
   );

@@ -39,7 +39,7 @@ describe('the flow without JavaScript', () => {
     expect(fields.at).toBe('2026-09-02T07:00:00Z');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {
       ...fields,
-      phone: '0151 23456789', // national: the location's country (DE) is the default
+      customer_phone: '0151 23456789', // national: the location's country (DE) is the default
       customer_first_name: 'Ada',
       customer_last_name: '<script>alert(1)</script>',
     });
@@ -73,11 +73,11 @@ describe('the flow without JavaScript', () => {
     expect(payload.data.booking.source).toBe('online-booking');
   });
 
-  it('makes one booking of a double-submitted form (the form token)', async () => {
+  it('makes one booking of a double-submitted form (its idempotency key)', async () => {
     const details = await walkToDetails('Thursday, September 3, 2026', '10:00 AM');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {
       ...formFields(details.body, '/confirm'),
-      phone: '+4915100000001',
+      customer_phone: '+4915100000001',
     });
     const form = formFields(confirm.body, '/book');
     const [a, b] = await Promise.all([
@@ -104,7 +104,7 @@ describe('the flow without JavaScript', () => {
     const details = await walkToDetails('Friday, September 4, 2026', '11:00 AM');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {
       ...formFields(details.body, '/confirm'),
-      phone: '+4915100000002',
+      customer_phone: '+4915100000002',
       customer_first_name: 'Grace',
     });
     // Meanwhile someone books Anna at that time through the API.
@@ -121,7 +121,7 @@ describe('the flow without JavaScript', () => {
     expect(conflict.body).toContain('this time was just taken');
     const retry = formFields(conflict.body, '/confirm');
     expect(retry.customer_first_name).toBe('Grace');
-    expect(retry.phone).toBe('+4915100000002');
+    expect(retry.customer_phone).toBe('+4915100000002');
     // The nearest free times of Anna: 10:00 and 12:00 Berlin (08:00Z, 10:00Z) are among them.
     expect(conflict.body).toContain('value="2026-09-04T08:00:00Z"');
     expect(conflict.body).toContain('value="2026-09-04T10:00:00Z"');
@@ -132,7 +132,7 @@ describe('the flow without JavaScript', () => {
     const details = await walkToDetails('Saturday, September 5, 2026', '9:00 AM');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {
       ...formFields(details.body, '/confirm'),
-      phone: '+4915100000004',
+      customer_phone: '+4915100000004',
     });
     const spam = await s.post(`/book/${s.slug}/book`, {
       ...formFields(confirm.body, '/book'),
@@ -155,7 +155,7 @@ describe('the flow without JavaScript', () => {
     const bad = await s.post(`/book/${s.slug}/confirm`, {
       ...formFields(details.body, '/confirm'),
       lang: 'de',
-      phone: '12',
+      customer_phone: '12',
     });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Bitte geben Sie eine gültige Telefonnummer');
@@ -164,6 +164,31 @@ describe('the flow without JavaScript', () => {
       /id="customer_email"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="customer_email"/,
     );
     await s.t.call('PATCH', '/workspace', { booking_form: { customer_email: 'optional' } });
+  });
+
+  it('checks the details by the API create rules: its limits, its phone and email rules', async () => {
+    const details = await walkToDetails('Monday, September 7, 2026', '9:00 AM');
+    const fields = formFields(details.body, '/confirm');
+    // The API's limit on a first name is 200 characters: 200 pass, 201 do not.
+    const long = await s.post(`/book/${s.slug}/confirm`, {
+      ...fields,
+      customer_phone: '0049 151 23456789',
+      customer_first_name: 'A'.repeat(201),
+      customer_email: 'not-an-email',
+    });
+    expect(long.statusCode).toBe(422);
+    expect(long.body).toContain('<p class="error" id="customer_first_name-error">This is too long.</p>');
+    expect(long.body).toContain(
+      '<p class="error" id="customer_email-error">Please enter a valid email address.</p>',
+    );
+    expect(long.body).not.toContain('id="customer_phone-error"');
+    const fits = await s.post(`/book/${s.slug}/confirm`, {
+      ...fields,
+      customer_phone: '0049 151 23456789',
+      customer_first_name: 'A'.repeat(200),
+    });
+    expect(fits.statusCode).toBe(200);
+    expect(formFields(fits.body, '/book').customer_phone).toBe('+4915123456789');
   });
 });
 

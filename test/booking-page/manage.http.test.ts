@@ -19,8 +19,8 @@ async function book(at: string): Promise<{ manage: string; uuid: string }> {
     staffer: s.f.anna.id,
     at,
     lang: 'en',
-    token: `manage-test-token-${n}-${'x'.repeat(20)}`,
-    phone: `+49151000100${String(n).padStart(2, '0')}`,
+    idempotency_key: `manage-test-key-${n}-${'x'.repeat(20)}`,
+    customer_phone: `+49151000100${String(n).padStart(2, '0')}`,
     altcha: '',
   });
   expect(response.statusCode).toBe(303);
@@ -99,7 +99,7 @@ describe('the manage link', () => {
     const { manage, uuid } = await book('2026-09-13T07:00:00Z');
     const picker = await s.get(`${manage}/reschedule?date=2026-09-14`);
     expect(picker.statusCode).toBe(200);
-    const done = await s.post(`${manage}/reschedule`, { at: '2026-09-14T12:00:00Z' });
+    const done = await s.post(`${manage}/reschedule`, { reserved_on: '2026-09-14T12:00:00Z' });
     expect(done.statusCode).toBe(303);
     const { data } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();
     expect(data.start_time).toBe('2026-09-14T12:00:00Z');
@@ -115,7 +115,7 @@ describe('the manage link', () => {
       const cancel = await s.post(`${manage}/cancel`, {});
       expect(cancel.statusCode).toBe(409);
       expect(cancel.body).toContain('Changes through this page are possible until');
-      const move = await s.post(`${manage}/reschedule`, { at: '2026-09-16T07:00:00Z' });
+      const move = await s.post(`${manage}/reschedule`, { reserved_on: '2026-09-16T07:00:00Z' });
       expect(move.statusCode).toBe(409);
       const { data } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();
       expect(data.status.type).toBe('new');

@@ -265,7 +265,7 @@ describe('the panel runs a business’s day, in a browser', () => {
   it('two browsers book one slot at once: exactly one gets it, the other is told and offered free times', async () => {
     expect(made.staffer, 'the set-up test runs first').toBeDefined();
     const sessions = await Promise.all([signedIn(), signedIn()]);
-    const url = `${base}/panel/bookings/new?location_uuid=${made.location}&date=${date}&staffer_uuid=${made.staffer}&service_uuids=${made.service}`;
+    const url = `${base}/panel/bookings/new?location_uuid=${made.location}&date=${date}&staffer_uuid=${made.staffer}&service_uuid=${made.service}`;
     for (const [index, { page }] of sessions.entries()) {
       await page.goto(url);
       await page.getByRole('checkbox', { name: 'Haircut' }).check();

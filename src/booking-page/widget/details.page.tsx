@@ -1,4 +1,6 @@
+import { createFieldLimit } from '../../bookings/bookings.rules.js';
 import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
+import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
@@ -75,7 +77,8 @@ export interface DetailsPageData {
   form: BookingForm;
   values: ContactDetails;
   errors: DetailErrors;
-  token: string;
+  /** The form's idempotency key, the same from the details step to the booking. */
+  formKey: string;
   back: string;
   /** The phone's example for the location's country. */
   phoneHint: string;
@@ -88,16 +91,16 @@ export interface DetailsPageData {
 export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
   const { t } = ctx;
   const hasErrors = Object.keys(data.errors).length > 0;
-  const field = (name: 'phone' | BookingFormField) => {
+  const field = (name: 'customer_phone' | BookingFormField) => {
     const error = data.errors[name];
     return {
       id: name,
       name,
       'aria-invalid': error ? ('true' as const) : undefined,
-      'aria-describedby': error ? `${name}-error` : name === 'phone' ? 'phone-hint' : undefined,
+      'aria-describedby': error ? `${name}-error` : name === 'customer_phone' ? 'phone-hint' : undefined,
     };
   };
-  const errorOf = (name: 'phone' | BookingFormField) =>
+  const errorOf = (name: 'customer_phone' | BookingFormField) =>
     data.errors[name] ? (
       <p class="error" id={`${name}-error`}>
         {t[data.errors[name]!]}
@@ -123,7 +126,7 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
         )}
         <form method="post" action={pageHref(ctx.slug, {}, {}, '/confirm')} novalidate>
           <StateFields ctx={ctx} skip={data.alternatives ? ['at'] : []} />
-          <input type="hidden" name="token" value={data.token} />
+          <FormKey value={data.formKey} />
           {data.alternatives && (
             <fieldset>
               <legend>{t.chooseTime}</legend>
@@ -136,12 +139,19 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
             </fieldset>
           )}
           {!data.alternatives && <SummaryList ctx={ctx} summary={data.summary} />}
-          <label for="phone">{t.phone}</label>
-          <input {...field('phone')} type="tel" autocomplete="tel" value={data.values.phone} required />
+          <label for="customer_phone">{t.phone}</label>
+          <input
+            {...field('customer_phone')}
+            type="tel"
+            autocomplete="tel"
+            value={data.values.customer_phone}
+            maxLength={createFieldLimit('customer_phone')}
+            required
+          />
           <p class="hint" id="phone-hint">
             {data.phoneHint}
           </p>
-          {errorOf('phone')}
+          {errorOf('customer_phone')}
           {BOOKING_FORM_FIELDS.filter((name) => data.form[name] !== 'hidden').map((name) =>
             name === 'booking_callback' ? (
               <>
@@ -161,7 +171,7 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
               <>
                 <label for={name}>{label(name)}</label>
                 {name === 'booking_comment' ? (
-                  <textarea {...field(name)} maxLength={2000}>
+                  <textarea {...field(name)} maxLength={createFieldLimit(name)}>
                     {data.values.booking_comment}
                   </textarea>
                 ) : (
@@ -195,7 +205,8 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
 export interface ConfirmPageData {
   summary: Summary;
   values: ContactDetails;
-  token: string;
+  /** The form's idempotency key, the same from the details step to the booking. */
+  formKey: string;
   challengeUrl: string;
   notice?: string | undefined;
 }
@@ -224,7 +235,7 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
             </>
           )}
           <dt>{t.phone}</dt>
-          <dd>{data.values.phone}</dd>
+          <dd>{data.values.customer_phone}</dd>
           {data.values.customer_email && (
             <>
               <dt>{t.customer_email}</dt>
@@ -240,10 +251,10 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
         </dl>
         <form method="post" action={pageHref(ctx.slug, {}, {}, '/book')} data-altcha={data.challengeUrl}>
           <StateFields ctx={ctx} />
-          <input type="hidden" name="token" value={data.token} />
+          <FormKey value={data.formKey} />
           {(
             [
-              'phone',
+              'customer_phone',
               'customer_first_name',
               'customer_last_name',
               'customer_email',

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getExampleNumber } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
 import { manageToken } from '../../bookings/manage-link.js';
+import { FORM_KEY_FIELD, newFormKey, redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { addDays, todayIn } from '../../platform/time/zone.js';
 import { EvaluationCache } from '../../slots/evaluation-cache.js';
@@ -10,11 +10,13 @@ import { minuteBucket } from '../../slots/slots-cache.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   bookFromPage,
+  bookRefusal,
   type ContactDetails,
   checkDetails,
   type DetailErrors,
   defaultCountry,
   nearestFreeSlots,
+  type PageBooking,
   pageSlots,
   readDetails,
 } from '../booking-page.service.js';
@@ -31,7 +33,7 @@ const evaluations = new EvaluationCache();
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 const EMPTY: ContactDetails = {
-  phone: '',
+  customer_phone: '',
   customer_first_name: '',
   customer_last_name: '',
   customer_email: '',
@@ -74,19 +76,21 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
       return reply.redirect(pageHref(workspace.slug, pageContextState(body)), 303);
     const ctx = pageContext(request, reply, workspace, resolved.selection.location.timezone, body);
     const details = readDetails(body);
-    const token = tokenOf(body);
+    const formKey = formKeyOf(body);
     const summary = summaryOf(ctx, workspace, resolved.selection, resolved.start);
     if (filledHoneypot(body)) {
-      return reply.status(422).send(details_(ctx, workspace, resolved, details, {}, token, ctx.t.spamCheck));
+      return reply
+        .status(422)
+        .send(details_(ctx, workspace, resolved, details, {}, formKey, ctx.t.spamCheck));
     }
-    const checked = checkDetails(workspace, resolved.selection.location, details);
+    const checked = checkDetails(workspace, resolved.selection.location, pageBooking(resolved, details));
     if (Object.keys(checked.errors).length > 0) {
-      return reply.status(422).send(details_(ctx, workspace, resolved, details, checked.errors, token));
+      return reply.status(422).send(details_(ctx, workspace, resolved, details, checked.errors, formKey));
     }
     return confirmPage(ctx, {
       summary,
-      values: { ...details, phone: checked.phone! },
-      token,
+      values: { ...details, customer_phone: checked.phone! },
+      formKey,
       challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
     });
   });
@@ -102,74 +106,91 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
         return reply.redirect(pageHref(workspace.slug, pageContextState(body)), 303);
       const ctx = pageContext(request, reply, workspace, resolved.selection.location.timezone, body);
       const details = readDetails(body);
-      const token = tokenOf(body);
-      const checked = checkDetails(workspace, resolved.selection.location, details);
+      const formKey = formKeyOf(body);
+      const booking = pageBooking(resolved, details);
+      const checked = checkDetails(workspace, resolved.selection.location, booking);
       if (filledHoneypot(body) || Object.keys(checked.errors).length > 0) {
         const notice = filledHoneypot(body) ? ctx.t.spamCheck : undefined;
         return reply
           .status(422)
-          .send(details_(ctx, workspace, resolved, details, checked.errors, token, notice));
-      }
-      const altcha = typeof body.altcha === 'string' ? body.altcha : '';
-      if (altcha === '') {
-        // No JavaScript, no proof-of-work: still bookable, under a much tighter per-IP limit.
-        await limits.withoutProofOfWork(request);
-      } else if (!(await acceptSolution(workspace, altcha))) {
-        return reply
-          .status(422)
-          .send(details_(ctx, workspace, resolved, details, {}, token, ctx.t.spamCheck));
+          .send(details_(ctx, workspace, resolved, details, checked.errors, formKey, notice));
       }
       const { selection, start } = resolved;
-      const outcome = await bookFromPage(
-        { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-        {
-          token,
-          locationId: selection.location.id,
-          serviceId: selection.service.id,
-          stafferId: selection.staffer?.id,
-          start: new Date(start).toISOString(),
-          phone: checked.phone!,
-          details,
-        },
-      );
-      if (outcome.kind === 'booked') {
-        const manage = `/manage/${manageToken(workspace, outcome.bookingId)}`;
-        const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
-        const href = pageHref(workspace.slug, state, {}, manage);
-        return reply.redirect(`${href}${href.includes('?') ? '&' : '?'}booked=1`, 303);
+      try {
+        // The form's key (carried from the details step): a double submit is one booking, and
+        // every answer leads to it. The anti-spam checks run under the key, so a repeat of a
+        // submit that booked is answered before its (already used) proof-of-work is checked.
+        return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+          const altcha = typeof body.altcha === 'string' ? body.altcha : '';
+          if (altcha === '') {
+            // No JavaScript, no proof-of-work: still bookable, under a much tighter per-IP limit.
+            await limits.withoutProofOfWork(request);
+          } else if (!(await acceptSolution(workspace, altcha))) {
+            throw new SpamRefused();
+          }
+          const bookingId = await bookFromPage(
+            { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
+            booking,
+            checked.phone!,
+          );
+          const manage = `/manage/${manageToken(workspace, bookingId)}`;
+          const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
+          const href = pageHref(workspace.slug, state, {}, manage);
+          return `${href}${href.includes('?') ? '&' : '?'}booked=1`;
+        });
+      } catch (error) {
+        if (error instanceof SpamRefused) {
+          return reply
+            .status(422)
+            .send(details_(ctx, workspace, resolved, details, {}, formKey, ctx.t.spamCheck));
+        }
+        const refusal = bookRefusal(error);
+        if (!refusal) throw error;
+        if (refusal.kind === 'taken') {
+          const alternatives = await nearestFreeSlots(
+            deps.db,
+            workspace,
+            selection.location,
+            {
+              serviceId: selection.service.id,
+              stafferId: selection.staffer?.id,
+              zone: ctx.zone,
+              wanted: start,
+            },
+            deps.clock.now(),
+          );
+          const page = details_(
+            ctx,
+            workspace,
+            resolved,
+            details,
+            {},
+            newFormKey(),
+            ctx.t.slotTaken,
+            alternatives,
+          );
+          return reply.status(409).send(page);
+        }
+        return reply.status(422).send(details_(ctx, workspace, resolved, details, refusal.errors, formKey));
       }
-      if (outcome.kind === 'taken' || outcome.kind === 'pending') {
-        const alternatives = await nearestFreeSlots(
-          deps.db,
-          workspace,
-          selection.location,
-          {
-            serviceId: selection.service.id,
-            stafferId: selection.staffer?.id,
-            zone: ctx.zone,
-            wanted: start,
-          },
-          deps.clock.now(),
-        );
-        const page = details_(
-          ctx,
-          workspace,
-          resolved,
-          details,
-          {},
-          newToken(),
-          ctx.t.slotTaken,
-          alternatives,
-        );
-        return reply.status(409).send(page);
-      }
-      const errors: DetailErrors = {};
-      for (const field of outcome.fields)
-        errors[field === 'customer_phone' ? 'phone' : (field as 'phone')] = 'required';
-      return reply.status(422).send(details_(ctx, workspace, resolved, details, errors, token));
     },
   );
 }
+
+/** What the details step books: the selection's slot and the details typed. */
+function pageBooking(resolved: Extract<Resolved, { step: 'details' }>, details: ContactDetails): PageBooking {
+  const { selection, start } = resolved;
+  return {
+    locationId: selection.location.id,
+    serviceId: selection.service.id,
+    stafferId: selection.staffer?.id,
+    start: new Date(start).toISOString(),
+    details,
+  };
+}
+
+/** A proof-of-work solution refused (made up, expired or used): the form again, with a notice. */
+class SpamRefused extends Error {}
 
 function renderStep(
   deps: Pick<AppDeps, 'db' | 'availability'>,
@@ -200,7 +221,7 @@ function renderStep(
     case 'slot':
       return renderSlots(deps, ctx, workspace, resolved.selection, now, { version });
     case 'details':
-      return details_(ctx, workspace, resolved, EMPTY, {}, newToken());
+      return details_(ctx, workspace, resolved, EMPTY, {}, newFormKey());
   }
 }
 
@@ -282,7 +303,7 @@ function details_(
   resolved: Extract<Resolved, { step: 'details' }>,
   values: ContactDetails,
   errors: DetailErrors,
-  token: string,
+  formKey: string,
   notice?: string,
   alternatives?: Awaited<ReturnType<typeof nearestFreeSlots>>,
 ): string {
@@ -293,7 +314,7 @@ function details_(
     form: workspace.booking_form,
     values,
     errors,
-    token,
+    formKey,
     back: pageHref(ctx.slug, ctx.state, { at: undefined }),
     phoneHint: ctx.t.phoneHint(example ?? '+49 1512 3456789'),
     notice,
@@ -308,14 +329,12 @@ function bodyOf(request: FastifyRequest): Record<string, unknown> {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
-function tokenOf(body: Record<string, unknown>): string {
-  return typeof body.token === 'string' && TOKEN.test(body.token) ? body.token : newToken();
+/** The key the form carries from the details step on (a fresh one if it lost it). */
+function formKeyOf(body: Record<string, unknown>): string {
+  const key = body[FORM_KEY_FIELD];
+  return typeof key === 'string' && TOKEN.test(key) ? key : newFormKey();
 }
 
 function filledHoneypot(body: Record<string, unknown>): boolean {
   return typeof body.website === 'string' ? body.website.trim() !== '' : body.website !== undefined;
-}
-
-export function newToken(): string {
-  return randomBytes(18).toString('base64url');
 }

@@ -1,4 +1,5 @@
 import type { BookingView } from '../../bookings/bookings.repository.js';
+import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import type { ChangeRefusal } from '../booking-page.service.js';
 import { type Summary, SummaryList } from './details.page.js';
@@ -64,6 +65,7 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
               </a>
               {data.confirmCancel ? (
                 <form method="post" action={pageHref(ctx.slug, base, {}, `${path}/cancel`)}>
+                  <FormKey />
                   <button type="submit" class="danger">
                     {t.cancelConfirm}
                   </button>

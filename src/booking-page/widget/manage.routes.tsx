@@ -4,12 +4,15 @@ import { bookingIdOfToken, manageToken } from '../../bookings/manage-link.js';
 import { bookingCalendarFile } from '../../calendar-feeds/calendar-file.js';
 import { notFound } from '../../errors.js';
 import { findLiveLocation } from '../../locations/locations.repository.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
+import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import { parseInstant } from '../../platform/time/instant.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
+  ChangeRefused,
   cancelByCustomer,
   changeDeadline,
   changeRefusal,
@@ -82,12 +85,19 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.post<{ Params: Params }>('/:slug/manage/:token/cancel', async (request, reply) => {
     const { workspace, booking } = await load(request);
-    const result = await cancelByCustomer(
-      { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-      booking,
-    );
-    if (result.refused) return refuse(request, reply, workspace, booking);
-    return reply.redirect(doneHref(request, workspace, 'canceled'), 303);
+    try {
+      // The form's key: a double click cancels once, and both answers show the canceled booking.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        await cancelByCustomer(
+          { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
+          booking,
+        );
+        return doneHref(request, workspace, 'canceled');
+      });
+    } catch (error) {
+      if (error instanceof ChangeRefused) return refuse(request, reply, workspace, booking);
+      throw error;
+    }
   });
 
   app.get<{ Params: Params }>('/:slug/manage/:token/calendar.ics', async (request, reply) => {
@@ -153,7 +163,8 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
               {formatDateTime(booking.start_time.getTime(), ctx.zone, ctx.locale)} →{' '}
               <strong>{formatDateTime(parseInstant(at)!, ctx.zone, ctx.locale)}</strong>
             </p>
-            <input type="hidden" name="at" value={at} />
+            <input type="hidden" name="reserved_on" value={at} />
+            <FormKey />
             <button type="submit">{ctx.t.reschedule}</button>
           </form>
         ),
@@ -178,13 +189,19 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
   app.post<{ Params: Params }>('/:slug/manage/:token/reschedule', async (request, reply) => {
     const { workspace, booking } = await load(request);
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const at = typeof body.at === 'string' ? body.at : '';
-    const result = await rescheduleByCustomer(
-      { db: deps.db, uow: deps.uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-      booking,
-      at,
-    );
-    if (result.refused === 'taken') {
+    const reservedOn = typeof body.reserved_on === 'string' ? body.reserved_on : '';
+    try {
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        await rescheduleByCustomer(
+          { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
+          booking,
+          reservedOn,
+        );
+        return doneHref(request, workspace, 'rescheduled');
+      });
+    } catch (error) {
+      if (!(error instanceof ChangeRefused)) throw error;
+      if (error.reason !== 'taken') return refuse(request, reply, workspace, booking);
       const ctx = pageContext(request, reply, workspace, booking.timezone);
       return reply.status(409).send(
         renderPage(ctx, {
@@ -206,8 +223,6 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
         }),
       );
     }
-    if (result.refused) return refuse(request, reply, workspace, booking);
-    return reply.redirect(doneHref(request, workspace, 'rescheduled'), 303);
   });
 
   /** Past the cut-off (or a final booking): the page again, with the reason, as a 409. */

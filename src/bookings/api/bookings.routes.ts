@@ -4,7 +4,7 @@ import { answerWrite } from '../../platform/http/idempotency.js';
 import { pageOf, paginated } from '../../platform/http/pagination.js';
 import { Data, DataList, Paginated, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
-import { schemaFieldErrors, throwIfInvalid } from '../../platform/http/validation.js';
+import { schemaFieldErrors } from '../../platform/http/validation.js';
 import {
   addPublicNote,
   cancelBooking,
@@ -18,7 +18,7 @@ import {
 import { listHistory } from '../booking-history.repository.js';
 import { presentBooking, presentHistoryEntry, presentPublicNote } from '../bookings.presenter.js';
 import { type BookingView, listBookingViews, requireBookingView } from '../bookings.repository.js';
-import { checkCreateBookingInput } from '../bookings.rules.js';
+import { parseCreateBooking } from '../bookings.rules.js';
 import {
   BookingJson,
   BookingParams,
@@ -67,12 +67,7 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request, reply) => {
-      const schemaErrors = schemaFieldErrors(request);
-      if (Object.keys(schemaErrors).length > 0) {
-        const rules = checkCreateBookingInput(request.auth.workspace, request.body);
-        // Where both name a field, the schema's message (wrong type, bad format) is the precise one.
-        throwIfInvalid(rules.errors, schemaErrors);
-      }
+      parseCreateBooking(request.auth.workspace, request.body, { schemaErrors: schemaFieldErrors(request) });
       return writeBooking(request, reply, 201, (ctx) => createBooking(ctx, request.body));
     },
   );

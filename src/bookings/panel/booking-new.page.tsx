@@ -13,13 +13,18 @@ import { BOOKINGS, type Choice } from './booking.page.js';
 
 export const NEW_BOOKING = `${BOOKINGS}/new`;
 
-/** The create form's fields; the customer search's links and the free-time buttons carry them. */
+/**
+ * The create form's fields; the customer search's links and the free-time buttons carry them.
+ * Named as POST /bookings names them, so the create's errors land on them as they are: the
+ * services are `service_uuid` (the first is the booking's, more are done after it) and the time
+ * is `reserved_on`, a wall time of `date` in the location's zone here.
+ */
 export const CREATE_FIELDS = [
   'location_uuid',
-  'service_uuids',
+  'service_uuid',
   'staffer_uuid',
   'date',
-  'time',
+  'reserved_on',
   'customer_phone',
   'customer_first_name',
   'customer_last_name',
@@ -29,7 +34,13 @@ export const CREATE_FIELDS = [
 ] as const;
 
 /** What the calendar links with: where and when, not who. */
-export const WHERE_AND_WHEN = ['location_uuid', 'service_uuids', 'staffer_uuid', 'date', 'time'] as const;
+export const WHERE_AND_WHEN = [
+  'location_uuid',
+  'service_uuid',
+  'staffer_uuid',
+  'date',
+  'reserved_on',
+] as const;
 
 export interface CustomerMatch {
   label: string;
@@ -111,7 +122,7 @@ export function NewBookingPage(props: NewBookingProps) {
           <SelectField form={form} name="location_uuid" label="Location" options={props.locations} />
           <CheckboxesField
             form={form}
-            name="service_uuids"
+            name="service_uuid"
             legend="Services"
             hint="One or more, done one after the other."
             options={props.services}
@@ -121,9 +132,9 @@ export function NewBookingPage(props: NewBookingProps) {
           <button type="submit" name="show" value="times" class="secondary">
             Show free times
           </button>
-          <div class={`field${form.errors.time ? ' has-error' : ''}`}>
-            <label for={fieldId('time')}>Time</label>
-            <span class="hint" id={`${fieldId('time')}-hint`}>
+          <div class={`field${form.errors.reserved_on ? ' has-error' : ''}`}>
+            <label for={fieldId('reserved_on')}>Time</label>
+            <span class="hint" id={`${fieldId('reserved_on')}-hint`}>
               {props.times === undefined
                 ? 'Choose the services and the date, then press “Show free times”.'
                 : props.times.length === 0
@@ -131,21 +142,21 @@ export function NewBookingPage(props: NewBookingProps) {
                   : `The free times that day, ${props.zone}.`}
             </span>
             <select
-              id={fieldId('time')}
-              name="time"
-              aria-describedby={`${fieldId('time')}-hint${form.errors.time ? ` ${fieldId('time')}-error` : ''}`}
-              aria-invalid={form.errors.time ? 'true' : undefined}
+              id={fieldId('reserved_on')}
+              name="reserved_on"
+              aria-describedby={`${fieldId('reserved_on')}-hint${form.errors.reserved_on ? ` ${fieldId('reserved_on')}-error` : ''}`}
+              aria-invalid={form.errors.reserved_on ? 'true' : undefined}
             >
               <option value="">Choose a time</option>
               {timeOptions.map((option) => (
-                <option value={option.value} selected={option.value === form.values.time}>
+                <option value={option.value} selected={option.value === form.values.reserved_on}>
                   {option.label}
                 </option>
               ))}
             </select>
-            {form.errors.time && (
-              <p class="error" id={`${fieldId('time')}-error`}>
-                {form.errors.time.join(' ')}
+            {form.errors.reserved_on && (
+              <p class="error" id={`${fieldId('reserved_on')}-error`}>
+                {form.errors.reserved_on.join(' ')}
               </p>
             )}
           </div>
@@ -229,8 +240,8 @@ function Conflict(props: NewBookingProps & { problem: { message: string; times: 
           <div class="row free-times">
             {props.problem.times.map((time) => (
               <PostForm action={BOOKINGS} csrf={props.csrf} class="inline" label={`Book at ${time.label}`}>
-                <HiddenFields form={props.form} names={CREATE_FIELDS} except="time" />
-                <input type="hidden" name="time" value={time.value} />
+                <HiddenFields form={props.form} names={CREATE_FIELDS} except="reserved_on" />
+                <input type="hidden" name="reserved_on" value={time.value} />
                 <button type="submit" class="secondary">
                   {time.label}
                 </button>

@@ -37,7 +37,7 @@ const idOf = (location: string | undefined) =>
   /\/panel\/bookings\/([0-9a-f-]{36})\?notice=created$/.exec(location ?? '')?.[1];
 const timesIn = (html: string) =>
   [
-    ...(/<select id="f-time"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '').matchAll(
+    ...(/<select id="f-reserved_on"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '').matchAll(
       /<option value="([^"]+)"/g,
     ),
   ].map((m) => m[1]);
@@ -45,10 +45,10 @@ const timesIn = (html: string) =>
 function form(day: string, overrides: Record<string, string | string[]> = {}) {
   return {
     location_uuid: s.f.location.id,
-    service_uuids: [s.f.haircut.id],
+    service_uuid: [s.f.haircut.id],
     staffer_uuid: s.f.anna.id,
     date: day,
-    time: '10:00',
+    reserved_on: '10:00',
     customer_phone: '+49 151 2000 0001',
     customer_first_name: 'Grace',
     customer_last_name: 'Hopper',
@@ -63,7 +63,7 @@ describe('New booking', () => {
     const day = s.nextDay();
     await book(s.t, bookingBody(s.f, at(day, '11:00'), { customer_phone: '+4915100000021' }));
     const linked = await staff.get(
-      `${NEW}?location_uuid=${s.f.location.id}&date=${day}&time=10:00&staffer_uuid=${s.f.anna.id}`,
+      `${NEW}?location_uuid=${s.f.location.id}&date=${day}&reserved_on=10:00&staffer_uuid=${s.f.anna.id}`,
     );
     expect(linked.statusCode).toBe(200);
     expect(linked.body).toContain(`<option value="${s.f.anna.id}" selected>`);
@@ -120,7 +120,7 @@ describe('New booking', () => {
       expect(page.body).toMatch(/<option value(="")? selected>Automatic \(any free staffer\)<\/option>/);
       const created = await staff.post(
         '/panel/bookings',
-        form(day, { service_uuids: [s.f.haircut.id, s.f.color.id], staffer_uuid: '', time: '13:00' }),
+        form(day, { service_uuid: [s.f.haircut.id, s.f.color.id], staffer_uuid: '', reserved_on: '13:00' }),
       );
       expect(created.statusCode, created.body).toBe(303);
       const json = await apiBooking(idOf(created.headers.location)!);
@@ -173,7 +173,7 @@ describe('New booking', () => {
     expect(conflict.statusCode).toBe(409);
     expect(conflict.body).toContain('That time was just taken');
     const box = /<div class="errors-summary conflict"[\s\S]*?<\/div><\/div>/.exec(conflict.body)?.[0] ?? '';
-    const offered = [...box.matchAll(/<input type="hidden" name="time" value="([^"]+)"\/>/g)].map(
+    const offered = [...box.matchAll(/<input type="hidden" name="reserved_on" value="([^"]+)"\/>/g)].map(
       (m) => m[1],
     );
     expect(offered).toEqual(['09:00', '11:00', '11:15', '11:30', '11:45', '12:00']);
@@ -184,7 +184,10 @@ describe('New booking', () => {
     expect(customers.data).toEqual([]);
     // What was typed is kept.
     expect(conflict.body).toContain('name="customer_first_name" type="text" value="Grace"');
-    const picked = await staff.post('/panel/bookings', form(day, { customer_phone: phone, time: '11:00' }));
+    const picked = await staff.post(
+      '/panel/bookings',
+      form(day, { customer_phone: phone, reserved_on: '11:00' }),
+    );
     expect(picked.statusCode, picked.body).toBe(303);
     expect((await apiBooking(idOf(picked.headers.location)!)).start_time).toBe(at(day, '11:00'));
   });
@@ -211,10 +214,10 @@ describe('New booking', () => {
     await staff.get(NEW);
     const cases: [Record<string, string | string[]>, string][] = [
       [{ date: '2026-13-01' }, 'date'],
-      [{ time: '9 o’clock' }, 'time'],
-      [{ time: '' }, 'time'],
-      [{ service_uuids: [] }, 'service_uuids'],
-      [{ service_uuids: ['nope', s.f.color.id] }, 'service_uuids'],
+      [{ reserved_on: '9 o’clock' }, 'reserved_on'],
+      [{ reserved_on: '' }, 'reserved_on'],
+      [{ service_uuid: [] }, 'service_uuid'],
+      [{ service_uuid: ['nope', s.f.color.id] }, 'service_uuid'],
       [{ staffer_uuid: 'nope' }, 'staffer_uuid'],
       [{ location_uuid: 'nope' }, 'location_uuid'],
       [{ location_uuid: randomUUID() }, 'location_uuid'],

@@ -1,21 +1,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { customerSearchOf } from '../../customers/customer-search.rules.js';
 import { searchCustomers } from '../../customers/customers.repository.js';
-import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import {
+  AppError,
+  type FieldErrors,
+  InvalidInput,
+  notFound,
+  SlotUnavailable,
+  validationFailed,
+} from '../../errors.js';
 import { listLocations } from '../../locations/locations.repository.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
-import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { todayIn, toUtcIso } from '../../platform/time/zone.js';
 import { listServicesAtLocation } from '../../services/services.repository.js';
 import { loadOfferedServices } from '../../slots/slots.repository.js';
 import { listStaffersAtLocation } from '../../staffers/staffers.repository.js';
 import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { createCartBookings } from '../booking-cart.js';
 import { freeTimesOn, nearestSlots } from '../booking-free-times.service.js';
-import { checkCreateBookingInput } from '../bookings.rules.js';
-import { CreateBookingBody, ServicesBody } from '../bookings.schemas.js';
+import { parseCreateBooking } from '../bookings.rules.js';
 import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings.service.js';
 import { bookingPath, type Choice } from './booking.page.js';
 import {
@@ -37,7 +42,7 @@ type Values = FormState['values'];
 function valuesOf(source: unknown): Values {
   const values: Values = {};
   for (const name of CREATE_FIELDS) {
-    values[name] = name === 'service_uuids' ? list(source, name) : str(source, name).trim();
+    values[name] = name === 'service_uuid' ? list(source, name) : str(source, name).trim();
   }
   // The booking's note is kept as typed (trimmed by the service).
   values.booking_comment = str(source, 'booking_comment');
@@ -53,23 +58,11 @@ const texts = (values: Values, name: string) => {
   return Array.isArray(value) ? value : [];
 };
 
-/** The API's field names as the form names them. */
-function renamed(errors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [field, messages] of Object.entries(errors)) {
-    const inItem = field.replace(/^items\.0\./, '');
-    const name =
-      inItem === 'reserved_on' ? 'time' : inItem.replace(/^service_uuids?(?=\.|$)/, 'service_uuids');
-    // Where two messages name one field (a rule and a time of ours), the first said it.
-    if (!out[name]) out[name] = messages;
-  }
-  return out;
-}
-
 /**
  * New booking: the customer by phone with a search, services, a staffer or
- * automatic, and a time from the real free slots. The POST is POST /bookings (one service) or
- * POST /bookings/cart with one item (several): the same body, schema, rules and service.
+ * automatic, and a time from the real free slots. The POST is POST /bookings: the same field
+ * names, the same input path (`parseCreateBooking`) and the same service, for one service or
+ * several in one booking.
  */
 export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
@@ -109,7 +102,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       if (!isDate(text(values, 'date'))) values.date ||= todayIn(zone, now);
     }
     // Free times only for what the form may book: offered services, a staffer of the location.
-    const serviceIds = texts(values, 'service_uuids').filter((id) => services.some((s) => s.id === id));
+    const serviceIds = texts(values, 'service_uuid').filter((id) => services.some((s) => s.id === id));
     const stafferId = staffers.find((s) => s.id === text(values, 'staffer_uuid'))?.id;
     let slots: Awaited<ReturnType<typeof freeTimesOn>> | undefined;
     if (location && serviceIds.length > 0 && isDate(text(values, 'date'))) {
@@ -127,8 +120,8 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     let times: Choice[] | undefined = choices?.map(({ value, label }) => ({ value, label }));
     // A time the calendar linked with, before any free times were asked: offered as it is (the
     // create checks it like any other).
-    if (times === undefined && text(values, 'time') !== '')
-      times = [{ value: text(values, 'time'), label: text(values, 'time') }];
+    if (times === undefined && text(values, 'reserved_on') !== '')
+      times = [{ value: text(values, 'reserved_on'), label: text(values, 'reserved_on') }];
     let problem: { message: string; times: Choice[] } | undefined;
     if (extra.problem) {
       const nearest = new Set(nearestSlots(slots ?? [], extra.problem.asked));
@@ -204,23 +197,30 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     if (location?.id !== locationId && /^[0-9a-f-]{36}$/i.test(locationId))
       ownErrors.location_uuid = ['Choose one of your locations.'];
     if (location && location.id === locationId) {
-      if (text(values, 'time') === '') {
-        ownErrors.time = ['Choose a time: press “Show free times” to list the free ones.'];
+      if (text(values, 'reserved_on') === '') {
+        ownErrors.reserved_on = ['Choose a time: press “Show free times” to list the free ones.'];
         if (!isDate(text(values, 'date')))
           ownErrors.date = ['Enter a date as YYYY-MM-DD, such as 2026-09-10.'];
       } else {
-        const at = wallTimeInstant(location.timezone, text(values, 'date'), text(values, 'time'));
+        const at = wallTimeInstant(
+          location.timezone,
+          text(values, 'date'),
+          text(values, 'reserved_on'),
+          'reserved_on',
+        );
         if (at.errors) Object.assign(ownErrors, at.errors);
         else asked = at.instant;
       }
     }
-    const serviceIds = texts(values, 'service_uuids');
+    const serviceIds = texts(values, 'service_uuid');
+    if (serviceIds.length === 0) ownErrors.service_uuid = ['Choose at least one service.'];
     const callback = text(values, 'booking_callback');
     const optional = (name: string) => (text(values, name).trim() === '' ? undefined : text(values, name));
     const body: CreateBookingInput = {
       reserved_on: asked === undefined ? '' : toUtcIso(asked),
       location_uuid: locationId,
       service_uuid: serviceIds[0] ?? '',
+      service_uuids: serviceIds.length > 1 ? serviceIds : undefined,
       staffer_uuid: text(values, 'staffer_uuid') || null,
       customer_phone: text(values, 'customer_phone'),
       customer_first_name: optional('customer_first_name'),
@@ -241,33 +241,27 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       linkBase: deps.linkBase(),
     };
     try {
-      // POST /bookings' checks: its schema, the workspace's rules, then ours (the date and time).
-      const schemaErrors: FieldErrors = {
-        ...schemaErrorsOf(CreateBookingBody, body),
-        ...(serviceIds.length > 1 ? schemaErrorsOf(ServicesBody, { service_uuids: serviceIds }) : {}),
-      };
-      if (serviceIds.length === 0) schemaErrors.service_uuid = ['Choose at least one service.'];
-      const rules = checkCreateBookingInput(workspace, body);
-      const errors = renamed({ ...ownErrors, ...rules.errors, ...schemaErrors });
-      if (Object.keys(errors).length > 0) throw validationFailed(errors);
-      let bookingId: string;
-      if (serviceIds.length === 1) {
-        bookingId = (await createBooking(ctx, body)).id;
-      } else {
-        const { reserved_on, service_uuid: _first, staffer_uuid, ...customer } = body;
-        const [booking] = await createCartBookings(ctx, {
-          ...customer,
-          items: [{ reserved_on, service_uuids: serviceIds, staffer_uuid }],
-        });
-        bookingId = booking!.id;
+      // POST /bookings' input path, and what this form's own inputs (a date and a wall time)
+      // say first: they name what the person typed.
+      const errors: FieldErrors = { ...ownErrors };
+      try {
+        parseCreateBooking(workspace, body);
+      } catch (error) {
+        if (!(error instanceof InvalidInput)) throw error;
+        for (const [field, messages] of Object.entries(error.errors ?? {})) errors[field] ??= messages;
       }
-      return reply.redirect(withNotice(bookingPath(bookingId), 'created'), 303);
+      if (Object.keys(errors).length > 0) throw validationFailed(errors);
+      // The form's key: a double click makes one booking and both answers lead to it.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        const booking = await createBooking({ ...ctx, db: uow.db, uow }, body);
+        return withNotice(bookingPath(booking.id), 'created');
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.statusCode === 422 && error.errors) {
-        return showForm(reply, workspace, values, { status: 422, errors: renamed(error.errors) });
+        return showForm(reply, workspace, values, { status: 422, errors: error.errors });
       }
-      if (error.statusCode === 409 && error.code === 'slot_unavailable') {
+      if (error instanceof SlotUnavailable) {
         return showForm(reply, workspace, values, {
           status: 409,
           problem: { message: conflictMessage(error), asked: asked ?? 0 },

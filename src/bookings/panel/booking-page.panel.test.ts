@@ -56,7 +56,7 @@ describe('the booking page', () => {
     expect(shown.body).toContain('Anna');
     expect(shown.body).toContain(booking.status.name);
     expect(shown.body).toMatch(/name="date" type="date" value="\d{4}-\d{2}-\d{2}"/);
-    expect(shown.body).toContain('name="time" type="time" value="10:00"');
+    expect(shown.body).toContain('name="reserved_on" type="time" value="10:00"');
   });
 
   it('moves, changes staffer and services, sets a status, adds a note, completes: each seen through the API', async () => {
@@ -64,7 +64,7 @@ describe('the booking page', () => {
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
     const id = booking.uuid;
 
-    const moved = await post(id, 'move', { date: day, time: '14:30', staffer_uuid: '' });
+    const moved = await post(id, 'move', { date: day, reserved_on: '14:30', staffer_uuid: '' });
     expect(moved.statusCode, moved.body).toBe(303);
     expect(moved.headers.location).toBe(`${page(id)}?notice=moved`);
     expect((await apiBooking(id)).start_time).toBe(at(day, '14:30'));
@@ -85,7 +85,7 @@ describe('the booking page', () => {
     expect(status.statusCode, status.body).toBe(303);
     expect((await apiBooking(id)).status.uuid).toBe(confirmed.uuid);
 
-    const note = await post(id, 'notes', { note: '  Bring the <b>voucher</b>  ' });
+    const note = await post(id, 'notes', { value: '  Bring the <b>voucher</b>  ' });
     expect(note.statusCode, note.body).toBe(303);
     expect((await apiBooking(id)).public_notes).toBe('Bring the <b>voucher</b>');
 
@@ -149,7 +149,7 @@ describe('the booking page', () => {
     expect(shown.body).toContain('Canceled: The customer did not come');
     expect(shown.body).toContain('The booking is canceled; its time is free again.');
     // A change of a final booking is a 409 page in words, not a 500.
-    const again = await staff.post(`${page(booking.uuid)}/move`, { date: day, time: '12:00' });
+    const again = await staff.post(`${page(booking.uuid)}/move`, { date: day, reserved_on: '12:00' });
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('cannot be changed');
   });
@@ -161,10 +161,15 @@ describe('Move to…', () => {
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
     const id = booking.uuid;
     const calendar = `/panel/calendar/day?location_uuid=${s.f.location.id}&date=${day}`;
-    const back = await post(id, 'move', { date: day, time: '11:00', staffer_uuid: '', return_to: calendar });
+    const back = await post(id, 'move', {
+      date: day,
+      reserved_on: '11:00',
+      staffer_uuid: '',
+      return_to: calendar,
+    });
     expect(back.statusCode).toBe(303);
     expect(back.headers.location).toBe(`${calendar}&notice=moved`);
-    const plain = await post(id, 'move', { date: day, time: '12:00', return_to: '/panel/calendar' });
+    const plain = await post(id, 'move', { date: day, reserved_on: '12:00', return_to: '/panel/calendar' });
     expect(plain.headers.location).toBe('/panel/calendar?notice=moved');
     for (const [time, evil] of [
       ['13:00', 'https://evil.example'],
@@ -172,7 +177,7 @@ describe('Move to…', () => {
       ['15:00', '/panel/..//evil.example'.replace('/panel/', '//')],
       ['16:00', '/\\evil.example'],
     ] as const) {
-      const response = await post(id, 'move', { date: day, time, return_to: evil });
+      const response = await post(id, 'move', { date: day, reserved_on: time, return_to: evil });
       expect(response.statusCode, response.body).toBe(303);
       expect(response.headers.location).toBe(`${page(id)}?notice=moved`);
     }
@@ -188,7 +193,11 @@ describe('Move to…', () => {
       s.t,
       bookingBody(s.f, at(day, '10:00'), { staffer_uuid: s.f.ben.id, customer_phone: '+4915100000012' }),
     );
-    const moved = await post(booking.uuid, 'move', { date: day, time: '15:00', staffer_uuid: s.f.ben.id });
+    const moved = await post(booking.uuid, 'move', {
+      date: day,
+      reserved_on: '15:00',
+      staffer_uuid: s.f.ben.id,
+    });
     expect(moved.statusCode, moved.body).toBe(303);
     const json = await apiBooking(booking.uuid);
     expect(json.start_time).toBe(at(day, '15:00'));
@@ -200,13 +209,17 @@ describe('Move to…', () => {
   it('refuses a bad date or time with 422 next to the field, keeping what was typed', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
-    const bad = await post(booking.uuid, 'move', { date: '2026-02-30', time: '25:00' });
+    const bad = await post(booking.uuid, 'move', { date: '2026-02-30', reserved_on: '25:00' });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('<p class="error" id="f-date-error">Enter a date as YYYY-MM-DD');
-    expect(bad.body).toContain('<p class="error" id="f-time-error">Enter a time as HH:MM');
+    expect(bad.body).toContain('<p class="error" id="f-reserved_on-error">Enter a time as HH:MM');
     expect(bad.body).toMatch(/name="date" type="date" value="2026-02-30"[^>]*aria-invalid="true"/);
-    expect(bad.body).toMatch(/name="time" type="time" value="25:00"[^>]*aria-invalid="true"/);
-    const badStaffer = await post(booking.uuid, 'move', { date: day, time: '11:00', staffer_uuid: 'nope' });
+    expect(bad.body).toMatch(/name="reserved_on" type="time" value="25:00"[^>]*aria-invalid="true"/);
+    const badStaffer = await post(booking.uuid, 'move', {
+      date: day,
+      reserved_on: '11:00',
+      staffer_uuid: 'nope',
+    });
     expect(badStaffer.statusCode).toBe(422);
     expect(badStaffer.body).toContain('id="f-staffer_uuid-error"');
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '10:00'));
@@ -228,14 +241,14 @@ describe('Move to…', () => {
       staffer_uuid: owl.id,
       customer_phone: '+4915100000013',
     });
-    const gap = await post(booking.uuid, 'move', { date: '2027-03-28', time: '02:30' });
+    const gap = await post(booking.uuid, 'move', { date: '2027-03-28', reserved_on: '02:30' });
     expect(gap.statusCode).toBe(422);
     expect(gap.body).toContain('02:30 does not exist on 2027-03-28 in Europe/Berlin');
-    const overlap = await post(booking.uuid, 'move', { date: '2026-10-25', time: '02:30' });
+    const overlap = await post(booking.uuid, 'move', { date: '2026-10-25', reserved_on: '02:30' });
     expect(overlap.statusCode, overlap.body).toBe(303);
     // The first 02:30 of that night is still summer time (+02:00): 00:30 UTC.
     expect((await apiBooking(booking.uuid)).start_time).toBe('2026-10-25T00:30:00Z');
-    const second = await post(booking.uuid, 'move', { date: '2026-10-25', time: '02:30+01:00' });
+    const second = await post(booking.uuid, 'move', { date: '2026-10-25', reserved_on: '02:30+01:00' });
     expect(second.statusCode, second.body).toBe(303);
     expect((await apiBooking(booking.uuid)).start_time).toBe('2026-10-25T01:30:00Z');
   });
@@ -246,12 +259,12 @@ describe('Move to…', () => {
     // Taken through the API meanwhile: Anna at 14:00.
     await book(s.t, bookingBody(s.f, at(day, '14:00'), { customer_phone: '+4915100000014' }));
     const historyBefore = await apiHistory(booking.uuid);
-    const conflict = await post(booking.uuid, 'move', { date: day, time: '14:00' });
+    const conflict = await post(booking.uuid, 'move', { date: day, reserved_on: '14:00' });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.body).toContain('That time was just taken');
     // The nearest free starts of Anna's 60 minutes that day (15-minute grid): 12:45-13:00 end before
     // 14:00, 15:00 on after it; her own booking at 10:00 does not stand in its way.
-    const times = [...conflict.body.matchAll(/name="time" value="(\d\d:\d\d)"/g)].map((m) => m[1]);
+    const times = [...conflict.body.matchAll(/name="reserved_on" value="(\d\d:\d\d)"/g)].map((m) => m[1]);
     expect(times).toEqual(['12:30', '12:45', '13:00', '15:00', '15:15', '15:30']);
     expect(conflict.body).toContain(`<input type="hidden" name="staffer_uuid" value="${s.f.anna.id}"/>`);
     expect(await apiBooking(booking.uuid)).toMatchObject({ start_time: at(day, '10:00') });
@@ -259,12 +272,24 @@ describe('Move to…', () => {
     // One click on a free time moves it.
     const picked = await staff.post(`${page(booking.uuid)}/move`, {
       date: day,
-      time: '15:00',
+      reserved_on: '15:00',
       staffer_uuid: s.f.anna.id,
     });
     expect(picked.statusCode, picked.body).toBe(303);
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '15:00'));
   });
+  it('names the rule a time breaks (off the grid, too soon) instead of calling it taken', async () => {
+    const day = s.nextDay();
+    const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
+    const offGrid = await post(booking.uuid, 'move', { date: day, reserved_on: '10:07' });
+    expect(offGrid.statusCode).toBe(409);
+    expect(offGrid.body).toContain(
+      'The requested time is not a bookable slot start. Choose one of the free times below.',
+    );
+    expect(offGrid.body).not.toContain('That time was just taken');
+    expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '10:00'));
+  });
+
   it('a staffer busy at the booking’s time is a 409 offering that staffer’s free times', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
@@ -276,7 +301,7 @@ describe('Move to…', () => {
     expect(busy.statusCode).toBe(409);
     expect(busy.body).toContain('That time was just taken');
     // Ben is free from 11:00; a click moves the booking to him then.
-    const times = [...busy.body.matchAll(/name="time" value="(\d\d:\d\d)"/g)].map((m) => m[1]);
+    const times = [...busy.body.matchAll(/name="reserved_on" value="(\d\d:\d\d)"/g)].map((m) => m[1]);
     expect(times).toEqual(['09:00', '11:00', '11:15', '11:30', '11:45', '12:00']);
     expect(busy.body).toContain(`<input type="hidden" name="staffer_uuid" value="${s.f.ben.id}"/>`);
     expect((await apiBooking(booking.uuid)).staffer.uuid).toBe(s.f.anna.id);
@@ -331,7 +356,7 @@ describe('refusals', () => {
       ['services', { service_uuids: [] }, 'service_uuids'],
       ['services', { service_uuids: ['nope'] }, 'service_uuids'],
       ['status', { status_uuid: '' }, 'status_uuid'],
-      ['notes', { note: '   ' }, 'note'],
+      ['notes', { value: '   ' }, 'value'],
       ['complete', { account_uuid: s.f.cash.id, paid_amount: '12.345' }, 'paid_amount'],
       ['complete', { account_uuid: 'x', paid_amount: '1' }, 'account_uuid'],
       ['cancel', { cancel_reason: 'bored' }, 'cancel_reason'],

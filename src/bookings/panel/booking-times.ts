@@ -38,19 +38,21 @@ export function wallTimeInstant(
   zone: string,
   date: string,
   time: string,
+  /** The form field of the time, which its errors name. */
+  timeField = 'time',
 ): { instant: number; errors?: undefined } | { instant?: undefined; errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (!isDate(date)) errors.date = ['Enter a date as YYYY-MM-DD, such as 2026-09-10.'];
   const match = TIME.exec(time.trim());
   const hours = Number(match?.[1]);
   const minutes = Number(match?.[2]);
-  if (!match || hours > 23 || minutes > 59) errors.time = ['Enter a time as HH:MM, such as 14:30.'];
+  if (!match || hours > 23 || minutes > 59) errors[timeField] = ['Enter a time as HH:MM, such as 14:30.'];
   if (Object.keys(errors).length > 0) return { errors };
   const instants = resolveWallTime(zone, date, hours * 60 + minutes);
   if (instants.length === 0) {
     return {
       errors: {
-        time: [
+        [timeField]: [
           `${formatMinutes(hours * 60 + minutes)} does not exist on ${date} in ${zone}: the clocks skip ` +
             'that hour for daylight saving time. Choose another time.',
         ],
@@ -62,7 +64,8 @@ export function wallTimeInstant(
     offset === undefined
       ? instants[0]!
       : instants.find((instant) => offsetLabel(offsetMinutesAt(zone, instant)) === offset);
-  if (chosen === undefined) return { errors: { time: [`${time} does not exist on ${date} in ${zone}.`] } };
+  if (chosen === undefined)
+    return { errors: { [timeField]: [`${time} does not exist on ${date} in ${zone}.`] } };
   return { instant: chosen };
 }
 

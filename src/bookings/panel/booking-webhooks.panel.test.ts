@@ -64,19 +64,19 @@ describe('webhooks of panel changes', () => {
     await staff.get('/panel/bookings/new');
     const created = await staff.post('/panel/bookings', {
       location_uuid: s.f.location.id,
-      service_uuids: [s.f.haircut.id],
+      service_uuid: [s.f.haircut.id],
       staffer_uuid: s.f.anna.id,
       date: panelDay,
-      time: '10:00',
+      reserved_on: '10:00',
       ...customer,
     });
     expect(created.statusCode, created.body).toBe(303);
     const panelId = /bookings\/([0-9a-f-]{36})\?/.exec(created.headers.location!)![1]!;
     const page = `/panel/bookings/${panelId}`;
     await staff.get(page);
-    expect((await staff.post(`${page}/move`, { date: panelDay, time: '14:00' })).statusCode).toBe(303);
+    expect((await staff.post(`${page}/move`, { date: panelDay, reserved_on: '14:00' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/staffer`, { new_staffer_uuid: s.f.ben.id })).statusCode).toBe(303);
-    expect((await staff.post(`${page}/notes`, { note: 'No event for a note' })).statusCode).toBe(303);
+    expect((await staff.post(`${page}/notes`, { value: 'No event for a note' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/cancel`, { cancel_reason: 'postponed' })).statusCode).toBe(303);
 
     const twin: Json = await book(s.t, {

@@ -166,7 +166,7 @@ export function BookingPage(props: BookingPageProps) {
               csrf={props.csrf}
               form={state('move', {
                 date: props.localDate,
-                time: props.localTime,
+                reserved_on: props.localTime,
                 staffer_uuid: '',
                 return_to: props.returnTo ?? '',
               })}
@@ -216,8 +216,8 @@ export function BookingPage(props: BookingPageProps) {
             <PostForm action={`${path}/notes`} csrf={props.csrf} label="Add a public note">
               <Summary form={state('notes', {})} />
               <TextAreaField
-                form={state('notes', { note: '' })}
-                name="note"
+                form={state('notes', { value: '' })}
+                name="value"
                 label="Note"
                 hint="The customer can read it, and integrations receive it with the booking."
               />
@@ -316,7 +316,13 @@ function MoveForm(props: { path: string; csrf: string; form: FormState; staffers
       <input type="hidden" name="return_to" value={str(props.form.values.return_to)} />
       <div class="row fields">
         <TextField form={props.form} name="date" label="Date" type="date" hint="YYYY-MM-DD" />
-        <TextField form={props.form} name="time" label="Time" type="time" hint={`HH:MM, ${props.zone}`} />
+        <TextField
+          form={props.form}
+          name="reserved_on"
+          label="Time"
+          type="time"
+          hint={`HH:MM, ${props.zone}`}
+        />
         <SelectField
           form={props.form}
           name="staffer_uuid"
@@ -352,7 +358,7 @@ function ProblemBox(props: { problem: Problem; path: string; csrf: string; retur
                   label={`Move to ${time.label}`}
                 >
                   <input type="hidden" name="date" value={time.date} />
-                  <input type="hidden" name="time" value={time.time} />
+                  <input type="hidden" name="reserved_on" value={time.time} />
                   <input type="hidden" name="staffer_uuid" value={time.stafferId} />
                   <input type="hidden" name="return_to" value={props.returnTo ?? ''} />
                   <button type="submit" class="secondary">

@@ -1,9 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldErrors, notFound, validationFailed } from '../../errors.js';
+import {
+  AppError,
+  type FieldErrors,
+  InvalidInput,
+  notFound,
+  SlotUnavailable,
+  validationFailed,
+} from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -31,11 +39,11 @@ import {
   findBookingServices,
   requireBookingView,
 } from '../bookings.repository.js';
+import { parseReschedule } from '../bookings.rules.js';
 import {
   CancelBody,
   CompleteBody,
   PublicNoteBody,
-  RescheduleBody,
   ServicesBody,
   StafferBody,
   StatusBody,
@@ -77,10 +85,9 @@ function renamed(errors: FieldErrors, names: Record<string, string>): FieldError
   return out;
 }
 
-/** What a 409 slot_unavailable says here: the engine's reason, or that someone was faster. */
-export function conflictMessage(error: AppError): string {
-  const taken = error.message === 'The requested time is not available.';
-  return taken
+/** What a 409 slot_unavailable says here: the rule the time breaks, or that someone was faster. */
+export function conflictMessage(error: SlotUnavailable): string {
+  return error.reason === 'taken'
     ? 'That time was just taken, or the staffer is not free then. Choose one of the free times below.'
     : `${error.message} Choose one of the free times below.`;
 }
@@ -220,15 +227,11 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   function changeRoute(
     action: BookingForm,
     fieldNames: Record<string, string>,
-    handle: (input: {
-      request: FastifyRequest;
-      workspace: WorkspaceRow;
-      view: BookingView;
-      ctx: BookingContext;
-    }) => {
+    handle: (input: { request: FastifyRequest; workspace: WorkspaceRow; view: BookingView }) => {
       values: FormState['values'];
       returnTo?: string | undefined;
-      work: () => Promise<string>;
+      /** The change, on the unit of work of `ctx`; answers the page to redirect to. */
+      work: (ctx: BookingContext) => Promise<string>;
       freeTimes?: () => Promise<FreeTime[]>;
     },
   ) {
@@ -236,14 +239,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       const bookingId = uuidParam(request, 'bookingUuid');
       const workspace = await workspaceOf(request);
       const view = await requireBookingView(deps.db, workspace.id, bookingId);
-      const { values, returnTo, work, freeTimes } = handle({
-        request,
-        workspace,
-        view,
-        ctx: contextOf(request, workspace),
-      });
+      const { values, returnTo, work, freeTimes } = handle({ request, workspace, view });
+      const ctx = contextOf(request, workspace);
       try {
-        return reply.redirect(await work(), 303);
+        // The form's key: a repeated submit gets the first one's redirect and changes nothing.
+        return await redirectOnce(request, reply, deps.uow, workspace.id, (uow) =>
+          // Reads in the key's transaction too: on the embedded store another would wait for it.
+          work({ ...ctx, db: uow.db, uow }),
+        );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (error.statusCode === 422 && error.errors) {
@@ -254,7 +257,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           });
         }
         if (error.statusCode === 409) {
-          const slotTaken = error.code === 'slot_unavailable';
+          const slotTaken = error instanceof SlotUnavailable;
           const problem: Problem =
             slotTaken && freeTimes
               ? { message: conflictMessage(error), times: await freeTimes() }
@@ -285,27 +288,34 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   // "Move to…": a date and wall time in the location's zone, and maybe another staffer. The
   // calendar's drag posts the same form with its own URL as return_to.
-  changeRoute('move', { reserved_on: 'time' }, ({ request, workspace, view, ctx }) => {
+  changeRoute('move', {}, ({ request, workspace, view }) => {
     const values = {
       date: str(request.body, 'date').trim(),
-      time: str(request.body, 'time').trim(),
+      reserved_on: str(request.body, 'reserved_on').trim(),
       staffer_uuid: str(request.body, 'staffer_uuid').trim(),
       return_to: str(request.body, 'return_to'),
     };
     const returnTo = safeReturn(values.return_to);
-    const at = wallTimeInstant(view.timezone, values.date, values.time);
+    const at = wallTimeInstant(view.timezone, values.date, values.reserved_on, 'reserved_on');
+    const body = {
+      reserved_on: at.instant === undefined ? '' : toUtcIso(at.instant),
+      staffer_uuid: values.staffer_uuid || undefined,
+    };
     return {
       values,
       returnTo,
-      work: async () => {
-        const errors: FieldErrors = {
-          ...(values.staffer_uuid ? schemaErrorsOf(StafferBody, { staffer_uuid: values.staffer_uuid }) : {}),
-          ...at.errors,
-        };
+      work: async (ctx) => {
+        // PUT /reschedule's input path, after what this form's own inputs (a date and a wall
+        // time) say: they name what the person typed.
+        const errors: FieldErrors = { ...at.errors };
+        try {
+          parseReschedule(body);
+        } catch (error) {
+          if (!(error instanceof InvalidInput)) throw error;
+          for (const [field, messages] of Object.entries(error.errors ?? {})) errors[field] ??= messages;
+        }
         if (Object.keys(errors).length > 0) throw validationFailed(errors);
-        const body = { reserved_on: toUtcIso(at.instant!) };
-        throwIfInvalid(schemaErrorsOf(RescheduleBody, body), {});
-        await moveBooking(ctx, view.id, body.reserved_on, values.staffer_uuid || undefined);
+        await moveBooking(ctx, view.id, body.reserved_on, body.staffer_uuid);
         return withNotice(returnTo ?? bookingPath(view.id), 'moved');
       },
       freeTimes: () =>
@@ -313,13 +323,13 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('staffer', { staffer_uuid: 'new_staffer_uuid' }, ({ request, workspace, view, ctx }) => {
+  changeRoute('staffer', { staffer_uuid: 'new_staffer_uuid' }, ({ request, workspace, view }) => {
     const values = { new_staffer_uuid: str(request.body, 'new_staffer_uuid').trim() };
     const body = { staffer_uuid: values.new_staffer_uuid };
     const start = new Date(view.start_time).getTime();
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(schemaErrorsOf(StafferBody, body), {});
         await changeStaffer(ctx, view.id, body.staffer_uuid);
         return withNotice(bookingPath(view.id), 'staffer');
@@ -329,12 +339,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('services', {}, ({ request, view, ctx }) => {
+  changeRoute('services', {}, ({ request, view }) => {
     const values = { service_uuids: list(request.body, 'service_uuids') };
     const body = { service_uuids: values.service_uuids };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         const errors = schemaErrorsOf(ServicesBody, body);
         if (body.service_uuids.length === 0) errors.service_uuids = ['Choose at least one service.'];
         throwIfInvalid(errors, {});
@@ -344,11 +354,11 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('status', {}, ({ request, view, ctx }) => {
+  changeRoute('status', {}, ({ request, view }) => {
     const values = { status_uuid: str(request.body, 'status_uuid').trim() };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(schemaErrorsOf(StatusBody, values), {});
         await setStatus(ctx, view.id, values.status_uuid);
         return withNotice(bookingPath(view.id), 'status');
@@ -356,12 +366,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('notes', { value: 'note' }, ({ request, view, ctx }) => {
-    const values = { note: str(request.body, 'note') };
-    const body = { value: values.note.trim() };
+  changeRoute('notes', {}, ({ request, view }) => {
+    const values = { value: str(request.body, 'value') };
+    const body = { value: values.value.trim() };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(
           schemaErrorsOf(PublicNoteBody, body),
           body.value === '' ? { value: ['Write the note first.'] } : {},
@@ -372,7 +382,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('complete', {}, ({ request, workspace, view, ctx }) => {
+  changeRoute('complete', {}, ({ request, workspace, view }) => {
     const values = {
       account_uuid: str(request.body, 'account_uuid').trim(),
       paid_amount: str(request.body, 'paid_amount').trim(),
@@ -380,7 +390,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const minor = minorOf(values.paid_amount, workspace.currency);
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         const body = { account_uuid: values.account_uuid, paid_amount: minor ?? 0 };
         throwIfInvalid(
           schemaErrorsOf(CompleteBody, body),
@@ -392,12 +402,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('cancel', {}, ({ request, view, ctx }) => {
+  changeRoute('cancel', {}, ({ request, view }) => {
     const values = { cancel_reason: str(request.body, 'cancel_reason').trim() };
     const body = { cancel_reason: values.cancel_reason === '' ? null : values.cancel_reason };
     return {
       values,
-      work: async () => {
+      work: async (ctx) => {
         throwIfInvalid(schemaErrorsOf(CancelBody, body), {});
         await cancelBooking(
           ctx,

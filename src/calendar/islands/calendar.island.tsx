@@ -68,7 +68,7 @@ function submitMove(grid: Grid, bookingId: string, date: string, time: string, s
   const form = grid.form;
   form.action = `/panel/bookings/${bookingId}/move`;
   (form.elements.namedItem('date') as HTMLInputElement).value = date;
-  (form.elements.namedItem('time') as HTMLInputElement).value = time;
+  (form.elements.namedItem('reserved_on') as HTMLInputElement).value = time;
   (form.elements.namedItem('staffer_uuid') as HTMLInputElement).value = staffer;
   form.submit();
 }
@@ -219,7 +219,7 @@ function enableClickToBook(grid: Grid): void {
       location_uuid: grid.location,
       staffer_uuid: column.dataset.staffer ?? '',
       date: at.date,
-      time: at.time,
+      reserved_on: at.time,
     });
     window.location.assign(`/panel/bookings/new?${params}`);
   });

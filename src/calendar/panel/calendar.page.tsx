@@ -1,4 +1,5 @@
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { FormKey } from '../../platform/pages/form-key.js';
 import { formatMinutes, localMsOf, offsetLabel, offsetMinutesAt } from '../../platform/time/zone.js';
 import type { Block, CalendarModel, Column } from '../calendar.service.js';
 import type { CalendarDay } from '../calendar-layout.rules.js';
@@ -207,8 +208,9 @@ export function CalendarPage(props: {
       <div dangerouslySetInnerHTML={{ __html: props.gridHtml }} />
       <form class="cal-move" method="post" action={CALENDAR} hidden data-move-form="">
         <input type="hidden" name="_csrf" value={props.csrf} />
+        <FormKey />
         <input type="hidden" name="date" value="" />
-        <input type="hidden" name="time" value="" />
+        <input type="hidden" name="reserved_on" value="" />
         <input type="hidden" name="staffer_uuid" value="" />
         <input type="hidden" name="return_to" value={currentUrl} />
       </form>

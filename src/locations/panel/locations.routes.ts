@@ -5,6 +5,7 @@ import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { noticeOf } from '../../panel-kit/setup-parts.js';
 import type { TimeRangeJson } from '../../platform/db/schema.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -147,7 +148,11 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const { body, rows, halfFilled } = bodyOf(values);
     try {
       throwIfInvalid(schemaErrorsOf(LocationCreateBody, body), halfFilled);
-      await createLocation(deps.uow, session.workspace.id, body as LocationCreateBody);
+      // The form's key: a double click adds one location.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await createLocation(uow, session.workspace.id, body as LocationCreateBody);
+        return `${LOCATIONS}?notice=created`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
@@ -159,7 +164,6 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         }),
       });
     }
-    return reply.redirect(`${LOCATIONS}?notice=created`, 303);
   });
 
   panel.get('/setup/locations/:locationId', access, async (request, reply) => {

@@ -5,6 +5,7 @@ import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -81,12 +82,11 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
     const body = bodyOf(values);
     try {
       throwIfInvalid(schemaErrorsOf(PaymentAccountCreateBody, body), {});
-      await createPaymentAccount(
-        deps.uow,
-        session.workspace.id,
-        location.id,
-        body as PaymentAccountCreateBody,
-      );
+      // The form's key: a double click adds one account.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await createPaymentAccount(uow, session.workspace.id, location.id, body as PaymentAccountCreateBody);
+        return `${ACCOUNTS}?notice=created`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
@@ -99,7 +99,6 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
         }),
       });
     }
-    return reply.redirect(`${ACCOUNTS}?notice=created`, 303);
   });
 
   panel.get('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {

@@ -12,9 +12,14 @@ export interface IdempotentRequest {
   requestHash: string;
 }
 
-export type KeyClaim =
-  | { claimed: true }
-  | { claimed: false; requestHash: string; statusCode: number; body: string };
+/** What the request that holds a key answered: a body (the API) or a redirect (a form). */
+export interface KeyAnswer {
+  statusCode: number;
+  body: string;
+  location: string | null;
+}
+
+export type KeyClaim = { claimed: true } | ({ claimed: false; requestHash: string } & KeyAnswer);
 
 /**
  * Takes the key inside the write's transaction. The row is visible to others only once that
@@ -41,6 +46,7 @@ export async function claimIdempotencyKey(tx: Tx, request: IdempotentRequest): P
           request_hash: request.requestHash,
           status_code: null,
           response_body: null,
+          response_location: null,
           // The proposed row's created_at (its default, now()) rather than now() itself: Citus
           // refuses functions in an upsert's DO UPDATE clause.
           created_at: sql`excluded.created_at`,
@@ -55,7 +61,7 @@ export async function claimIdempotencyKey(tx: Tx, request: IdempotentRequest): P
   if (claimed) return { claimed: true };
   const stored = await tx
     .selectFrom('idempotency_keys')
-    .select(['request_hash', 'status_code', 'response_body'])
+    .select(['request_hash', 'status_code', 'response_body', 'response_location'])
     .where('workspace_id', '=', request.workspaceId)
     .where('key', '=', request.key)
     .executeTakeFirstOrThrow();
@@ -65,6 +71,7 @@ export async function claimIdempotencyKey(tx: Tx, request: IdempotentRequest): P
     // Every committed row has its answer: it is written in the transaction that inserted the row.
     statusCode: stored.status_code!,
     body: stored.response_body ?? '',
+    location: stored.response_location,
   };
 }
 
@@ -72,11 +79,11 @@ export async function claimIdempotencyKey(tx: Tx, request: IdempotentRequest): P
 export async function storeIdempotentAnswer(
   tx: Tx,
   request: Pick<IdempotentRequest, 'workspaceId' | 'key'>,
-  answer: { statusCode: number; body: string },
+  answer: KeyAnswer,
 ): Promise<void> {
   await tx
     .updateTable('idempotency_keys')
-    .set({ status_code: answer.statusCode, response_body: answer.body })
+    .set({ status_code: answer.statusCode, response_body: answer.body, response_location: answer.location })
     .where('workspace_id', '=', request.workspaceId)
     .where('key', '=', request.key)
     .execute();

@@ -319,6 +319,8 @@ export interface IdempotencyKeysTable {
   request_hash: string;
   status_code: number | null;
   response_body: string | null;
+  /** Migration 0016: where a form's answer (a redirect) sent the browser; null for the API's. */
+  response_location: string | null;
   created_at: Timestamp;
 }
 
@@ -459,13 +461,6 @@ export interface DeliveryWorkersTable {
   alive_until: Date;
 }
 
-export interface BookingPageSubmissionsTable {
-  workspace_id: string;
-  token: string;
-  booking_id: string | null;
-  created_at: Timestamp;
-}
-
 /** Migration 0012: a secret iCalendar feed of a staffer or of a member (docs/calendar-feeds.md). */
 export interface CalendarFeedsTable {
   workspace_id: string;
@@ -547,7 +542,6 @@ export interface DB {
   sessions: SessionsTable;
   invites: InvitesTable;
   password_reset_tokens: PasswordResetTokensTable;
-  booking_page_submissions: BookingPageSubmissionsTable;
   calendar_feeds: CalendarFeedsTable;
   mail_messages: MailMessagesTable;
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldErrors } from '../../errors.js';
+import { AppError, type FieldErrors, slotUnavailable } from '../../errors.js';
 import { isStoreUnavailable } from '../db/client.js';
 
 interface AjvError {
@@ -122,9 +122,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
 function fromPostgresError(code: string): AppError | undefined {
   switch (code) {
     case '23P01': // exclusion_violation: an overlapping occupancy of the same staffer
-      return new AppError(409, 'slot_unavailable', 'The requested time is not available.', {
-        reserved_on: ['The requested time is not available.'],
-      });
+      return slotUnavailable('taken');
     // Data exceptions (class 22): a value the schema let through that the store cannot hold (a
     // malformed uuid, a number or date out of range, NUL in text). The field is unknown here, and
     // a 422 must name one, so these are a 400.

@@ -1,30 +1,62 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { claimIdempotencyKey, storeIdempotentAnswer } from '../db/idempotency-keys.repository.js';
+import {
+  claimIdempotencyKey,
+  type IdempotentRequest,
+  type KeyAnswer,
+  storeIdempotentAnswer,
+} from '../db/idempotency-keys.repository.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The answer stored under a key that committed: sent again as it was. */
 class StoredAnswer extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: string,
-  ) {
+  constructor(readonly answer: KeyAnswer) {
     super('stored idempotent answer');
   }
 }
 
 /**
- * A write route's answer, with `Idempotency-Key` (any POST, PUT, PATCH or DELETE).
+ * The one idempotency mechanism, for the API's `Idempotency-Key` header and the hidden key of a
+ * panel or booking-page form alike: the key, the write and its answer are one transaction. The
+ * request that commits first owns the key; a repeat of the same request gets that answer again
+ * (`replayed`) and changes nothing; the same key with another request is a 422. A request that
+ * did not commit — refused, failed, or its process killed — leaves no key, so its retry runs at
+ * once. A repeat sent while the first is still running waits for it on the key's row (its
+ * primary key), not on a timer.
+ */
+export async function writeOnce(
+  uow: UnitOfWork,
+  keyed: IdempotentRequest,
+  write: (uow: UnitOfWork) => Promise<KeyAnswer>,
+): Promise<{ answer: KeyAnswer; replayed: boolean }> {
+  try {
+    const answer = await uow.runJoined(keyed.workspaceId, async (tx, unit) => {
+      const claim = await claimIdempotencyKey(tx, keyed);
+      if (!claim.claimed) {
+        if (claim.requestHash !== keyed.requestHash) throw keyReused();
+        // Thrown, not returned: the claim statement's transaction ends without writing anything.
+        throw new StoredAnswer(claim);
+      }
+      const answer = await write(unit);
+      await storeIdempotentAnswer(tx, keyed, answer);
+      return answer;
+    });
+    return { answer, replayed: false };
+  } catch (error) {
+    if (!(error instanceof StoredAnswer)) throw error;
+    return { answer: error.answer, replayed: true };
+  }
+}
+
+/**
+ * A write route's answer, with `Idempotency-Key` (any POST, PUT, PATCH or DELETE): `writeOnce`
+ * with the method, path and body as "the same request", and the exact bytes sent as the answer
+ * (a replay carries the header `Idempotent-Replayed: true`).
  *
  * Without a key, `write` runs on the app's unit of work and its payload is sent with `status`.
- * With a key, the key, the write and the answer (the exact bytes sent) are one transaction: the
- * request that commits first owns the key; a repeat with the same request gets that answer again
- * (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is
- * a 422. A request that did not commit — refused, failed, or its process killed — leaves no key,
- * so its retry runs at once. A repeat sent while the first is still running waits for it.
  *
  * `status` may be a function, read once `write` has run, for a write whose status depends on
  * what it did (POST /customers: 201 created, 200 found); the stored answer keeps that status.
@@ -42,49 +74,95 @@ export async function answerWrite(
     const payload = await write(uow);
     return reply.status(statusAfterWrite()).send(payload);
   }
-  const keyed = {
-    workspaceId: request.auth.workspace.id,
-    key,
-    method: request.method,
-    path: request.url,
-    requestHash: fingerprint(request),
-  };
-  let answer: StoredAnswer;
-  try {
-    answer = await uow.runJoined(keyed.workspaceId, async (tx, unit) => {
-      const claim = await claimIdempotencyKey(tx, keyed);
-      if (!claim.claimed) {
-        if (claim.requestHash !== keyed.requestHash) throw keyReused();
-        // Thrown, not returned: the claim statement's transaction ends without writing anything.
-        throw new StoredAnswer(claim.statusCode, claim.body);
-      }
+  const { answer, replayed } = await writeOnce(
+    uow,
+    {
+      workspaceId: request.auth.workspace.id,
+      key,
+      method: request.method,
+      path: request.url,
+      requestHash: fingerprint(request),
+    },
+    async (unit) => {
       const payload = await write(unit);
       const status = statusAfterWrite();
       reply.status(status);
       const body = payload === undefined ? '' : String(reply.serialize(payload));
-      await storeIdempotentAnswer(tx, keyed, { statusCode: status, body });
-      return new StoredAnswer(status, body);
-    });
-  } catch (error) {
-    if (!(error instanceof StoredAnswer)) throw error;
-    reply.header('idempotent-replayed', 'true');
-    answer = error;
-  }
+      return { statusCode: status, body, location: null };
+    },
+  );
+  if (replayed) reply.header('idempotent-replayed', 'true');
   reply.status(answer.statusCode);
   if (answer.body === '') return reply.send();
   return reply.header('content-type', JSON_TYPE).send(answer.body);
+}
+
+/**
+ * A form's POST (panel or booking page) that creates or changes something: `write` makes the
+ * change and names the page to redirect to (303). With the form's hidden key (`FORM_KEY_FIELD`,
+ * rendered by `FormKey`), this is `writeOnce`: a double click or a resubmit of the same form gets
+ * the first submit's redirect and changes nothing. "The same request" is the same form (method
+ * and path), whatever its fields: the key is minted when the form is rendered, so it names one
+ * filled-in form, and a browser resubmitting it may have re-solved a challenge or re-ordered
+ * fields. A form without a key (an old page, a script) runs as a plain write.
+ *
+ * `write`'s errors roll the key back with the change, so the route renders them as it would
+ * without a key, and the form may be sent again with the same key.
+ */
+export async function redirectOnce(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uow: UnitOfWork,
+  workspaceId: string,
+  write: (uow: UnitOfWork) => Promise<string>,
+): Promise<FastifyReply> {
+  const key = formKeyOf(request.body);
+  if (key === undefined) return reply.redirect(await write(uow), 303);
+  const form = `${request.method} ${request.url}`;
+  const { answer, replayed } = await writeOnce(
+    uow,
+    {
+      workspaceId,
+      key,
+      method: request.method,
+      path: request.url,
+      requestHash: createHash('sha256').update(form).digest('hex'),
+    },
+    async (unit) => ({ statusCode: 303, body: '', location: await write(unit) }),
+  );
+  if (replayed) reply.header('idempotent-replayed', 'true');
+  return reply.redirect(answer.location ?? '/', answer.statusCode);
+}
+
+/** The hidden field of a form's idempotency key. */
+export const FORM_KEY_FIELD = 'idempotency_key';
+
+/** A new key for one rendered form: 144 random bits, URL-safe. */
+export function newFormKey(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+function formKeyOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const raw = (body as Record<string, unknown>)[FORM_KEY_FIELD];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key === undefined || key === '') return undefined;
+  if (typeof key !== 'string' || key.length > 255) throw keyInvalid(FORM_KEY_FIELD, 'The form key');
+  return key;
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
-  if (!key || key.length > 255) {
-    throw new AppError(422, 'validation_failed', 'The given data was invalid.', {
-      'Idempotency-Key': ['The Idempotency-Key header must be 1-255 characters.'],
-    });
-  }
+  if (!key || key.length > 255) throw keyInvalid('Idempotency-Key', 'The Idempotency-Key header');
   return key;
+}
+
+function keyInvalid(field: string, what: string): AppError {
+  return new AppError(422, 'validation_failed', 'The given data was invalid.', {
+    [field]: [`${what} must be 1-255 characters.`],
+  });
 }
 
 function keyReused(): AppError {

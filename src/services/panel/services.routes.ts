@@ -7,6 +7,7 @@ import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -180,12 +181,15 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const { body, errors } = bodyOf(values, workspace.currency);
     try {
       throwIfInvalid(schemaErrorsOf(ServiceCreateBody, body), errors);
-      await createService(deps.uow, workspace.id, body as ServiceCreateBody);
+      // The form's key: a double click adds one service.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        await createService(uow, workspace.id, body as ServiceCreateBody);
+        return `${SERVICES}?notice=created`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return renderForm(reply, workspace, { values, errors: error.errors }, undefined, 422);
     }
-    return reply.redirect(`${SERVICES}?notice=created`, 303);
   });
 
   panel.get('/setup/services/:serviceId', access, async (request, reply) => {

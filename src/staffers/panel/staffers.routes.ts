@@ -5,6 +5,7 @@ import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -151,8 +152,11 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     try {
       const body = apiBodyOf(values);
       throwIfInvalid(schemaErrorsOf(StafferCreateBody, body), {});
-      const staffer = await createStaffer(deps.uow, workspaceId, body);
-      return reply.redirect(`${STAFFERS}/${staffer.id}?notice=created`, 303);
+      // The form's key: a double click adds one staffer, and both answers open that one.
+      return await redirectOnce(request, reply, deps.uow, workspaceId, async (uow) => {
+        const staffer = await createStaffer(uow, workspaceId, body);
+        return `${STAFFERS}/${staffer.id}?notice=created`;
+      });
     } catch (error) {
       const errors = formErrors(error);
       return reply.page({

@@ -4,6 +4,7 @@ import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -89,12 +90,15 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     try {
       throwIfInvalid(schemaErrorsOf(CreateStatusBody, body), statusRuleErrors(body, { nameRequired: true }));
       const changes = statusChanges(body);
-      await createStatus(deps.uow, session.workspace.id, { ...changes, name: changes.name! });
+      // The form's key: a double click adds one status.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await createStatus(uow, session.workspace.id, { ...changes, name: changes.name! });
+        return `${STATUSES}?notice=created`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return renderForm(reply, { values, errors: error.errors }, { code: 422 });
     }
-    return reply.redirect(`${STATUSES}?notice=created`, 303);
   });
 
   panel.get('/setup/statuses/:statusId', access, async (request, reply) => {
