@@ -59,19 +59,6 @@ function featureOf(path: string): string | undefined {
   return match && !NOT_FEATURES.has(match[1]!) ? match[1] : undefined;
 }
 
-/**
- * The panel route files that still read through a repository, each with the reason. Shrink it:
- * an entry goes when its reads move behind its feature's service (a test below fails while an
- * entry has nothing left to excuse).
- */
-const PANEL_REPOSITORY_ALLOWED: Record<string, string> = {
-  // The booking forms' input path is being reworked (one parser per operation); their reads move
-  // behind the bookings' services with it.
-  'src/bookings/panel/booking-new.routes.ts': 'reads move with the booking input rework',
-  'src/bookings/panel/bookings-list.routes.ts': 'reads move with the booking input rework',
-  'src/bookings/panel/bookings.routes.ts': 'reads move with the booking input rework',
-};
-
 /** A folder's files, tests included, each with what it imports that `forbidden` matches. */
 function importsMatching(folder: string, forbidden: (target: string) => boolean): string[] {
   return sourceFiles(join(src, folder), true).flatMap((file) =>
@@ -243,17 +230,8 @@ describe('layering', () => {
   it('keeps panel routes on services: a panel route file calls no repository', () => {
     const routes = files.filter((f) => /^src\/[^/]+\/panel\/[^/]+\.routes\.tsx?$/.test(relative(root, f)));
     expect(routes.length).toBeGreaterThan(15);
-    const offenders = importEdges(
-      routes.filter((file) => !(relative(root, file) in PANEL_REPOSITORY_ALLOWED)),
-      (target) => /\.repository\.js$/.test(target),
-      valueImportsOf,
-    );
+    const offenders = importEdges(routes, (target) => /\.repository\.js$/.test(target), valueImportsOf);
     expect(offenders).toEqual([]);
-    // Each allowed file still reads through a repository; an entry whose reads moved must go.
-    const stale = Object.keys(PANEL_REPOSITORY_ALLOWED).filter(
-      (path) => !valueImportsOf(join(root, path)).some((target) => /\.repository\.js$/.test(target)),
-    );
-    expect(stale).toEqual([]);
   });
 
   it('sees the layers it checks, so the checks above can fail', () => {
