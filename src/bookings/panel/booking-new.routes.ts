@@ -4,7 +4,6 @@ import { searchCustomersPage } from '../../customers/customers.service.js';
 import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
-import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -14,7 +13,7 @@ import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { freeTimesOfServices, nearestSlots } from '../booking-free-times.service.js';
 import { parseCreateBooking } from '../bookings.rules.js';
-import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings.service.js';
+import { type CreateBookingInput, createBooking } from '../bookings.service.js';
 import { bookingPath, type Choice } from './booking.page.js';
 import {
   CREATE_FIELDS,
@@ -220,14 +219,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     };
     for (const key of Object.keys(body) as (keyof CreateBookingInput)[])
       if (body[key] === undefined) delete body[key];
-    const ctx: BookingContext = {
-      db: deps.db,
-      uow: deps.uow,
-      workspace,
-      actor: { type: 'user', id: sessionOf(request).user.id },
-      now: deps.clock.now(),
-      linkBase: deps.linkBase(),
-    };
+    const context = await panelContextOf(request);
     try {
       // POST /bookings' input path, and what this form's own inputs (a date and a wall time)
       // say first: they name what the person typed.
@@ -241,7 +233,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
       // The form's key: a double click makes one booking and both answers lead to it.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
-        const booking = await createBooking({ ...ctx, db: uow.db, uow }, body);
+        const booking = await createBooking({ ...context, db: uow.db, uow }, body);
         return withNotice(bookingPath(booking.id), 'created');
       });
     } catch (error) {

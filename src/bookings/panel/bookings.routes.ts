@@ -97,15 +97,6 @@ export interface PageExtra {
 export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   const workspaceOf = async (request: FastifyRequest) => (await panelContextOf(request)).workspace;
 
-  const contextOf = (request: FastifyRequest, workspace: WorkspaceRow): BookingContext => ({
-    db: deps.db,
-    uow: deps.uow,
-    workspace,
-    actor: { type: 'user', id: sessionOf(request).user.id },
-    now: deps.clock.now(),
-    linkBase: deps.linkBase(),
-  });
-
   async function showBooking(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -219,12 +210,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       const workspace = await workspaceOf(request);
       const view = await getBookingView(deps.db, workspace.id, bookingId);
       const { values, returnTo, work, freeTimes } = handle({ request, workspace, view });
-      const ctx = contextOf(request, workspace);
+      const context = await panelContextOf(request);
       try {
         // The form's key: a repeated submit gets the first one's redirect and changes nothing.
         return await redirectOnce(request, reply, deps.uow, workspace.id, (uow) =>
           // Reads in the key's transaction too: on the embedded store another would wait for it.
-          work({ ...ctx, db: uow.db, uow }),
+          work({ ...context, db: uow.db, uow }),
         );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
