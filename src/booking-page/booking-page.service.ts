@@ -19,7 +19,6 @@ import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 /** Everything the page lists fits one page of these (a business has tens, not thousands). */
 const ALL = { page: 1, perPage: 100, offset: 0 };
-const CUSTOMER = { type: 'system', id: null } as const;
 
 export async function pageLocations(db: Db, workspace: WorkspaceRow): Promise<LocationRow[]> {
   return (await listLocations(db, workspace.id, ALL)).rows;
@@ -246,11 +245,11 @@ export type BookRefusal = { kind: 'taken' } | { kind: 'invalid'; errors: DetailE
  * customer is shown.
  */
 export async function bookFromPage(
-  ctx: Omit<BookingContext, 'actor'>,
+  ctx: BookingContext,
   booking: PageBooking,
   phone: string,
 ): Promise<string> {
-  const made = await createBooking({ ...ctx, actor: CUSTOMER }, createInputOf(ctx.workspace, booking, phone));
+  const made = await createBooking(ctx, createInputOf(ctx.workspace, booking, phone));
   return made.id;
 }
 
@@ -296,22 +295,18 @@ export class ChangeRefused extends AppError {
 }
 
 /** The customer's cancel: the API's cancel with reason "canceled" (same webhooks). */
-export async function cancelByCustomer(ctx: Omit<BookingContext, 'actor'>, booking: BookingView) {
+export async function cancelByCustomer(ctx: BookingContext, booking: BookingView) {
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
   if (refusal) throw new ChangeRefused(refusal);
-  await cancelBooking({ ...ctx, actor: CUSTOMER }, booking.id, 'canceled');
+  await cancelBooking(ctx, booking.id, 'canceled');
 }
 
 /** The customer's reschedule: the API's reschedule (same uuid, booking-updated + booking-rescheduled). */
-export async function rescheduleByCustomer(
-  ctx: Omit<BookingContext, 'actor'>,
-  booking: BookingView,
-  start: string,
-) {
+export async function rescheduleByCustomer(ctx: BookingContext, booking: BookingView, start: string) {
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
   if (refusal) throw new ChangeRefused(refusal);
   try {
-    await rescheduleBooking({ ...ctx, actor: CUSTOMER }, booking.id, start);
+    await rescheduleBooking(ctx, booking.id, start);
   } catch (error) {
     if (
       error instanceof AppError &&

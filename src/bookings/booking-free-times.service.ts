@@ -3,9 +3,10 @@ import type { Db } from '../platform/db/client.js';
 import { formatMoney } from '../platform/money.js';
 import { computeSlots } from '../slots/engine/compute-slots.js';
 import type { Slot } from '../slots/engine/types.js';
-import { loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
+import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { combinedService } from './booking-shape.rules.js';
+import { type BookingView, findBookingSeat, findBookingServices } from './bookings.repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -56,6 +57,50 @@ export async function freeTimesOn(
     priceFormatted: formatMoney(service.priceMinor, args.workspace.currency, args.workspace.locale),
   });
   return day?.slots ?? [];
+}
+
+/**
+ * The free starts of one local date for the services `serviceIds` names, in that order; ids the
+ * location does not offer are left out.
+ */
+export async function freeTimesOfServices(
+  db: Db,
+  args: {
+    workspace: WorkspaceRow;
+    location: Pick<LocationRow, 'id' | 'timezone'>;
+    serviceIds: string[];
+    stafferId?: string | undefined;
+    date: string;
+    now: number;
+  },
+): Promise<Slot[]> {
+  const { serviceIds, ...rest } = args;
+  const offered = await loadOfferedServices(db, args.workspace.id, args.location.id, serviceIds);
+  return freeTimesOn(db, { ...rest, services: serviceIds.map((id) => offered.get(id)!).filter(Boolean) });
+}
+
+/**
+ * The free starts of one local date for a booking's own services, with `stafferId`: where the
+ * booking could move to. The booking's own seat is left out, so it does not stand in its own way.
+ */
+export async function freeTimesOfBooking(
+  db: Db,
+  args: { workspace: WorkspaceRow; view: BookingView; stafferId: string; date: string; now: number },
+): Promise<Slot[]> {
+  const { workspace, view } = args;
+  const [services, seat] = await Promise.all([
+    findBookingServices(db, workspace.id, view.id),
+    findBookingSeat(db, workspace.id, view.id),
+  ]);
+  return freeTimesOn(db, {
+    workspace,
+    location: { id: view.location_id, timezone: view.timezone },
+    services,
+    stafferId: args.stafferId,
+    date: args.date,
+    now: args.now,
+    excludeSeat: seat,
+  });
 }
 
 /** Up to `count` of the slots nearest to `asked` (epoch ms), in the day's order. */

@@ -96,3 +96,11 @@ function toValues(body: PaymentAccountUpdateBody): PaymentAccountValues {
 export function listPaymentAccountsWithArchived(db: Db, workspaceId: string): Promise<PaymentAccountRow[]> {
   return listAllPaymentAccounts(db, workspaceId);
 }
+
+/**
+ * The accounts of a location whether it is live or not: a booking's page names the accounts of
+ * its location even after the location was archived.
+ */
+export function listAccountsAtLocation(db: Db, workspaceId: string, locationId: string) {
+  return listPaymentAccounts(db, workspaceId, locationId);
+}

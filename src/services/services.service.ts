@@ -2,12 +2,14 @@ import { FieldErrorBag, notFound } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Page } from '../platform/http/pagination.js';
 import { listCategories } from './service-categories.repository.js';
 import {
   archiveServiceRow,
   findService,
   insertService,
   listAllServices,
+  listServicesAtLocation,
   replaceServiceLocations,
   type ServiceRecord,
   type ServiceValues,
@@ -126,4 +128,9 @@ export function listServiceCategories(db: Db, workspaceId: string) {
 /** Every service of the workspace with its category, archived ones too (the panel's list). */
 export function listServicesWithArchived(db: Db, workspaceId: string) {
   return listAllServices(db, workspaceId);
+}
+
+/** One page of the live services a location offers, with their total (the booking forms' pickers). */
+export function listLocationServicesPage(db: Db, workspaceId: string, locationId: string, page: Page) {
+  return listServicesAtLocation(db, workspaceId, locationId, page);
 }

@@ -154,3 +154,11 @@ export function listStaffersPage(db: Db, workspaceId: string, page: Page) {
 export function listOfferedServicePairs(db: Db, workspaceId: string) {
   return listOfferedPairs(db, workspaceId);
 }
+
+/**
+ * One page of the live staffers of a location, with their total, counted afresh (the booking
+ * forms' pickers, read once per page view).
+ */
+export function listLocationStaffersPage(db: Db, workspaceId: string, locationId: string, page: Page) {
+  return listStaffersAtLocation(db, workspaceId, locationId, page);
+}

@@ -60,17 +60,35 @@ function featureOf(path: string): string | undefined {
 }
 
 /**
- * The panel route files that still read through a repository, each with the reason. Shrink it:
- * an entry goes when its reads move behind its feature's service (a test below fails while an
- * entry has nothing left to excuse).
+ * The keys of a request context (src/workspaces/request-context.ts) that only a surface's hook
+ * knows: who acts and the base of absolute links. A route that writes either into an object
+ * literal is assembling a context by hand; one that spreads the surface's context
+ * (`{ ...context, db: uow.db, uow }`) names neither, and other arguments that share a field with
+ * a context (`{ workspace, date, now }` for free times) name neither either.
  */
-const PANEL_REPOSITORY_ALLOWED: Record<string, string> = {
-  // The booking forms' input path is being reworked (one parser per operation); their reads move
-  // behind the bookings' services with it.
-  'src/bookings/panel/booking-new.routes.ts': 'reads move with the booking input rework',
-  'src/bookings/panel/bookings-list.routes.ts': 'reads move with the booking input rework',
-  'src/bookings/panel/bookings.routes.ts': 'reads move with the booking input rework',
-};
+const CONTEXT_ONLY_KEYS = new Set(['actor', 'linkBase']);
+
+/** `file:line` of each object literal in `text` that names a context-only key. */
+function handBuiltContextsIn(text: string, fileName: string): string[] {
+  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isObjectLiteralExpression(node) &&
+      node.properties.some(
+        (property) =>
+          (ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property)) &&
+          CONTEXT_ONLY_KEYS.has(property.name.getText(source)),
+      )
+    ) {
+      found.push(`${fileName}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
 
 /** A folder's files, tests included, each with what it imports that `forbidden` matches. */
 function importsMatching(folder: string, forbidden: (target: string) => boolean): string[] {
@@ -243,17 +261,40 @@ describe('layering', () => {
   it('keeps panel routes on services: a panel route file calls no repository', () => {
     const routes = files.filter((f) => /^src\/[^/]+\/panel\/[^/]+\.routes\.tsx?$/.test(relative(root, f)));
     expect(routes.length).toBeGreaterThan(15);
-    const offenders = importEdges(
-      routes.filter((file) => !(relative(root, file) in PANEL_REPOSITORY_ALLOWED)),
-      (target) => /\.repository\.js$/.test(target),
-      valueImportsOf,
+    const offenders = importEdges(routes, (target) => /\.repository\.js$/.test(target), valueImportsOf);
+    expect(offenders).toEqual([]);
+  });
+
+  // Each surface builds the request's context once, in a hook after its auth (src/app/api,
+  // src/app/panel, src/app/widget); its routes read it (`request.context`, `panelContextOf`,
+  // `widgetContextOf`) and add only the unit of work they write through.
+  it('keeps contexts out of route files: no panel, API or booking page route builds one by hand', () => {
+    const routes = files.filter((f) =>
+      /^src\/[^/]+\/(panel|api|widget)\/[^/]+\.routes\.tsx?$/.test(relative(root, f)),
+    );
+    expect(routes.length).toBeGreaterThan(30);
+    for (const surface of ['panel', 'api', 'widget'])
+      expect(routes.some((f) => relative(root, f).includes(`/${surface}/`))).toBe(true);
+    const offenders = routes.flatMap((file) =>
+      handBuiltContextsIn(readFileSync(file, 'utf8'), relative(root, file)),
     );
     expect(offenders).toEqual([]);
-    // Each allowed file still reads through a repository; an entry whose reads moved must go.
-    const stale = Object.keys(PANEL_REPOSITORY_ALLOWED).filter(
-      (path) => !valueImportsOf(join(root, path)).some((target) => /\.repository\.js$/.test(target)),
-    );
-    expect(stale).toEqual([]);
+  });
+
+  it('tells a hand-built context from a spread one, so the check above can fail', () => {
+    const sample = [
+      'const a = { db: deps.db, uow: deps.uow, workspace, actor: { type: "user", id }, now, linkBase: base };',
+      'const b = { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() };',
+      'const c = { workspace, actor, now, linkBase };',
+      'const d = { ...context, db: uow.db, uow };',
+      'const e = freeTimesOfBooking(db, { workspace, view, stafferId, date, now });',
+      'const f = presentBooking(view, workspace, deps.linkBase());',
+    ].join('\n');
+    expect(handBuiltContextsIn(sample, 'sample.ts')).toEqual(['sample.ts:1', 'sample.ts:2', 'sample.ts:3']);
+    // The surfaces' hooks, where contexts are built, hold such a literal.
+    const hooks = ['app/api/api.plugin.ts', 'app/panel/panel.plugin.ts', 'app/widget/widget.plugin.ts'];
+    for (const hook of hooks)
+      expect(handBuiltContextsIn(readFileSync(join(src, hook), 'utf8'), hook).length).toBeGreaterThan(0);
   });
 
   it('sees the layers it checks, so the checks above can fail', () => {

@@ -5,11 +5,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { flowRoutes } from '../../booking-page/widget/flow.routes.js';
 import { renderErrorPage } from '../../booking-page/widget/layout.js';
 import { manageRoutes } from '../../booking-page/widget/manage.routes.js';
-import { pageContext } from '../../booking-page/widget/page-context.js';
+import { pageContext, requireWorkspace } from '../../booking-page/widget/page-context.js';
+import { CUSTOMER } from '../../booking-page/widget/widget-context.js';
 import { AppError } from '../../errors.js';
 import { projectRoot } from '../../platform/db/project-root.js';
 import { toAppError } from '../../platform/http/errors.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import type { RequestContext } from '../../workspaces/request-context.js';
 import { findWorkspaceBySlug } from '../../workspaces/workspaces.repository.js';
 
 /** Per-IP limits of the public booking page: it has no auth, so they stand against abuse. */
@@ -69,6 +71,22 @@ export async function widgetSurface(app: FastifyInstance, deps: AppDeps): Promis
   await app.register(
     async (pages) => {
       pages.setNotFoundHandler((request, reply) => renderError(deps, request, reply, 404));
+      // The context of every service call of the request, built here once: the workspace of the
+      // page's slug (an unknown one is the page's 404), the customer as the actor.
+      pages.decorateRequest('widgetContext', undefined);
+      pages.addHook('onRequest', async (request) => {
+        const slug = (request.params as { slug?: unknown } | undefined)?.slug;
+        if (typeof slug !== 'string') return;
+        const now = deps.clock.now();
+        let context: Promise<RequestContext> | undefined;
+        request.widgetContext = () =>
+          (context ??= requireWorkspace(deps, slug).then(({ workspace }) => ({
+            workspace,
+            actor: CUSTOMER,
+            now,
+            linkBase: deps.linkBase(),
+          })));
+      });
       // No cache hook here: booking page writes go through the services' unit of work, which
       // invalidates the workspace's cached answers after commit (docs/architecture.md).
       await flowRoutes(pages, deps, { create: WIDGET_LIMITS.creates, withoutProofOfWork });

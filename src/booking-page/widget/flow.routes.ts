@@ -27,6 +27,7 @@ import { pageContext, requireWorkspace } from './page-context.js';
 import { type Resolved, resolveSelection, type Selection, summaryOf } from './selection.js';
 import { slotsPage } from './slots.page.js';
 import { type PageContext, pageHref, readState } from './state.js';
+import { widgetContextOf } from './widget-context.js';
 
 type Params = { slug: string };
 const evaluations = new EvaluationCache();
@@ -116,6 +117,7 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           .send(details_(ctx, workspace, resolved, details, checked.errors, formKey, notice));
       }
       const { selection, start } = resolved;
+      const context = await widgetContextOf(request);
       try {
         // The form's key (carried from the details step): a double submit is one booking, and
         // every answer leads to it. The anti-spam checks run under the key, so a repeat of a
@@ -128,11 +130,7 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           } else if (!(await acceptSolution(workspace, altcha))) {
             throw new SpamRefused();
           }
-          const bookingId = await bookFromPage(
-            { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-            booking,
-            checked.phone!,
-          );
+          const bookingId = await bookFromPage({ ...context, db: uow.db, uow }, booking, checked.phone!);
           const manage = `/manage/${manageToken(workspace, bookingId)}`;
           const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
           const href = pageHref(workspace.slug, state, {}, manage);

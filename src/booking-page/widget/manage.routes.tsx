@@ -27,6 +27,7 @@ import { renderPage } from './layout.js';
 import { managePage } from './manage.page.js';
 import { pageContext, requireWorkspace } from './page-context.js';
 import { type PageContext, pageHref } from './state.js';
+import { widgetContextOf } from './widget-context.js';
 
 type Params = { slug: string; token: string };
 /** A manage link stops working this long after the booking ended. */
@@ -85,13 +86,11 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.post<{ Params: Params }>('/:slug/manage/:token/cancel', async (request, reply) => {
     const { workspace, booking } = await load(request);
+    const context = await widgetContextOf(request);
     try {
       // The form's key: a double click cancels once, and both answers show the canceled booking.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
-        await cancelByCustomer(
-          { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-          booking,
-        );
+        await cancelByCustomer({ ...context, db: uow.db, uow }, booking);
         return doneHref(request, workspace, 'canceled');
       });
     } catch (error) {
@@ -190,13 +189,10 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const { workspace, booking } = await load(request);
     const body = (request.body ?? {}) as Record<string, unknown>;
     const reservedOn = typeof body.reserved_on === 'string' ? body.reserved_on : '';
+    const context = await widgetContextOf(request);
     try {
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
-        await rescheduleByCustomer(
-          { db: uow.db, uow, workspace, now: deps.clock.now(), linkBase: deps.linkBase() },
-          booking,
-          reservedOn,
-        );
+        await rescheduleByCustomer({ ...context, db: uow.db, uow }, booking, reservedOn);
         return doneHref(request, workspace, 'rescheduled');
       });
     } catch (error) {

@@ -1,27 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { customerSearchOf } from '../../customers/customer-search.rules.js';
-import { searchCustomers } from '../../customers/customers.repository.js';
-import {
-  AppError,
-  type FieldErrors,
-  InvalidInput,
-  notFound,
-  SlotUnavailable,
-  validationFailed,
-} from '../../errors.js';
-import { listLocations } from '../../locations/locations.repository.js';
+import { searchCustomersPage } from '../../customers/customers.service.js';
+import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
+import { listLocationsPage } from '../../locations/locations.service.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
-import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn, toUtcIso } from '../../platform/time/zone.js';
-import { listServicesAtLocation } from '../../services/services.repository.js';
-import { loadOfferedServices } from '../../slots/slots.repository.js';
-import { listStaffersAtLocation } from '../../staffers/staffers.repository.js';
-import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { freeTimesOn, nearestSlots } from '../booking-free-times.service.js';
+import { listLocationServicesPage } from '../../services/services.service.js';
+import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
+import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import { freeTimesOfServices, nearestSlots } from '../booking-free-times.service.js';
 import { parseCreateBooking } from '../bookings.rules.js';
-import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings.service.js';
+import { type CreateBookingInput, createBooking } from '../bookings.service.js';
 import { bookingPath, type Choice } from './booking.page.js';
 import {
   CREATE_FIELDS,
@@ -65,20 +57,16 @@ const texts = (values: Values, name: string) => {
  * several in one booking.
  */
 export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
-  async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
-    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
-    if (!workspace) throw notFound('Workspace');
-    return workspace;
-  }
+  const workspaceOf = async (request: FastifyRequest) => (await panelContextOf(request)).workspace;
 
   /** The location the form names (one of the workspace's live ones), else the first. */
   async function choicesFor(workspace: WorkspaceRow, values: Values) {
-    const locations = (await listLocations(deps.db, workspace.id, ALL)).rows;
+    const locations = (await listLocationsPage(deps.db, workspace.id, ALL)).rows;
     const location = locations.find((l) => l.id === text(values, 'location_uuid')) ?? locations[0];
     if (!location) return { locations, location: undefined, services: [], staffers: [] };
     const [services, staffers] = await Promise.all([
-      listServicesAtLocation(deps.db, workspace.id, location.id, ALL),
-      listStaffersAtLocation(deps.db, workspace.id, location.id, ALL),
+      listLocationServicesPage(deps.db, workspace.id, location.id, ALL),
+      listLocationStaffersPage(deps.db, workspace.id, location.id, ALL),
     ]);
     return { locations, location, services: services.rows, staffers: staffers.rows };
   }
@@ -104,13 +92,12 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     // Free times only for what the form may book: offered services, a staffer of the location.
     const serviceIds = texts(values, 'service_uuid').filter((id) => services.some((s) => s.id === id));
     const stafferId = staffers.find((s) => s.id === text(values, 'staffer_uuid'))?.id;
-    let slots: Awaited<ReturnType<typeof freeTimesOn>> | undefined;
+    let slots: Awaited<ReturnType<typeof freeTimesOfServices>> | undefined;
     if (location && serviceIds.length > 0 && isDate(text(values, 'date'))) {
-      const offered = await loadOfferedServices(deps.db, workspace.id, location.id, serviceIds);
-      slots = await freeTimesOn(deps.db, {
+      slots = await freeTimesOfServices(deps.db, {
         workspace,
         location,
-        services: serviceIds.map((id) => offered.get(id)!).filter(Boolean),
+        serviceIds,
         stafferId,
         date: text(values, 'date'),
         now,
@@ -137,7 +124,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     const search = customerSearchOf(customerQuery);
     if (search) {
       // The Customers page's search: a phone typed any way, or words of a name or email.
-      const { rows } = await searchCustomers(deps.db, workspace.id, search, { perPage: 10, offset: 0 });
+      const { rows } = await searchCustomersPage(deps.db, workspace.id, search, { perPage: 10, offset: 0 });
       matches = rows.map((customer) => {
         const params = new URLSearchParams();
         for (const name of WHERE_AND_WHEN) {
@@ -232,14 +219,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     };
     for (const key of Object.keys(body) as (keyof CreateBookingInput)[])
       if (body[key] === undefined) delete body[key];
-    const ctx: BookingContext = {
-      db: deps.db,
-      uow: deps.uow,
-      workspace,
-      actor: { type: 'user', id: sessionOf(request).user.id },
-      now: deps.clock.now(),
-      linkBase: deps.linkBase(),
-    };
+    const context = await panelContextOf(request);
     try {
       // POST /bookings' input path, and what this form's own inputs (a date and a wall time)
       // say first: they name what the person typed.
@@ -253,7 +233,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
       // The form's key: a double click makes one booking and both answers lead to it.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
-        const booking = await createBooking({ ...ctx, db: uow.db, uow }, body);
+        const booking = await createBooking({ ...context, db: uow.db, uow }, body);
         return withNotice(bookingPath(booking.id), 'created');
       });
     } catch (error) {

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { listLocations } from '../../locations/locations.repository.js';
+import { listLocationsPage } from '../../locations/locations.service.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn } from '../../platform/time/zone.js';
-import { listStaffers } from '../../staffers/staffers.repository.js';
-import { listLiveStatuses } from '../../statuses/statuses.repository.js';
-import { listBookingViews, locationNamesOf } from '../bookings.repository.js';
+import { listStaffersPage } from '../../staffers/staffers.service.js';
+import { listStatuses } from '../../statuses/statuses.service.js';
+import { listBookingsPage } from '../booking-reads.service.js';
 import { bookingFiltersOf, chosenLocation, filterValuesOf } from './bookings-list.filters.js';
 import { BookingsListPage } from './bookings-list.page.js';
 
@@ -17,7 +17,7 @@ const MAX_CHOICES = 100;
 
 /**
  * Bookings -> Bookings list (every role): the bookings of a date range, filtered by status,
- * staffer, customer and location, read by the same repository as GET /bookings. Each row links to
+ * staffer, customer and location, read as GET /bookings reads them. Each row links to
  * the booking's own page (/panel/bookings/{uuid}).
  */
 export function bookingsListPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
@@ -25,9 +25,9 @@ export function bookingsListPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
     const workspaceId = sessionOf(request).workspace.id;
     const all = { page: 1, perPage: MAX_CHOICES, offset: 0 };
     const [statuses, staffers, locations] = await Promise.all([
-      listLiveStatuses(deps.db, workspaceId),
-      listStaffers(deps.db, workspaceId, all),
-      listLocations(deps.db, workspaceId, all),
+      listStatuses(deps.db, workspaceId),
+      listStaffersPage(deps.db, workspaceId, all),
+      listLocationsPage(deps.db, workspaceId, all),
     ]);
     const values = filterValuesOf(request.query);
     // "Today" where the chosen location is, else where the first one is.
@@ -36,9 +36,9 @@ export function bookingsListPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
     const { filters, from, to, errors } = bookingFiltersOf(values, today);
     const failed = Object.keys(errors).length > 0;
     const page = pageParam(request.query);
-    const { rows, total } = failed
-      ? { rows: [], total: 0 }
-      : await listBookingViews(deps.db, workspaceId, filters, {
+    const { rows, total, locationNames } = failed
+      ? { rows: [], total: 0, locationNames: new Map<string, string>() }
+      : await listBookingsPage(deps.db, workspaceId, filters, {
           perPage: PER_PAGE,
           offset: (page - 1) * PER_PAGE,
         });
@@ -49,17 +49,13 @@ export function bookingsListPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
       status: failed ? 422 : 200,
       body: BookingsListPage({
         form: { values: shown, errors },
-        statuses: statuses.map((status) => ({ id: status.id, name: status.name })),
+        statuses: statuses.map((status) => ({ id: status.uuid, name: status.name })),
         staffers: staffers.rows.map((staffer) => ({
           id: staffer.id,
           name: `${staffer.first_name} ${staffer.last_name}`.trim(),
         })),
         locations: locations.rows.map((location) => ({ id: location.id, name: location.name })),
-        locationNames: await locationNamesOf(
-          deps.db,
-          workspaceId,
-          rows.map((row) => row.location_id),
-        ),
+        locationNames,
         bookings: rows,
         page,
         perPage: PER_PAGE,

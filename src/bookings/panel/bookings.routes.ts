@@ -1,26 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AppError,
-  type FieldErrors,
-  InvalidInput,
-  notFound,
-  SlotUnavailable,
-  validationFailed,
-} from '../../errors.js';
+import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
-import { listPaymentAccounts } from '../../payment-accounts/payment-accounts.repository.js';
+import { listAccountsAtLocation } from '../../payment-accounts/payment-accounts.service.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
-import { listServicesAtLocation } from '../../services/services.repository.js';
-import { listStaffersAtLocation } from '../../staffers/staffers.repository.js';
-import { isFinal, listLiveStatuses } from '../../statuses/statuses.repository.js';
-import { listMembers } from '../../users/users.repository.js';
-import { findWorkspaceById, type WorkspaceRow } from '../../workspaces/workspaces.repository.js';
+import { listLocationServicesPage } from '../../services/services.service.js';
+import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
+import { listStatuses } from '../../statuses/statuses.service.js';
+import { listTeam } from '../../users/users.service.js';
+import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   addPublicNote,
   cancelBooking,
@@ -30,15 +24,10 @@ import {
   moveBooking,
   setStatus,
 } from '../booking-changes.service.js';
-import { freeTimesOn, nearestSlots } from '../booking-free-times.service.js';
-import { listHistory } from '../booking-history.repository.js';
+import { freeTimesOfBooking, nearestSlots } from '../booking-free-times.service.js';
+import { bookingHistory, getBookingView } from '../booking-reads.service.js';
 import { presentBooking } from '../bookings.presenter.js';
-import {
-  type BookingView,
-  findBookingSeat,
-  findBookingServices,
-  requireBookingView,
-} from '../bookings.repository.js';
+import type { BookingView } from '../bookings.repository.js';
 import { parseReschedule } from '../bookings.rules.js';
 import {
   CancelBody,
@@ -106,20 +95,7 @@ export interface PageExtra {
  * same service with the panel user as the actor: the same rules, history and webhooks.
  */
 export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
-  async function workspaceOf(request: FastifyRequest): Promise<WorkspaceRow> {
-    const workspace = await findWorkspaceById(deps.db, sessionOf(request).workspace.id);
-    if (!workspace) throw notFound('Workspace');
-    return workspace;
-  }
-
-  const contextOf = (request: FastifyRequest, workspace: WorkspaceRow): BookingContext => ({
-    db: deps.db,
-    uow: deps.uow,
-    workspace,
-    actor: { type: 'user', id: sessionOf(request).user.id },
-    now: deps.clock.now(),
-    linkBase: deps.linkBase(),
-  });
+  const workspaceOf = async (request: FastifyRequest) => (await panelContextOf(request)).workspace;
 
   async function showBooking(
     request: FastifyRequest,
@@ -128,18 +104,18 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     bookingId: string,
     extra: PageExtra = {},
   ) {
-    const view = await requireBookingView(deps.db, workspace.id, bookingId);
+    const view = await getBookingView(deps.db, workspace.id, bookingId);
     const booking = presentBooking(view, workspace, deps.linkBase());
     const zone = view.timezone;
     const start = new Date(view.start_time).getTime();
     const end = new Date(view.end_time).getTime();
     const [staffers, services, statuses, accounts, members, history] = await Promise.all([
-      listStaffersAtLocation(deps.db, workspace.id, view.location_id, ALL),
-      listServicesAtLocation(deps.db, workspace.id, view.location_id, ALL),
-      listLiveStatuses(deps.db, workspace.id),
-      listPaymentAccounts(deps.db, workspace.id, view.location_id),
-      listMembers(deps.db, workspace.id),
-      listHistory(deps.db, workspace.id, bookingId),
+      listLocationStaffersPage(deps.db, workspace.id, view.location_id, ALL),
+      listLocationServicesPage(deps.db, workspace.id, view.location_id, ALL),
+      listStatuses(deps.db, workspace.id),
+      listAccountsAtLocation(deps.db, workspace.id, view.location_id),
+      listTeam(deps.db, workspace.id),
+      bookingHistory(deps.db, workspace.id, bookingId),
     ]);
     const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
     const stafferNames = new Map(staffers.rows.map((s) => [s.id, personName(s.first_name, s.last_name)]));
@@ -148,7 +124,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const serviceNames = new Map(services.rows.map((s) => [s.id, s.name]));
     for (const line of view.lines)
       if (!serviceNames.has(line.service_id)) serviceNames.set(line.service_id, line.name);
-    const statusNames = new Map(statuses.map((s) => [s.id, s.name]));
+    const statusNames = new Map(statuses.map((s) => [s.uuid, s.name]));
     statusNames.set(view.status_id, view.status_name);
     const staffersChoices: Choice[] = [...stafferNames].map(([value, label]) => ({ value, label }));
     const open = Math.max(0, booking.order.total - booking.order.amount_paid);
@@ -179,7 +155,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         ),
         staffers: staffersChoices,
         services: services.rows.map((s) => ({ value: s.id, label: `${s.name} (${s.duration_minutes} min)` })),
-        statuses: statuses.filter((s) => !isFinal(s.type)).map((s) => ({ value: s.id, label: s.name })),
+        statuses: statuses.filter((s) => !s.is_final).map((s) => ({ value: s.uuid, label: s.name })),
         accounts: accounts.map((a) => ({ value: a.id, label: a.name })),
         openAmount: decimalOf(open, workspace.currency),
         currency: workspace.currency,
@@ -200,18 +176,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     date: string,
     asked: number,
   ): Promise<FreeTime[]> {
-    const [services, seat] = await Promise.all([
-      findBookingServices(deps.db, workspace.id, view.id),
-      findBookingSeat(deps.db, workspace.id, view.id),
-    ]);
-    const slots = await freeTimesOn(deps.db, {
+    const slots = await freeTimesOfBooking(deps.db, {
       workspace,
-      location: { id: view.location_id, timezone: view.timezone },
-      services,
+      view,
       stafferId,
       date,
       now: deps.clock.now(),
-      excludeSeat: seat,
     });
     const nearest = new Set(nearestSlots(slots, asked));
     return slotChoices(slots)
@@ -238,14 +208,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     panel.post(`/bookings/:bookingUuid/${action}`, access, async (request, reply) => {
       const bookingId = uuidParam(request, 'bookingUuid');
       const workspace = await workspaceOf(request);
-      const view = await requireBookingView(deps.db, workspace.id, bookingId);
+      const view = await getBookingView(deps.db, workspace.id, bookingId);
       const { values, returnTo, work, freeTimes } = handle({ request, workspace, view });
-      const ctx = contextOf(request, workspace);
+      const context = await panelContextOf(request);
       try {
         // The form's key: a repeated submit gets the first one's redirect and changes nothing.
         return await redirectOnce(request, reply, deps.uow, workspace.id, (uow) =>
           // Reads in the key's transaction too: on the embedded store another would wait for it.
-          work({ ...ctx, db: uow.db, uow }),
+          work({ ...context, db: uow.db, uow }),
         );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
