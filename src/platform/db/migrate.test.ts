@@ -106,5 +106,6 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the embedded store in D
     } finally {
       await second.close();
     }
-  });
+    // Two embedded stores opened from files and every migration applied: seconds of CPU.
+  }, 120_000);
 });
