@@ -1,10 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_LIMITS } from '../../src/app/widget/widget.plugin.js';
-import { projectRoot } from '../../src/platform/db/project-root.js';
+import { bundledIslands } from '../helpers/islands.js';
 import { openPageStudio, type PageStudio } from './booking-page-kit.js';
 
 /** Bad input of every kind, per-IP limits and HTML errors, page weight. */
@@ -170,8 +168,6 @@ describe('per-IP limits', () => {
 
 describe('weight', () => {
   it('keeps the first step under 15 kB gzipped and all JavaScript of the page under 10 kB gzipped', async () => {
-    const islands = path.join(projectRoot(), 'dist', 'public', 'islands');
-    expect(existsSync(path.join(islands, 'booking.js')), 'run `npm run build` first').toBe(true);
     // The first step of a one-location studio is the service list; of a chain, the location list.
     for (const url of [
       `/book/${s.slug}`,
@@ -185,16 +181,16 @@ describe('weight', () => {
       const inline = [...page.body.matchAll(/<script(?![^>]*src=)[^>]*>([\s\S]*?)<\/script>/g)].map(
         (m) => m[1]!,
       );
-      const js =
-        scripts.map((name) => readFileSync(path.join(islands, `${name}.js`), 'utf8')).join('') +
-        inline.join('');
+      const bundles = await bundledIslands(scripts);
+      expect(Object.keys(bundles).sort()).toEqual([...scripts].sort());
+      const js = scripts.map((name) => bundles[name]!).join('') + inline.join('');
       expect(gzipSync(js).length).toBeLessThanOrEqual(10 * 1024);
       // Nothing from another origin, no web fonts.
       expect(page.body).not.toMatch(/(src|href)="(https?:)?\/\//);
       expect(page.body).not.toMatch(/@font-face|@import/);
       if (url === `/book/${s.slug}`) expect(gzipSync(page.body).length).toBeLessThanOrEqual(15 * 1024);
     }
-    const embed = readFileSync(path.join(islands, 'embed.js'));
-    expect(embed.length).toBeLessThanOrEqual(3 * 1024);
+    const { embed } = await bundledIslands(['embed']);
+    expect(Buffer.byteLength(embed!)).toBeLessThanOrEqual(3 * 1024);
   });
 });

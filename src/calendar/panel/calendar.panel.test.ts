@@ -1,13 +1,11 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
+import { bundledIslands } from '../../../test/helpers/islands.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
-import { projectRoot } from '../../platform/db/project-root.js';
 import { outboxHandlers } from '../../workers.js';
 
 /**
@@ -280,12 +278,7 @@ describe('weight', () => {
     );
     expect(scripts).toEqual(['calendar']);
     // Bundled in memory as `npm run build` bundles it, so the test needs nothing built first.
-    const islands = (await import(
-      pathToFileURL(path.join(projectRoot(), 'scripts', 'islands.mjs')).href
-    )) as {
-      bundleIslands(options: { names: string[] }): Promise<Record<string, string>>;
-    };
-    const bundles = await islands.bundleIslands({ names: scripts });
+    const bundles = await bundledIslands(scripts);
     expect(Object.keys(bundles)).toEqual(['calendar']);
     const js = scripts.map((name) => bundles[name]!).join('');
     expect(gzipSync(js).length).toBeLessThanOrEqual(30 * 1024);
