@@ -243,7 +243,14 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     try {
       // The form's key: a double click saves once and answers both with the same redirect.
       return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-        await updateOwnBookingEmails(uow, session.workspace.id, session.user.id, stafferId, chosen, deps.clock.now());
+        await updateOwnBookingEmails(
+          uow,
+          session.workspace.id,
+          session.user.id,
+          stafferId,
+          chosen,
+          deps.clock.now(),
+        );
         return `${OWN_EMAILS}?notice=saved`;
       });
     } catch (error) {
