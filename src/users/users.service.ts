@@ -243,7 +243,7 @@ export async function resetPassword(db: Db, token: string, password: string, now
 
 /** A signed-in user's new password; their other sessions end, this one stays. */
 export async function changePassword(
-  db: Db,
+  uow: UnitOfWork,
   userId: string,
   sessionId: string,
   password: string,
@@ -252,7 +252,7 @@ export async function changePassword(
   const problem = passwordProblem(password);
   if (problem) throw invalidField('password', problem);
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (tx) => {
+  await uow.run(null, async (tx) => {
     await setPasswordHash(tx, userId, passwordHash, false, new Date(now));
     await deleteSessionsOfUser(tx, userId, sessionId);
   });
