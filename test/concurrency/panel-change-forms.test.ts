@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { createLocation, createStaffer } from '../helpers/factories.js';
-import { makeUser, PanelClient } from '../helpers/panel-client.js';
+import { makeUser, PanelClient, TEST_PASSWORD } from '../helpers/panel-client.js';
 
 /**
  * The panel's forms that change something or make a one-time secret, submitted several times at
@@ -146,7 +146,7 @@ describe('a form that creates something, submitted several times at once, create
     expect(await count('mail_messages')).toBe(before + 1);
   });
 
-  it('staffer feed regenerate: one new URL, the one the page shows', async () => {
+  it('staffer feed regenerate: one feed, one answer replayed to the others', async () => {
     const location = await createLocation(t.db, t.workspace.id, { name: 'Feed studio' });
     const staffer = await createStaffer(t.db, t.workspace.id, location.id, [], { firstName: 'Feed' });
     const feeds = '/panel/settings/calendar-feeds';
@@ -160,6 +160,43 @@ describe('a form that creates something, submitted several times at once, create
     expect(rows).toHaveLength(1);
   });
 });
+
+describe('a form that sends or makes something again, submitted several times at once, does it once', () => {
+  it('mail log resend: one copy queued', async () => {
+    const page = '/panel/settings/notifications';
+    await owner.post(`${page}/test`);
+    const sent = await t.db
+      .updateTable('mail_messages')
+      .set({ state: 'sent' })
+      .where('workspace_id', '=', t.workspace.id)
+      .returning('id')
+      .execute();
+    const message = sent[0]!.id;
+    const before = await count('mail_messages');
+    const answers = await submitAtOnce(`${page}/messages/${message}`, `${page}/messages/${message}/resend`);
+    expect(expectOneRedirect(answers)).toBe(`${page}?notice=resent#log`);
+    expect(await count('mail_messages')).toBe(before + 1);
+  });
+
+  it('own feed regenerate: a new URL, one answer replayed to the others', async () => {
+    const page = '/panel/account/calendar-feed';
+    await owner.post(`${page}/regenerate`);
+    const first = await ownFeedNonce();
+    const answers = await submitAtOnce(page, `${page}/regenerate`);
+    expect(expectOneRedirect(answers)).toBe(`${page}?notice=regenerated`);
+    expect(await ownFeedNonce()).not.toBe(first);
+  });
+});
+
+async function ownFeedNonce(): Promise<string> {
+  const row = await t.db
+    .selectFrom('calendar_feeds')
+    .select('nonce')
+    .where('workspace_id', '=', t.workspace.id)
+    .where('user_id', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return row.nonce;
+}
 
 describe('a form that changes something, submitted several times at once, changes it once', () => {
   it('location update and archive', async () => {
@@ -192,5 +229,54 @@ describe('a form that changes something, submitted several times at once, change
       `/panel/team/members/${member.id}/remove`,
     );
     expect(expectOneRedirect(removed)).toBe('/panel/team?notice=removed');
+  });
+
+  it('API key delete and invite revoke', async () => {
+    const keys = '/panel/settings/developers/api-keys';
+    const made = await owner.post(keys, { name: 'Deleted twice' });
+    expect(made.statusCode).toBe(200);
+    const key = await t.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('workspace_id', '=', t.workspace.id)
+      .where('name', '=', 'Deleted twice')
+      .executeTakeFirstOrThrow();
+    const deleted = await submitAtOnce(`${keys}/${key.id}/delete`, `${keys}/${key.id}/delete`);
+    expect(expectOneRedirect(deleted)).toBe(`${keys}?notice=deleted`);
+
+    await owner.post('/panel/team/invites', { email: 'revoked@example.com', role: 'staff' });
+    const invite = await t.db
+      .selectFrom('invites')
+      .select('id')
+      .where('workspace_id', '=', t.workspace.id)
+      .where('email', '=', 'revoked@example.com')
+      .executeTakeFirstOrThrow();
+    const revoked = await submitAtOnce('/panel/team', `/panel/team/invites/${invite.id}/revoke`);
+    expect(expectOneRedirect(revoked)).toBe('/panel/team?notice=revoked');
+  });
+
+  it('notification settings', async () => {
+    const page = '/panel/settings/notifications';
+    const answers = await submitAtOnce(page, page, { sender_name: 'Saved once', reply_to: '' });
+    expect(expectOneRedirect(answers)).toBe(`${page}?notice=saved`);
+  });
+
+  it('password change: one change, and a resubmit after it is the same redirect', async () => {
+    const user = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    const client = await PanelClient.signedIn(t.app, t.db, user, t.workspace.id);
+    const page = '/panel/account/password';
+    const shown = (await client.get(page)).body;
+    const key = /name="idempotency_key" value="([^"]+)"/.exec(shown)?.[1];
+    const form = {
+      current_password: TEST_PASSWORD,
+      password: 'a new and long passphrase',
+      password_confirmation: 'a new and long passphrase',
+      idempotency_key: key!,
+    };
+    const answers = await Promise.all([1, 2, 3].map(() => client.post(page, form)));
+    expect(expectOneRedirect(answers)).toBe(`${page}?notice=changed`);
+    const again = await client.post(page, form);
+    expect(again.statusCode).toBe(303);
+    expect(again.headers['idempotent-replayed']).toBe('true');
   });
 });
