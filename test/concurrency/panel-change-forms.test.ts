@@ -134,16 +134,16 @@ describe('a form that creates something, submitted several times at once, create
     const id = /\/webhooks\/([0-9a-f-]{36})\//.exec(made.body)?.[1];
     const before = await count('webhook_deliveries');
     const answers = await submitAtOnce(`${hooks}/${id}`, `${hooks}/${id}/test`);
-    expect(expectOneRedirect(answers)).toBe(`${hooks}/${id}?notice=test`);
     expect(await count('webhook_deliveries')).toBe(before + 1);
+    expect(expectOneRedirect(answers)).toBe(`${hooks}/${id}?notice=test`);
   });
 
   it('test email: one email queued', async () => {
     const page = '/panel/settings/notifications';
     const before = await count('mail_messages');
     const answers = await submitAtOnce(page, `${page}/test`);
-    expect(expectOneRedirect(answers)).toBe(`${page}?notice=test#log`);
     expect(await count('mail_messages')).toBe(before + 1);
+    expect(expectOneRedirect(answers)).toBe(`${page}?notice=test#log`);
   });
 
   it('staffer feed regenerate: one feed, one answer replayed to the others', async () => {
@@ -174,8 +174,8 @@ describe('a form that sends or makes something again, submitted several times at
     const message = sent[0]!.id;
     const before = await count('mail_messages');
     const answers = await submitAtOnce(`${page}/messages/${message}`, `${page}/messages/${message}/resend`);
-    expect(expectOneRedirect(answers)).toBe(`${page}?notice=resent#log`);
     expect(await count('mail_messages')).toBe(before + 1);
+    expect(expectOneRedirect(answers)).toBe(`${page}?notice=resent#log`);
   });
 
   it('own feed regenerate: a new URL, one answer replayed to the others', async () => {
