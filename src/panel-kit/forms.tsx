@@ -40,6 +40,11 @@ export function PostForm(props: {
   );
 }
 
+/**
+ * The element id of a field: from its name, unless the field says otherwise (`id`), as one whose
+ * name is also used by another form on the same page must: ids are unique on a page, names are
+ * per form, and a field is named as the API names it.
+ */
 export function fieldId(name: string): string {
   return `f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
 }
@@ -50,11 +55,11 @@ function errorsOf(form: FormState, name: string): string[] {
     .flatMap(([, messages]) => messages);
 }
 
-export function FieldError({ form, name }: { form: FormState; name: string }) {
+export function FieldError({ form, name, id }: { form: FormState; name: string; id?: string | undefined }) {
   const messages = errorsOf(form, name);
   if (messages.length === 0) return null;
   return (
-    <p class="error" id={`${fieldId(name)}-error`}>
+    <p class="error" id={`${id ?? fieldId(name)}-error`}>
       {messages.join(' ')}
     </p>
   );
@@ -63,6 +68,8 @@ export function FieldError({ form, name }: { form: FormState; name: string }) {
 export function TextField(props: {
   form: FormState;
   name: string;
+  /** The element id, when another form on the page has a field of the same name. */
+  id?: string;
   label: string;
   type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'time' | 'date' | 'tel' | 'search';
   hint?: string;
@@ -76,7 +83,7 @@ export function TextField(props: {
   /** A <datalist> id offering choices (a searchable list, e.g. IANA time zones). */
   list?: string;
 }) {
-  const id = fieldId(props.name);
+  const id = props.id ?? fieldId(props.name);
   const invalid = errorsOf(props.form, props.name).length > 0;
   const described = [props.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ');
   const raw = props.form.values[props.name];
@@ -105,7 +112,7 @@ export function TextField(props: {
         aria-invalid={invalid ? 'true' : undefined}
         aria-describedby={described || undefined}
       />
-      <FieldError form={props.form} name={props.name} />
+      <FieldError form={props.form} name={props.name} id={id} />
     </div>
   );
 }
@@ -113,11 +120,13 @@ export function TextField(props: {
 export function TextAreaField(props: {
   form: FormState;
   name: string;
+  /** The element id, when another form on the page has a field of the same name. */
+  id?: string;
   label: string;
   hint?: string;
   rows?: number;
 }) {
-  const id = fieldId(props.name);
+  const id = props.id ?? fieldId(props.name);
   const invalid = errorsOf(props.form, props.name).length > 0;
   const described = [props.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ');
   const raw = props.form.values[props.name];
@@ -138,7 +147,7 @@ export function TextAreaField(props: {
       >
         {typeof raw === 'string' ? raw : ''}
       </textarea>
-      <FieldError form={props.form} name={props.name} />
+      <FieldError form={props.form} name={props.name} id={id} />
     </div>
   );
 }
@@ -147,11 +156,13 @@ export function TextAreaField(props: {
 export function CheckboxesField(props: {
   form: FormState;
   name: string;
+  /** The element id, when another form on the page has a field of the same name. */
+  id?: string;
   legend: string;
   options: { value: string; label: string }[];
   hint?: string;
 }) {
-  const id = fieldId(props.name);
+  const id = props.id ?? fieldId(props.name);
   const invalid = errorsOf(props.form, props.name).length > 0;
   const raw = props.form.values[props.name];
   const checked = new Set(Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []);
@@ -169,7 +180,7 @@ export function CheckboxesField(props: {
           {option.label}
         </label>
       ))}
-      <FieldError form={props.form} name={props.name} />
+      <FieldError form={props.form} name={props.name} id={id} />
     </fieldset>
   );
 }
@@ -177,10 +188,12 @@ export function CheckboxesField(props: {
 export function SelectField(props: {
   form: FormState;
   name: string;
+  /** The element id, when another form on the page has a field of the same name. */
+  id?: string;
   label: string;
   options: { value: string; label: string }[];
 }) {
-  const id = fieldId(props.name);
+  const id = props.id ?? fieldId(props.name);
   const invalid = errorsOf(props.form, props.name).length > 0;
   const value = props.form.values[props.name];
   return (
@@ -198,24 +211,30 @@ export function SelectField(props: {
           </option>
         ))}
       </select>
-      <FieldError form={props.form} name={props.name} />
+      <FieldError form={props.form} name={props.name} id={id} />
     </div>
   );
 }
 
-/** At the top of a form with errors: what went wrong, with links to the fields. */
-export function ErrorSummary({ form }: { form: FormState }) {
+/**
+ * At the top of a form with errors: what went wrong, with links to the fields (`ids`: the element
+ * ids of fields given one of their own).
+ */
+export function ErrorSummary({ form, ids = {} }: { form: FormState; ids?: Record<string, string> }) {
   const entries = Object.entries(form.errors);
   if (entries.length === 0) return null;
   return (
     <div class="errors-summary" role="alert" tabIndex={-1}>
       <h2>Please correct the following</h2>
       <ul>
-        {entries.map(([field, messages]) => (
-          <li>
-            <a href={`#${fieldId(field.split('.')[0] ?? field)}`}>{messages.join(' ')}</a>
-          </li>
-        ))}
+        {entries.map(([field, messages]) => {
+          const name = field.split('.')[0] ?? field;
+          return (
+            <li>
+              <a href={`#${ids[name] ?? fieldId(name)}`}>{messages.join(' ')}</a>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

@@ -77,10 +77,12 @@ describe('users and sessions', () => {
     );
     await addMember(database.db, a.id, { email: 'boss@example.com', role: 'owner' }, now);
     await addMember(database.db, b.id, { email: 'boss@example.com', role: 'staff' }, now);
-    await expect(changeRole(database.db, a.id, owner.id, 'admin')).rejects.toMatchObject({
+    await expect(changeRole(openWritePath(database.db).uow, a.id, owner.id, 'admin')).rejects.toMatchObject({
       code: 'last_owner',
     });
-    await expect(removeMember(database.db, a.id, owner.id)).rejects.toMatchObject({ code: 'last_owner' });
+    await expect(removeMember(openWritePath(database.db).uow, a.id, owner.id)).rejects.toMatchObject({
+      code: 'last_owner',
+    });
     await expect(
       addMember(database.db, a.id, { email: 'boss@example.com', role: 'chief' }, now),
     ).rejects.toMatchObject({ errors: { role: [expect.any(String)] } });
@@ -106,7 +108,7 @@ describe('users and sessions', () => {
       now,
     );
     await addMember(database.db, b.id, { email: other.email, role: 'owner' }, now);
-    await removeMember(database.db, b.id, owner.id);
+    await removeMember(openWritePath(database.db).uow, b.id, owner.id);
     expect((await resolveSession(database.db, token, now))?.workspace).toMatchObject({ slug: 'roles-a' });
   });
 

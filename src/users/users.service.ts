@@ -1,6 +1,7 @@
 import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { generateOneTimePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { isRole } from './roles.js';
 import { deleteSessionsOfUser } from './sessions.repository.js';
@@ -104,11 +105,16 @@ const lastOwner = () =>
   });
 
 /** Owners change roles; the last owner cannot be demoted. */
-export async function changeRole(db: Db, workspaceId: string, userId: string, role: string): Promise<void> {
+export async function changeRole(
+  uow: UnitOfWork,
+  workspaceId: string,
+  userId: string,
+  role: string,
+): Promise<void> {
   const errors = new FieldErrorBag();
   checkRole(errors, role);
   errors.throwIfAny();
-  await db.transaction().execute(async (tx) => {
+  await uow.run(workspaceId, async (tx) => {
     const owners = await lockOwners(tx, workspaceId);
     if (!(await findMembership(tx, workspaceId, userId))) throw notFound('Member');
     if (role !== 'owner' && owners.length === 1 && owners[0] === userId) throw lastOwner();
@@ -117,8 +123,8 @@ export async function changeRole(db: Db, workspaceId: string, userId: string, ro
 }
 
 /** Removes a member; their sessions lose this workspace on the next request. */
-export async function removeMember(db: Db, workspaceId: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+export async function removeMember(uow: UnitOfWork, workspaceId: string, userId: string): Promise<void> {
+  await uow.run(workspaceId, async (tx) => {
     const owners = await lockOwners(tx, workspaceId);
     if (owners.length === 1 && owners[0] === userId) throw lastOwner();
     if (!(await deleteMembership(tx, workspaceId, userId))) throw notFound('Member');
@@ -237,7 +243,7 @@ export async function resetPassword(db: Db, token: string, password: string, now
 
 /** A signed-in user's new password; their other sessions end, this one stays. */
 export async function changePassword(
-  db: Db,
+  uow: UnitOfWork,
   userId: string,
   sessionId: string,
   password: string,
@@ -246,7 +252,7 @@ export async function changePassword(
   const problem = passwordProblem(password);
   if (problem) throw invalidField('password', problem);
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (tx) => {
+  await uow.run(null, async (tx) => {
     await setPasswordHash(tx, userId, passwordHash, false, new Date(now));
     await deleteSessionsOfUser(tx, userId, sessionId);
   });

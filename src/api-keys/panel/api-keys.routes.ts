@@ -3,11 +3,17 @@ import { AppError, notFound } from '../../errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce, showSecretOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { createApiKey, deleteApiKey, findApiKey, listKeysWithUsage } from '../api-keys.service.js';
 import { ApiKeysPage, DeleteApiKeyPage, KEYS } from './api-keys.page.js';
 
 const access = { config: { panelAccess: 'developers' as const } };
+
+const NOTICES: Record<string, string> = {
+  deleted: 'The key is deleted.',
+  'already-created': 'This key was already created: its secret was shown once, when it was made.',
+};
 
 /** Settings -> Developers -> API keys: list, create (secret shown once), delete with a confirm step. */
 export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
@@ -19,10 +25,7 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
   ) {
     const session = sessionOf(request);
     const keys = await listKeysWithUsage(deps.db, session.workspace.id);
-    const notice =
-      (request.query as Record<string, string | undefined>).notice === 'deleted'
-        ? 'The key is deleted.'
-        : undefined;
+    const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
     return reply.page({
       title: 'API keys',
       status,
@@ -40,18 +43,28 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
 
   panel.get('/settings/developers/api-keys', access, (request, reply) => render(request, reply));
 
-  // The answer shows the secret (no redirect): it exists only in this response.
+  // The answer shows the secret (no redirect): it exists only in this response. The form's key
+  // makes a double click create one key; the secret is never stored with the key, so a repeat
+  // is sent to the list, without it.
   panel.post('/settings/developers/api-keys', access, async (request, reply) => {
     const session = sessionOf(request);
     const name = str(request.body, 'name');
     try {
-      const key = await deps.uow.run(session.workspace.id, (tx) =>
-        createApiKey(tx, session.workspace.id, name, {
-          createdBy: session.user.id,
-          limit: deps.config.maxApiKeysPerWorkspace,
-        }),
+      return await showSecretOnce(
+        request,
+        reply,
+        deps.uow,
+        session.workspace.id,
+        (uow) =>
+          uow.run(session.workspace.id, (tx) =>
+            createApiKey(tx, session.workspace.id, name, {
+              createdBy: session.user.id,
+              limit: deps.config.maxApiKeysPerWorkspace,
+            }),
+          ),
+        () => `${KEYS}?notice=already-created`,
+        (key) => render(request, reply, { created: { name: key.name, secret: key.secret } }),
       );
-      return render(request, reply, { created: { name: key.name, secret: key.secret } });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return render(request, reply, { form: { values: { name }, errors: error.errors } }, 422);
@@ -67,7 +80,10 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
 
   panel.post('/settings/developers/api-keys/:keyId/delete', access, async (request, reply) => {
     const session = sessionOf(request);
-    await deleteApiKey(deps.db, session.workspace.id, uuidParam(request, 'keyId'));
-    return reply.redirect(`${KEYS}?notice=deleted`, 303);
+    // The form's key: a repeat gets the first redirect, not a 404 for the key it deleted.
+    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+      await deleteApiKey(uow.db, session.workspace.id, uuidParam(request, 'keyId'));
+      return `${KEYS}?notice=deleted`;
+    });
   });
 }

@@ -131,7 +131,7 @@ describe('a booking’s forms submitted several times at once', () => {
       ['created', 'rescheduled'],
       'moved',
     ],
-    ['staffer', async () => ({ new_staffer_uuid: s.f.ben.id }), ['created', 'staffer_changed'], 'staffer'],
+    ['staffer', async () => ({ staffer_uuid: s.f.ben.id }), ['created', 'staffer_changed'], 'staffer'],
     [
       'services',
       async () => ({ service_uuids: [s.f.haircut.id, s.f.color.id] }),

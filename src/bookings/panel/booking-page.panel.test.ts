@@ -69,7 +69,7 @@ describe('the booking page', () => {
     expect(moved.headers.location).toBe(`${page(id)}?notice=moved`);
     expect((await apiBooking(id)).start_time).toBe(at(day, '14:30'));
 
-    const staffer = await post(id, 'staffer', { new_staffer_uuid: s.f.ben.id });
+    const staffer = await post(id, 'staffer', { staffer_uuid: s.f.ben.id });
     expect(staffer.statusCode, staffer.body).toBe(303);
     expect((await apiBooking(id)).staffer.uuid).toBe(s.f.ben.id);
 
@@ -297,7 +297,7 @@ describe('Move to…', () => {
       s.t,
       bookingBody(s.f, at(day, '10:00'), { staffer_uuid: s.f.ben.id, customer_phone: '+4915100000016' }),
     );
-    const busy = await post(booking.uuid, 'staffer', { new_staffer_uuid: s.f.ben.id });
+    const busy = await post(booking.uuid, 'staffer', { staffer_uuid: s.f.ben.id });
     expect(busy.statusCode).toBe(409);
     expect(busy.body).toContain('That time was just taken');
     // Ben is free from 11:00; a click moves the booking to him then.
@@ -352,7 +352,7 @@ describe('refusals', () => {
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
     const id = booking.uuid;
     const cases: [string, Record<string, string | string[]>, string][] = [
-      ['staffer', { new_staffer_uuid: 'x' }, 'new_staffer_uuid'],
+      ['staffer', { staffer_uuid: 'x' }, 'change-staffer'],
       ['services', { service_uuids: [] }, 'service_uuids'],
       ['services', { service_uuids: ['nope'] }, 'service_uuids'],
       ['status', { status_uuid: '' }, 'status_uuid'],
@@ -365,7 +365,12 @@ describe('refusals', () => {
       const response = await post(id, action, form);
       expect(response.statusCode, `${action} ${JSON.stringify(form)}`).toBe(422);
       expect(response.body).toContain(`id="f-${field}-error"`);
+      // Both forms name a staffer_uuid; each element id stays once on the page.
+      const ids = [...response.body.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
+      expect(ids.filter((one, index) => ids.indexOf(one) !== index)).toEqual([]);
     }
+    const staffer = await post(id, 'staffer', { staffer_uuid: 'x' });
+    expect(staffer.body).toContain('<a href="#f-change-staffer">');
     const json = await apiBooking(id);
     expect(json).toMatchObject({ is_canceled: false, is_completed: false, public_notes: '' });
   });

@@ -75,7 +75,7 @@ describe('webhooks of panel changes', () => {
     const page = `/panel/bookings/${panelId}`;
     await staff.get(page);
     expect((await staff.post(`${page}/move`, { date: panelDay, reserved_on: '14:00' })).statusCode).toBe(303);
-    expect((await staff.post(`${page}/staffer`, { new_staffer_uuid: s.f.ben.id })).statusCode).toBe(303);
+    expect((await staff.post(`${page}/staffer`, { staffer_uuid: s.f.ben.id })).statusCode).toBe(303);
     expect((await staff.post(`${page}/notes`, { value: 'No event for a note' })).statusCode).toBe(303);
     expect((await staff.post(`${page}/cancel`, { cancel_reason: 'postponed' })).statusCode).toBe(303);
 

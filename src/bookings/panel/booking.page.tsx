@@ -176,10 +176,12 @@ export function BookingPage(props: BookingPageProps) {
           </FormCard>
           <FormCard title="Change the staffer" id="staffer">
             <PostForm action={`${path}/staffer`} csrf={props.csrf} label="Change the staffer">
-              <Summary form={state('staffer', {})} />
+              {/* Named as the API names it; its own id, since "Move to…" has a staffer_uuid too. */}
+              <ErrorSummary form={state('staffer', {})} ids={{ staffer_uuid: 'f-change-staffer' }} />
               <SelectField
-                form={state('staffer', { new_staffer_uuid: booking.staffer?.uuid ?? '' })}
-                name="new_staffer_uuid"
+                form={state('staffer', { staffer_uuid: booking.staffer?.uuid ?? '' })}
+                name="staffer_uuid"
+                id="f-change-staffer"
                 label="Staffer"
                 options={props.staffers}
               />

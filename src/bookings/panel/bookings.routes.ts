@@ -63,17 +63,6 @@ export function withNotice(path: string, notice: string): string {
   return `${path}${path.includes('?') ? '&' : '?'}notice=${notice}`;
 }
 
-/** The fields of an error as the form names them (the API's reserved_on is the form's time). */
-function renamed(errors: FieldErrors, names: Record<string, string>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [field, messages] of Object.entries(errors)) {
-    const [head, ...rest] = field.split('.');
-    const name = [names[head!] ?? head, ...rest].join('.');
-    out[name] = [...(out[name] ?? []), ...messages];
-  }
-  return out;
-}
-
 /** What a 409 slot_unavailable says here: the rule the time breaks, or that someone was faster. */
 export function conflictMessage(error: SlotUnavailable): string {
   return error.reason === 'taken'
@@ -196,7 +185,6 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
    */
   function changeRoute(
     action: BookingForm,
-    fieldNames: Record<string, string>,
     handle: (input: { request: FastifyRequest; workspace: WorkspaceRow; view: BookingView }) => {
       values: FormState['values'];
       returnTo?: string | undefined;
@@ -222,7 +210,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         if (error.statusCode === 422 && error.errors) {
           return showBooking(request, reply, workspace, bookingId, {
             status: 422,
-            active: { form: action, state: { values, errors: renamed(error.errors, fieldNames) } },
+            active: { form: action, state: { values, errors: error.errors } },
             returnTo,
           });
         }
@@ -258,7 +246,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   // "Move to…": a date and wall time in the location's zone, and maybe another staffer. The
   // calendar's drag posts the same form with its own URL as return_to.
-  changeRoute('move', {}, ({ request, workspace, view }) => {
+  changeRoute('move', ({ request, workspace, view }) => {
     const values = {
       date: str(request.body, 'date').trim(),
       reserved_on: str(request.body, 'reserved_on').trim(),
@@ -293,9 +281,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('staffer', { staffer_uuid: 'new_staffer_uuid' }, ({ request, workspace, view }) => {
-    const values = { new_staffer_uuid: str(request.body, 'new_staffer_uuid').trim() };
-    const body = { staffer_uuid: values.new_staffer_uuid };
+  changeRoute('staffer', ({ request, workspace, view }) => {
+    const values = { staffer_uuid: str(request.body, 'staffer_uuid').trim() };
+    const body = { staffer_uuid: values.staffer_uuid };
     const start = new Date(view.start_time).getTime();
     return {
       values,
@@ -309,7 +297,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('services', {}, ({ request, view }) => {
+  changeRoute('services', ({ request, view }) => {
     const values = { service_uuids: list(request.body, 'service_uuids') };
     const body = { service_uuids: values.service_uuids };
     return {
@@ -324,7 +312,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('status', {}, ({ request, view }) => {
+  changeRoute('status', ({ request, view }) => {
     const values = { status_uuid: str(request.body, 'status_uuid').trim() };
     return {
       values,
@@ -336,7 +324,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('notes', {}, ({ request, view }) => {
+  changeRoute('notes', ({ request, view }) => {
     const values = { value: str(request.body, 'value') };
     const body = { value: values.value.trim() };
     return {
@@ -352,7 +340,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('complete', {}, ({ request, workspace, view }) => {
+  changeRoute('complete', ({ request, workspace, view }) => {
     const values = {
       account_uuid: str(request.body, 'account_uuid').trim(),
       paid_amount: str(request.body, 'paid_amount').trim(),
@@ -372,7 +360,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     };
   });
 
-  changeRoute('cancel', {}, ({ request, view }) => {
+  changeRoute('cancel', ({ request, view }) => {
     const values = { cancel_reason: str(request.body, 'cancel_reason').trim() };
     const body = { cancel_reason: values.cancel_reason === '' ? null : values.cancel_reason };
     return {

@@ -1,5 +1,6 @@
 import { Csrf } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
+import { FormKey } from '../../platform/pages/form-key.js';
 
 /** Where the one user–staffer link is set (Settings → Notifications, the staffer forms). */
 const LINKS = `${PANEL_PREFIX}/settings/notifications`;
@@ -89,6 +90,7 @@ export function CalendarFeedsPage(props: { csrf: string; staffers: StafferFeedVi
                     class="inline"
                   >
                     <Csrf token={props.csrf} />
+                    <FormKey />
                     <button type="submit" class="secondary">
                       {staffer.url ? 'Regenerate URL' : 'Make a feed URL'}
                       <span class="skip-label"> for {staffer.name}</span>
@@ -152,6 +154,7 @@ export function OwnFeedPage(props: {
         )}
         <form method="post" action={`${OWN_FEED}/regenerate`}>
           <Csrf token={props.csrf} />
+          <FormKey />
           <button type="submit">{props.url ? 'Regenerate URL' : 'Make my feed URL'}</button>
         </form>
       </div>

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import {
   feedUrlOf,
@@ -60,8 +61,11 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
   panel.post('/settings/calendar-feeds/staffers/:stafferId/regenerate', settings, async (request, reply) => {
     const workspace = (await panelContextOf(request)).workspace;
     const stafferId = uuidParam(request, 'stafferId');
-    await regenerateFeed(deps.uow, workspace, { stafferId }, deps.linkBase(), deps.clock.now());
-    return reply.redirect(`${FEEDS}?notice=regenerated`, 303);
+    // The form's key: a double click makes one new URL, the one the answer's page shows.
+    return redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+      await regenerateFeed(uow, workspace, { stafferId }, deps.linkBase(), deps.clock.now());
+      return `${FEEDS}?notice=regenerated`;
+    });
   });
 
   panel.get('/account/calendar-feed', async (request, reply) => {
@@ -90,7 +94,10 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
   panel.post('/account/calendar-feed/regenerate', async (request, reply) => {
     const session = sessionOf(request);
     const workspace = (await panelContextOf(request)).workspace;
-    await regenerateFeed(deps.uow, workspace, { userId: session.user.id }, deps.linkBase(), deps.clock.now());
-    return reply.redirect(`${OWN_FEED}?notice=regenerated`, 303);
+    // The form's key: a double click makes one new URL, the one the answer's page shows.
+    return redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+      await regenerateFeed(uow, workspace, { userId: session.user.id }, deps.linkBase(), deps.clock.now());
+      return `${OWN_FEED}?notice=regenerated`;
+    });
   });
 }

@@ -187,7 +187,11 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const { body, rows, halfFilled } = bodyOf(values);
     try {
       throwIfInvalid(schemaErrorsOf(LocationUpdateBody, body), halfFilled);
-      await updateLocation(deps.uow, session.workspace.id, location.id, body as LocationUpdateBody);
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updateLocation(uow, session.workspace.id, location.id, body as LocationUpdateBody);
+        return `${LOCATIONS}?notice=saved`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
@@ -200,12 +204,14 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         }),
       });
     }
-    return reply.redirect(`${LOCATIONS}?notice=saved`, 303);
   });
 
   panel.post('/setup/locations/:locationId/archive', access, async (request, reply) => {
     const session = sessionOf(request);
-    await archiveLocation(deps.uow, session.workspace.id, uuidParam(request, 'locationId'));
-    return reply.redirect(`${LOCATIONS}?notice=archived`, 303);
+    // The form's key: a repeat gets the first redirect, not a 404 for the location it archived.
+    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+      await archiveLocation(uow, session.workspace.id, uuidParam(request, 'locationId'));
+      return `${LOCATIONS}?notice=archived`;
+    });
   });
 }

@@ -5,6 +5,7 @@ import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { domainOf, type MailSnapshot, messageIdOf } from '../mail-message.js';
 import { renderMail } from '../mail-render.js';
@@ -108,21 +109,24 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       reply_to: str(request.body, 'reply_to'),
     };
     try {
-      await updateNotificationSettings(
-        deps.uow,
-        session.workspace.id,
-        {
-          customerEmails: values.customer_emails,
-          reminderHours: values.reminder_hours,
-          senderName: values.sender_name,
-          replyTo: values.reply_to,
-        },
-        deps.clock.now(),
-      );
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updateNotificationSettings(
+          uow,
+          session.workspace.id,
+          {
+            customerEmails: values.customer_emails,
+            reminderHours: values.reminder_hours,
+            senderName: values.sender_name,
+            replyTo: values.reply_to,
+          },
+          deps.clock.now(),
+        );
+        return `${NOTIFICATIONS}?notice=saved`;
+      });
     } catch (error) {
       return render(request, reply, { form: { values, errors: fieldErrors(error) } }, 422);
     }
-    return reply.redirect(`${NOTIFICATIONS}?notice=saved`, 303);
   });
 
   panel.post('/settings/notifications/staffers/:stafferId', access, async (request, reply) => {
@@ -134,25 +138,31 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       booking_emails: list(request.body, 'booking_emails'),
     };
     try {
-      await updateStafferRecipients(
-        deps.uow,
-        session.workspace.id,
-        stafferId,
-        { email: values.email, userId: values.user_id, bookingEmails: values.booking_emails },
-        deps.clock.now(),
-      );
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updateStafferRecipients(
+          uow,
+          session.workspace.id,
+          stafferId,
+          { email: values.email, userId: values.user_id, bookingEmails: values.booking_emails },
+          deps.clock.now(),
+        );
+        return `${NOTIFICATIONS}?notice=staff`;
+      });
     } catch (error) {
       const form: FormState = { values, errors: fieldErrors(error) };
       return render(request, reply, { staffErrors: { stafferId, form } }, 422);
     }
-    return reply.redirect(`${NOTIFICATIONS}?notice=staff`, 303);
   });
 
   panel.post('/settings/notifications/test', access, async (request, reply) => {
     const session = sessionOf(request);
     const { workspace } = await panelContextOf(request);
-    await sendTestEmail(deps.uow, workspace, session.user.email, deps.clock.now());
-    return reply.redirect(`${NOTIFICATIONS}?notice=test#log`, 303);
+    // The form's key: a double click queues one test email.
+    return redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+      await sendTestEmail(uow, workspace, session.user.email, deps.clock.now());
+      return `${NOTIFICATIONS}?notice=test#log`;
+    });
   });
 
   panel.get('/settings/notifications/messages/:messageId', access, async (request, reply) => {
@@ -189,13 +199,16 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
   panel.post('/settings/notifications/messages/:messageId/resend', access, async (request, reply) => {
     const session = sessionOf(request);
     try {
-      await resendMessage(deps.uow, session.workspace.id, uuidParam(request, 'messageId'), deps.clock.now());
+      // The form's key: a double click queues the email again once, not twice.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await resendMessage(uow, session.workspace.id, uuidParam(request, 'messageId'), deps.clock.now());
+        return `${NOTIFICATIONS}?notice=resent#log`;
+      });
     } catch (error) {
       if (error instanceof AppError && error.statusCode === 409)
         return render(request, reply, { problem: error.message }, 409);
       throw error;
     }
-    return reply.redirect(`${NOTIFICATIONS}?notice=resent#log`, 303);
   });
 
   // Every user: the booking emails of the staffers linked to them (a per-user setting).
@@ -228,14 +241,18 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     const stafferId = uuidParam(request, 'stafferId');
     const chosen = list(request.body, 'booking_emails');
     try {
-      await updateOwnBookingEmails(
-        deps.uow,
-        session.workspace.id,
-        session.user.id,
-        stafferId,
-        chosen,
-        deps.clock.now(),
-      );
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updateOwnBookingEmails(
+          uow,
+          session.workspace.id,
+          session.user.id,
+          stafferId,
+          chosen,
+          deps.clock.now(),
+        );
+        return `${OWN_EMAILS}?notice=saved`;
+      });
     } catch (error) {
       return renderOwn(
         request,
@@ -244,6 +261,5 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         422,
       );
     }
-    return reply.redirect(`${OWN_EMAILS}?notice=saved`, 303);
   });
 }

@@ -135,13 +135,17 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
     const body = bodyOf(values);
     try {
       throwIfInvalid(schemaErrorsOf(PaymentAccountUpdateBody, body), {});
-      await updatePaymentAccount(
-        deps.uow,
-        session.workspace.id,
-        location.id,
-        account.id,
-        body as PaymentAccountUpdateBody,
-      );
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updatePaymentAccount(
+          uow,
+          session.workspace.id,
+          location.id,
+          account.id,
+          body as PaymentAccountUpdateBody,
+        );
+        return `${ACCOUNTS}?notice=saved`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
@@ -155,17 +159,19 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
         }),
       });
     }
-    return reply.redirect(`${ACCOUNTS}?notice=saved`, 303);
   });
 
   panel.post('/setup/payment-accounts/:locationId/:accountId/archive', access, async (request, reply) => {
     const session = sessionOf(request);
-    await archivePaymentAccount(
-      deps.uow,
-      session.workspace.id,
-      uuidParam(request, 'locationId'),
-      uuidParam(request, 'accountId'),
-    );
-    return reply.redirect(`${ACCOUNTS}?notice=archived`, 303);
+    // The form's key: a repeat gets the first redirect, not a 404 for the account it archived.
+    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+      await archivePaymentAccount(
+        uow,
+        session.workspace.id,
+        uuidParam(request, 'locationId'),
+        uuidParam(request, 'accountId'),
+      );
+      return `${ACCOUNTS}?notice=archived`;
+    });
   });
 }

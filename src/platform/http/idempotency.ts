@@ -118,20 +118,55 @@ export async function redirectOnce(
 ): Promise<FastifyReply> {
   const key = formKeyOf(request.body);
   if (key === undefined) return reply.redirect(await write(uow), 303);
-  const form = `${request.method} ${request.url}`;
-  const { answer, replayed } = await writeOnce(
-    uow,
-    {
-      workspaceId,
-      key,
-      method: request.method,
-      path: request.url,
-      requestHash: createHash('sha256').update(form).digest('hex'),
-    },
-    async (unit) => ({ statusCode: 303, body: '', location: await write(unit) }),
-  );
+  const { answer, replayed } = await writeOnce(uow, keyedForm(request, workspaceId, key), async (unit) => ({
+    statusCode: 303,
+    body: '',
+    location: await write(unit),
+  }));
   if (replayed) reply.header('idempotent-replayed', 'true');
   return reply.redirect(answer.location ?? '/', answer.statusCode);
+}
+
+/**
+ * A form's POST whose answer shows a one-time secret (a new API key, a webhook's signing secret,
+ * an invite link): `redirectOnce`'s key, but the key row never holds the secret, since only a
+ * hash of it is stored anywhere. The first submit's answer is `show(result)`, rendered from what
+ * `write` returned; a repeat of the same form is redirected to `repeatLocation(result)` (a page
+ * saying it was already done, without the secret) and creates nothing more. A person who lost the first
+ * answer creates another secret and removes the unseen one, as they would after closing the page.
+ */
+export async function showSecretOnce<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uow: UnitOfWork,
+  workspaceId: string,
+  write: (uow: UnitOfWork) => Promise<T>,
+  repeatLocation: (result: T) => string,
+  show: (result: T) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  const key = formKeyOf(request.body);
+  if (key === undefined) return show(await write(uow));
+  let written: { result: T } | undefined;
+  const { answer, replayed } = await writeOnce(uow, keyedForm(request, workspaceId, key), async (unit) => {
+    const result = await write(unit);
+    written = { result };
+    return { statusCode: 303, body: '', location: repeatLocation(result) };
+  });
+  if (!replayed && written) return show(written.result);
+  reply.header('idempotent-replayed', 'true');
+  return reply.redirect(answer.location ?? '/', answer.statusCode);
+}
+
+/** "The same request" for a form's key: the same form (method and path), whatever its fields. */
+function keyedForm(request: FastifyRequest, workspaceId: string, key: string): IdempotentRequest {
+  const form = `${request.method} ${request.url}`;
+  return {
+    workspaceId,
+    key,
+    method: request.method,
+    path: request.url,
+    requestHash: createHash('sha256').update(form).digest('hex'),
+  };
 }
 
 /** The hidden field of a form's idempotency key. */

@@ -3,6 +3,7 @@ import { getLocation } from '../../locations/locations.service.js';
 import type { FormState } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn } from '../../platform/time/zone.js';
 import { fullName, STAFFERS } from '../../staffers/panel/staffers.view.js';
@@ -91,7 +92,10 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     if (!result.ok || Object.keys(errors).length > 0) {
       return render(request, reply, { values, errors }, 0, 422);
     }
-    await replaceSchedule(deps.uow, workspaceId, staffer.id, location.id, result.schedule);
-    return reply.redirect(`${STAFFERS}/${staffer.id}/hours/${location.id}?notice=saved`, 303);
+    // The form's key: a double click replaces the hours once and answers both the same way.
+    return redirectOnce(request, reply, deps.uow, workspaceId, async (uow) => {
+      await replaceSchedule(uow, workspaceId, staffer.id, location.id, result.schedule);
+      return `${STAFFERS}/${staffer.id}/hours/${location.id}?notice=saved`;
+    });
   });
 }

@@ -209,7 +209,11 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const { body, errors } = bodyOf(values, workspace.currency);
     try {
       throwIfInvalid(schemaErrorsOf(ServiceUpdateBody, body), errors);
-      await updateService(deps.uow, workspace.id, service.id, body as ServiceUpdateBody);
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        await updateService(uow, workspace.id, service.id, body as ServiceUpdateBody);
+        return `${SERVICES}?notice=saved`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return renderForm(
@@ -220,12 +224,14 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         422,
       );
     }
-    return reply.redirect(`${SERVICES}?notice=saved`, 303);
   });
 
   panel.post('/setup/services/:serviceId/archive', access, async (request, reply) => {
     const session = sessionOf(request);
-    await archiveService(deps.uow, session.workspace.id, uuidParam(request, 'serviceId'));
-    return reply.redirect(`${SERVICES}?notice=archived`, 303);
+    // The form's key: a repeat gets the first redirect, not a 404 for the service it archived.
+    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+      await archiveService(uow, session.workspace.id, uuidParam(request, 'serviceId'));
+      return `${SERVICES}?notice=archived`;
+    });
   });
 }

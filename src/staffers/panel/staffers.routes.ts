@@ -189,15 +189,22 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     try {
       const body = apiBodyOf(values);
       throwIfInvalid(schemaErrorsOf(StafferCreateBody, body), {});
-      await updateStaffer(deps.uow, workspaceId, id, body);
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, workspaceId, async (uow) => {
+        await updateStaffer(uow, workspaceId, id, body);
+        return `${STAFFERS}/${id}?notice=saved`;
+      });
     } catch (error) {
       return renderStaffer(request, reply, staffer, { values, errors: formErrors(error) }, 422);
     }
-    return reply.redirect(`${STAFFERS}/${id}?notice=saved`, 303);
   });
 
   panel.post('/setup/staffers/:stafferUuid/archive', access, async (request, reply) => {
-    await archiveStaffer(deps.uow, sessionOf(request).workspace.id, uuidParam(request, 'stafferUuid'));
-    return reply.redirect(`${STAFFERS}?notice=archived`, 303);
+    const workspaceId = sessionOf(request).workspace.id;
+    // The form's key: a repeat gets the first redirect, not a 404 for the staffer it archived.
+    return redirectOnce(request, reply, deps.uow, workspaceId, async (uow) => {
+      await archiveStaffer(uow, workspaceId, uuidParam(request, 'stafferUuid'));
+      return `${STAFFERS}?notice=archived`;
+    });
   });
 }

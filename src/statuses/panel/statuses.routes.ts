@@ -115,19 +115,26 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const body = bodyOf(values, false);
     try {
       throwIfInvalid(schemaErrorsOf(ChangeStatusBody, body), statusRuleErrors(body, { nameRequired: true }));
-      await changeStatus(deps.uow, session.workspace.id, status.id, statusChanges(body));
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await changeStatus(uow, session.workspace.id, status.id, statusChanges(body));
+        return `${STATUSES}?notice=saved`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return renderForm(reply, { values, errors: error.errors }, { status, code: 422 });
     }
-    return reply.redirect(`${STATUSES}?notice=saved`, 303);
   });
 
   panel.post('/setup/statuses/:statusId/archive', access, async (request, reply) => {
     const session = sessionOf(request);
     const status = await getStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
     try {
-      await archiveStatus(deps.uow, session.workspace.id, status.id);
+      // The form's key: a repeat gets the first redirect, not a 404 for the status it archived.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await archiveStatus(uow, session.workspace.id, status.id);
+        return `${STATUSES}?notice=archived`;
+      });
     } catch (error) {
       // A built-in or the default status stays: said on its page, as the API's 409 says it.
       if (!(error instanceof AppError) || error.statusCode !== 409) throw error;
@@ -137,6 +144,5 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         code: 409,
       });
     }
-    return reply.redirect(`${STATUSES}?notice=archived`, 303);
   });
 }

@@ -3,6 +3,8 @@ import { AppError } from '../../errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { setSessionCookie } from '../../panel-kit/panel-auth.js';
+import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { verifyPassword } from '../passwords.js';
 import { startSession } from '../sessions.service.js';
@@ -41,8 +43,8 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.post('/account/password', { config: { panelAccess: 'account' } }, async (request, reply) => {
     const session = request.panel!;
     const password = str(request.body, 'password');
-    try {
-      if (!(await isCurrentPassword(deps.db, session.user.id, str(request.body, 'current_password')))) {
+    const change = async (uow: UnitOfWork) => {
+      if (!(await isCurrentPassword(uow.db, session.user.id, str(request.body, 'current_password')))) {
         throw new AppError(422, 'validation_failed', 'The given data was invalid.', {
           current_password: ['The password is not correct.'],
         });
@@ -52,8 +54,15 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
           password_confirmation: ['The two new passwords differ.'],
         });
       }
-      await changePassword(deps.db, session.user.id, session.sessionId, password, deps.clock.now());
-      return reply.redirect(`${PANEL_PREFIX}/account/password?notice=changed`, 303);
+      await changePassword(uow, session.user.id, session.sessionId, password, deps.clock.now());
+      return `${PANEL_PREFIX}/account/password?notice=changed`;
+    };
+    try {
+      // The form's key (its row belongs to a workspace: a user without one changes unkeyed). The
+      // check of the current password is part of the keyed write, so a resubmit after the change
+      // gets the first redirect instead of "not correct" for the password it replaced.
+      if (!session.workspace) return reply.redirect(await change(deps.uow), 303);
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, change);
     } catch (error) {
       return reply.page({
         title: 'Your password',

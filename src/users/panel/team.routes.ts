@@ -4,6 +4,7 @@ import { emptyForm, str } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { absoluteUrl, uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce, showSecretOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import {
   changeRole,
@@ -22,6 +23,7 @@ const NOTICES: Record<string, string> = {
   'role-changed': 'The role is changed.',
   removed: 'The member is removed.',
   revoked: 'The invite is revoked.',
+  'already-invited': 'This invite was already sent: its link was shown once, when it was made.',
 };
 
 /** Refused input of a form: its field errors (409 last-owner included); anything else goes on. */
@@ -68,19 +70,23 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const session = sessionOf(request);
     const values = { email: str(request.body, 'email'), role: str(request.body, 'role') };
     try {
-      const invite = await inviteMember(
-        deps.db,
+      // The form's key: a double click makes one invite. Its link is shown once and never
+      // stored with the key, so a repeat is sent to the team page without it.
+      return await showSecretOnce(
+        request,
+        reply,
+        deps.uow,
         session.workspace.id,
-        values,
-        session.user.id,
-        deps.clock.now(),
+        (uow) => inviteMember(uow.db, session.workspace.id, values, session.user.id, deps.clock.now()),
+        () => `${TEAM}?notice=already-invited`,
+        (invite) =>
+          render(request, reply, {
+            inviteLink: {
+              email: invite.email,
+              url: absoluteUrl(request, deps, `${PANEL_PREFIX}/invites/${invite.token}`),
+            },
+          }),
       );
-      return render(request, reply, {
-        inviteLink: {
-          email: invite.email,
-          url: absoluteUrl(request, deps, `${PANEL_PREFIX}/invites/${invite.token}`),
-        },
-      });
     } catch (error) {
       return render(request, reply, { inviteForm: { values, errors: formErrors(error) } }, 422);
     }
@@ -88,9 +94,12 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
 
   panel.post('/team/invites/:inviteId/revoke', access, async (request, reply) => {
     const session = sessionOf(request);
-    if (!(await withdrawInvite(deps.db, session.workspace.id, uuidParam(request, 'inviteId'))))
-      throw notFound('Invite');
-    return reply.redirect(`${TEAM}?notice=revoked`, 303);
+    // The form's key: a repeat gets the first redirect, not a 404 for the invite it revoked.
+    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+      if (!(await withdrawInvite(uow.db, session.workspace.id, uuidParam(request, 'inviteId'))))
+        throw notFound('Invite');
+      return `${TEAM}?notice=revoked`;
+    });
   });
 
   panel.post('/team/members/:userId/role', access, async (request, reply) => {
@@ -98,8 +107,11 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const userId = uuidParam(request, 'userId');
     const role = str(request.body, 'role');
     try {
-      await changeRole(deps.db, session.workspace.id, userId, role);
-      return reply.redirect(`${TEAM}?notice=role-changed`, 303);
+      // The form's key: a double click changes the role once and answers both the same way.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await changeRole(uow, session.workspace.id, userId, role);
+        return `${TEAM}?notice=role-changed`;
+      });
     } catch (error) {
       return render(
         request,
@@ -123,7 +135,10 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
 
   panel.post('/team/members/:userId/remove', access, async (request, reply) => {
     const session = sessionOf(request);
-    await removeMember(deps.db, session.workspace.id, uuidParam(request, 'userId'));
-    return reply.redirect(`${TEAM}?notice=removed`, 303);
+    // The form's key: a repeat gets the first redirect, not a 404 for the member it removed.
+    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+      await removeMember(uow, session.workspace.id, uuidParam(request, 'userId'));
+      return `${TEAM}?notice=removed`;
+    });
   });
 }

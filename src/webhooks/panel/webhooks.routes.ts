@@ -4,6 +4,7 @@ import { emptyForm, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce, showSecretOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { listDeliveriesPage, retryDelivery, sendTestEvent } from '../deliveries.service.js';
 import {
@@ -30,6 +31,8 @@ const NOTICES: Record<string, string> = {
   disabled: 'The endpoint is disabled: events wait until it is enabled again.',
   test: 'A test event is queued; it shows below once sent.',
   resent: 'The event is queued to be sent again.',
+  'already-created': 'This endpoint was already added: its signing secret was shown once, when it was made.',
+  'already-rotated': 'The signing secret was already replaced: the new one was shown once, when it was made.',
 };
 
 /** Settings -> Developers -> Webhooks, modelled on Stripe's dashboard. Every write calls the API's services. */
@@ -88,14 +91,26 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       events: list(request.body, 'events'),
     };
     try {
-      const { webhook, secret } = await createWebhook(
+      // The form's key: a double click adds one endpoint. Its secret is shown once and never
+      // stored with the key, so a repeat is sent to the endpoint's page without it.
+      return await showSecretOnce(
+        request,
+        reply,
         deps.uow,
         session.workspace.id,
-        { url: values.url, description: values.description.trim(), events: values.events },
-        context(),
+        (uow) =>
+          createWebhook(
+            uow,
+            session.workspace.id,
+            { url: values.url, description: values.description.trim(), events: values.events },
+            context(),
+          ),
+        ({ webhook }) => `${HOOKS}/${webhook.id}?notice=already-created`,
+        ({ webhook, secret }) => {
+          (request.params as Record<string, string>).webhookId = webhook.id;
+          return renderDetail(request, reply, { secret });
+        },
       );
-      (request.params as Record<string, string>).webhookId = webhook.id;
-      return renderDetail(request, reply, { secret });
     } catch (error) {
       // The SSRF guard's refusal is one of these: a field error next to the URL.
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
@@ -118,31 +133,42 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     panel.post(`/settings/developers/webhooks/:webhookId/${action}`, access, async (request, reply) => {
       const session = sessionOf(request);
       const id = uuidParam(request, 'webhookId');
-      await updateWebhook(deps.uow, session.workspace.id, id, { enabled }, context());
-      return reply.redirect(`${HOOKS}/${id}?notice=${action}d`, 303);
+      // The form's key: a double click changes the endpoint once and answers both the same way.
+      return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updateWebhook(uow, session.workspace.id, id, { enabled }, context());
+        return `${HOOKS}/${id}?notice=${action}d`;
+      });
     });
   }
 
   panel.post('/settings/developers/webhooks/:webhookId/rotate', access, async (request, reply) => {
     const session = sessionOf(request);
-    const { secret } = await rotateWebhookSecret(
+    const id = uuidParam(request, 'webhookId');
+    // The form's key: a double click replaces the secret once, so the one shown is the one in
+    // use. It is never stored with the key: a repeat is sent to the endpoint's page without it.
+    return showSecretOnce(
+      request,
+      reply,
       deps.uow,
       session.workspace.id,
-      uuidParam(request, 'webhookId'),
-      deps.clock.now(),
+      (uow) => rotateWebhookSecret(uow, session.workspace.id, id, deps.clock.now()),
+      () => `${HOOKS}/${id}?notice=already-rotated`,
+      ({ secret }) => renderDetail(request, reply, { secret }),
     );
-    return renderDetail(request, reply, { secret });
   });
 
   panel.post('/settings/developers/webhooks/:webhookId/test', access, async (request, reply) => {
     const id = uuidParam(request, 'webhookId');
     const { workspace } = await panelContextOf(request);
     try {
-      await sendTestEvent(deps.uow, workspace, id, deps.clock.now());
+      // The form's key: a double click queues one test event.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        await sendTestEvent(uow, workspace, id, deps.clock.now());
+        return `${HOOKS}/${id}?notice=test`;
+      });
     } catch (error) {
       return conflictOnPage(request, reply, error);
     }
-    return reply.redirect(`${HOOKS}/${id}?notice=test`, 303);
   });
 
   panel.post(
@@ -152,17 +178,20 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       const session = sessionOf(request);
       const id = uuidParam(request, 'webhookId');
       try {
-        await retryDelivery(
-          deps.uow,
-          session.workspace.id,
-          id,
-          uuidParam(request, 'deliveryId'),
-          deps.clock.now(),
-        );
+        // The form's key: a double click queues the delivery again once.
+        return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+          await retryDelivery(
+            uow,
+            session.workspace.id,
+            id,
+            uuidParam(request, 'deliveryId'),
+            deps.clock.now(),
+          );
+          return `${HOOKS}/${id}?notice=resent`;
+        });
       } catch (error) {
         return conflictOnPage(request, reply, error);
       }
-      return reply.redirect(`${HOOKS}/${id}?notice=resent`, 303);
     },
   );
 

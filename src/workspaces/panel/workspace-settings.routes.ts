@@ -4,6 +4,7 @@ import { formInteger, sent } from '../../panel-kit/form-values.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
@@ -118,7 +119,11 @@ export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): 
         ...settingsRuleErrors(body),
         ...errors,
       });
-      await updateWorkspaceSettings(deps.uow, session.workspace.id, body as WorkspaceSettings);
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await updateWorkspaceSettings(uow, session.workspace.id, body as WorkspaceSettings);
+        return `${WORKSPACE_SETTINGS}?notice=saved`;
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
@@ -127,6 +132,5 @@ export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): 
         body: WorkspaceSettingsPage({ form: { values, errors: error.errors }, csrf: reply.csrf() }),
       });
     }
-    return reply.redirect(`${WORKSPACE_SETTINGS}?notice=saved`, 303);
   });
 }
