@@ -94,6 +94,12 @@ export function isTransientFailure(error: unknown): boolean {
   return code === '40001' || code === '40P01' || code === '57014' || code === '55P03';
 }
 
+/** A deadlock's victim or a serialization failure: the transaction may simply be run again. */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
+
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Db } from './client.js';
+import { type Db, isRetryableConflict } from './client.js';
 import type { DB } from './schema.js';
 
 declare const txBrand: unique symbol;
@@ -55,7 +55,9 @@ export class UnitOfWork {
     }
     const touched = new Set<string>();
     if (workspaceId !== null) touched.add(workspaceId);
-    const result = await this.base.transaction().execute((transaction) => work(transaction as Tx));
+    const result = await retryingConflicts(() =>
+      this.base.transaction().execute((transaction) => work(transaction as Tx)),
+    );
     await this.invalidate(touched);
     return result;
   }
@@ -67,15 +69,39 @@ export class UnitOfWork {
   async runJoined<T>(workspaceId: string, work: (tx: Tx, unit: UnitOfWork) => Promise<T>): Promise<T> {
     if (this.outer) return this.run(workspaceId, (tx) => work(tx, this));
     const touched = new Set<string>([workspaceId]);
-    const result = await this.base.transaction().execute((transaction) => {
-      const tx = transaction as Tx;
-      return work(tx, new UnitOfWork(this.base, this.invalidation, { tx, touched }));
-    });
+    const result = await retryingConflicts(() =>
+      this.base.transaction().execute((transaction) => {
+        const tx = transaction as Tx;
+        return work(tx, new UnitOfWork(this.base, this.invalidation, { tx, touched }));
+      }),
+    );
     await this.invalidate(touched);
     return result;
   }
 
   private async invalidate(touched: Set<string>): Promise<void> {
     if (touched.size > 0) await this.invalidation.invalidate([...touched]);
+  }
+}
+
+/** Attempts of a transaction the database ended as a deadlock or serialization failure. */
+export const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Runs a whole transaction again when the database chose it as a deadlock's victim or failed it
+ * to keep transactions serializable: nothing of it committed, and the same work most likely
+ * succeeds a moment later (many creates of one group class contend for its seat row, and on a
+ * distributed database for locks on several nodes). After a few short, jittered waits the
+ * failure goes to the caller (409 "retry it"). A work function may therefore run more than once:
+ * it only writes through its transaction.
+ */
+async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= CONFLICT_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * tries));
+    }
   }
 }
