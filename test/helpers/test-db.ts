@@ -29,7 +29,10 @@ export async function openTestDatabase(options: { poolSize?: number } = {}): Pro
        UPDATE mail_messages SET state = 'dropped' WHERE state IN ('pending', 'sending');
        UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL WHERE state IN ('pending', 'sending')`,
     );
-    return openDatabase({ databaseUrl: citusUrl, poolSize: options.poolSize ?? 20 });
+    // Enough connections for the largest crowd a test sends at once (50 creates of one class):
+    // on a cluster each transaction holds its connection longer, and requests left waiting for
+    // one past the pool's 5 s would answer 503 instead of letting the database decide.
+    return openDatabase({ databaseUrl: citusUrl, poolSize: options.poolSize ?? 60 });
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return openDatabase({ pglite: await reusedPGlite() });
