@@ -1,9 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { calendarFeedRoutes } from '../../calendar-feeds/ical/calendar-feed.routes.js';
-import { AppError } from '../../errors.js';
 import { tagTenantRequest } from '../../platform/db/statement-recorder.js';
 import { toAppError } from '../../platform/http/errors.js';
+import { registerPerAddressLimit } from '../../platform/http/rate-limit.js';
 import type { AppDeps } from '../../platform/http/types.js';
 
 /**
@@ -14,15 +13,7 @@ import type { AppDeps } from '../../platform/http/types.js';
 export async function icalSurface(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // A feed request reads one workspace's rows: its statements are checked like the API's.
   app.addHook('onRequest', tagTenantRequest);
-  await app.register(rateLimit, {
-    global: true,
-    max: deps.config.widgetRequestsPerMinute,
-    timeWindow: '1 minute',
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
-        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
-      }),
-  });
+  await registerPerAddressLimit(app, deps.config.widgetRequestsPerMinute);
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const mapped = toAppError(error);
     if (mapped.statusCode >= 500) request.log.error({ err: error }, 'calendar feed request failed');

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { flowRoutes } from '../../booking-page/widget/flow.routes.js';
 import { renderErrorPage } from '../../booking-page/widget/layout.js';
@@ -10,6 +9,7 @@ import { CUSTOMER } from '../../booking-page/widget/widget-context.js';
 import { AppError } from '../../errors.js';
 import { projectRoot } from '../../platform/db/project-root.js';
 import { toAppError } from '../../platform/http/errors.js';
+import { registerPerAddressLimit } from '../../platform/http/rate-limit.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import type { RequestContext } from '../../workspaces/request-context.js';
 import { findWorkspaceBySlug } from '../../workspaces/workspaces.repository.js';
@@ -29,15 +29,7 @@ export const WIDGET_LIMITS = {
  * page in the customer's language, never JSON. Feature routes live in src/booking-page/widget/.
  */
 export async function widgetSurface(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await app.register(rateLimit, {
-    global: true,
-    max: deps.config.widgetRequestsPerMinute,
-    timeWindow: '1 minute',
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
-        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
-      }),
-  });
+  await registerPerAddressLimit(app, deps.config.widgetRequestsPerMinute);
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const mapped = toAppError(error);
     if (mapped.statusCode >= 500) request.log.error({ err: error }, 'booking page request failed');

@@ -113,3 +113,20 @@ export function addressKey(ip: string): string {
     .map((group) => group.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
 }
+
+/**
+ * The per-address limit of the public pages (the booking page, the calendar feeds): they have no
+ * caller but the client's address, and a refusal is a short 429 with `Retry-After` that each
+ * surface renders its own way (an HTML page, a line of plain text).
+ */
+export async function registerPerAddressLimit(scope: FastifyInstance, perMinute: number): Promise<void> {
+  await scope.register(rateLimit, {
+    global: true,
+    max: perMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
+        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
+      }),
+  });
+}
