@@ -44,6 +44,7 @@ export interface BuildAppOptions {
  */
 export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   let server: Server | undefined;
+  let listeningBase: string | undefined;
   const deps: AppDeps = {
     database: options.database,
     db: options.database.db,
@@ -51,8 +52,17 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
     clock: options.clock ?? systemClock,
     config: options.config,
     linkBase: () => {
+      if (listeningBase !== undefined) return listeningBase;
       const address = server?.listening ? server.address() : null;
-      return publicBaseUrl(options.config, typeof address === 'object' && address ? address.port : undefined);
+      const base = publicBaseUrl(
+        options.config,
+        typeof address === 'object' && address ? address.port : undefined,
+      );
+      // Every request asks; once the server listens its port is fixed, so the answer is kept
+      // instead of asking the socket (a system call) each time. Before listening (an injected
+      // request) there is no port yet, and nothing is kept.
+      if (address) listeningBase = base;
+      return base;
     },
   };
   const loggerOption =
