@@ -198,6 +198,12 @@ button[name=show]{margin:0 0 1rem}
 ul.plain{list-style:none;margin:0;padding:0}
 .pre-line{white-space:pre-line}
 .conflict .free-times{margin-top:.5rem}
+/* panel-home: today's agenda and the next setup step */
+ol.agenda{list-style:none;margin:0 0 1rem;padding:0}
+ol.agenda li{padding:.45rem 0;border-bottom:1px solid var(--line)}
+ol.agenda li.own{font-weight:600}
+.agenda-time{font-variant-numeric:tabular-nums;display:inline-block;min-width:8.5rem}
+.next-step{border-left:4px solid var(--accent)}
 .conflict h2{font-size:1.05rem}
 ul.matches{margin:.25rem 0 0;padding-left:1.1rem}
 ul.matches li{margin:.2rem 0}

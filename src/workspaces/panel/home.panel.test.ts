@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { FixedClock } from '../../../test/helpers/clock.js';
+import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
+import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+
+/**
+ * Home through the real app: today's agenda per location in each location's own zone (at
+ * 02:30 UTC it is already Thursday in Berlin and still Wednesday in New York), a staffer's own
+ * bookings first, canceled ones left out, the booking page's address with a copy button, and the
+ * next setup step while a first booking is not yet possible.
+ */
+const clock = new FixedClock('2026-03-26T02:30:00Z');
+let t: TestApp;
+let owner: PanelClient;
+let berlin: { id: string };
+let newYork: { id: string };
+let anna: { id: string };
+let ben: { id: string };
+let nick: { id: string };
+let haircut: { id: string };
+
+const ALL_DAY = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ from: '00:00', to: '24:00' }]]),
+);
+
+async function book(
+  at: string,
+  locationId: string,
+  stafferId: string,
+  name: string,
+  phone: string,
+): Promise<string> {
+  const response = await t.call('POST', '/bookings', {
+    reserved_on: at,
+    location_uuid: locationId,
+    service_uuid: haircut.id,
+    staffer_uuid: stafferId,
+    customer_phone: phone,
+    customer_first_name: name,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().data.uuid;
+}
+
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock });
+  owner = await PanelClient.signedIn(
+    t.app,
+    t.db,
+    await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]),
+  );
+  berlin = await createLocation(t.db, t.workspace.id, { name: 'Berlin', timezone: 'Europe/Berlin' });
+  newYork = await createLocation(t.db, t.workspace.id, { name: 'New York', timezone: 'America/New_York' });
+  haircut = await createService(t.db, t.workspace.id, [berlin.id, newYork.id], {
+    name: 'Haircut',
+    durationMinutes: 60,
+  });
+  anna = await createStaffer(t.db, t.workspace.id, berlin.id, [haircut.id], {
+    firstName: 'Anna',
+    lastName: 'Adler',
+    weekly: ALL_DAY,
+  });
+  ben = await createStaffer(t.db, t.workspace.id, berlin.id, [haircut.id], {
+    firstName: 'Ben',
+    lastName: 'Berg',
+    weekly: ALL_DAY,
+  });
+  nick = await createStaffer(t.db, t.workspace.id, newYork.id, [haircut.id], {
+    firstName: 'Nick',
+    lastName: 'Nolan',
+    weekly: ALL_DAY,
+  });
+  // Berlin (UTC+1 until Sunday): Thursday 26 March, 10:00 and 13:00; Friday is not today.
+  ids.ben10 = await book('2026-03-26T09:00:00Z', berlin.id, ben.id, 'Clara', '+4915170000001');
+  ids.anna13 = await book('2026-03-26T12:00:00Z', berlin.id, anna.id, 'Dora', '+4915170000002');
+  ids.friday = await book('2026-03-27T09:00:00Z', berlin.id, anna.id, 'Emil', '+4915170000003');
+  ids.canceled = await book('2026-03-26T14:00:00Z', berlin.id, anna.id, 'Frida', '+4915170000004');
+  const cancel = await t.call('PUT', `/bookings/${ids.canceled}/status/cancel`, {});
+  expect(cancel.statusCode, cancel.body).toBe(200);
+  // New York (UTC-4): still Wednesday 25 March, 23:30; Thursday 10:00 there is tomorrow.
+  ids.nyLate = await book('2026-03-26T03:30:00Z', newYork.id, nick.id, 'Gerd', '+12125550101');
+  ids.nyTomorrow = await book('2026-03-26T14:00:00Z', newYork.id, nick.id, 'Hanna', '+12125550102');
+});
+afterAll(() => t.close());
+
+/** The agenda's lines, as text, in page order. */
+function agendaLines(body: string): string[] {
+  return [...body.matchAll(/<li( class="own")?><span class="agenda-time">([\s\S]*?)<\/li>/g)].map((m) =>
+    `${m[1] ? 'own ' : ''}${m[2]}`
+      .replace(/<[^>]+>/g, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}
+
+describe('Home', () => {
+  it("lists today's bookings per location, in each location's own today and zone", async () => {
+    const home = await owner.get('/panel');
+    expect(home.statusCode, home.body).toBe(200);
+    expect(home.body).toContain('Berlin · Thursday, March 26, 2026');
+    expect(home.body).toContain('New York · Wednesday, March 25, 2026');
+    expect(agendaLines(home.body)).toEqual([
+      '10:00 AM–11:00 AM Clara · Haircut · Ben Berg · New',
+      '1:00 PM–2:00 PM Dora · Haircut · Anna Adler · New',
+      '11:30 PM–12:30 AM Gerd · Haircut · Nick Nolan · New',
+    ]);
+    expect(home.body).toContain(`href="/panel/bookings/${ids.ben10}"`);
+    expect(home.body).not.toContain(ids.friday);
+    expect(home.body).not.toContain(ids.canceled);
+    expect(home.body).not.toContain(ids.nyTomorrow);
+  });
+
+  it("puts a staff member's own bookings first", async () => {
+    const member = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    await t.db
+      .updateTable('memberships')
+      .set({ staffer_id: anna.id })
+      .where('workspace_id', '=', t.workspace.id)
+      .where('user_id', '=', member.id)
+      .execute();
+    const client = await PanelClient.signedIn(t.app, t.db, member);
+    const home = await client.get('/panel');
+    expect(home.statusCode).toBe(200);
+    expect(agendaLines(home.body).slice(0, 2)).toEqual([
+      'own 1:00 PM–2:00 PM Dora · Haircut · You · New',
+      '10:00 AM–11:00 AM Clara · Haircut · Ben Berg · New',
+    ]);
+    // Staff do not set up: no setup step, whatever is missing.
+    expect(home.body).not.toContain('Next step');
+  });
+
+  it("shows the booking page's address with a copy button", async () => {
+    const home = await owner.get('/panel');
+    expect(home.body).toMatch(
+      new RegExp(`<code id="booking-page-url">http://[^<]*/book/${t.workspace.slug}</code>`),
+    );
+    expect(home.body).toContain('data-copy-target="booking-page-url"');
+    expect(home.body).toMatch(/<script[^>]*src="\/assets\/islands\/copy-text\.js"/);
+  });
+
+  it('shows only this workspace', async () => {
+    const other = await createOtherWorkspace(t.db);
+    const stranger = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: other.workspace.id, role: 'owner' }]),
+    );
+    const home = await stranger.get('/panel');
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('No bookings today.');
+    expect(home.body).not.toContain('Clara');
+  });
+});
+
+describe('the next setup step', () => {
+  it('walks a new workspace through location, service, staffer and hours, then goes away', async () => {
+    const fresh = await createOtherWorkspace(t.db);
+    const ws = fresh.workspace.id;
+    const client = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: ws, role: 'owner' }]),
+    );
+    const step = async () => /<h2 id="next-step">([^<]*)<\/h2>/.exec((await client.get('/panel')).body)?.[1];
+
+    expect(await step()).toBe('Next step: add your first location');
+    expect((await client.get('/panel')).body).toContain('href="/panel/setup/locations/new"');
+    const location = await createLocation(t.db, ws, { name: 'Hamburg' });
+    expect(await step()).toBe('Next step: add a service');
+    const service = await createService(t.db, ws, [location.id], { name: 'Massage', durationMinutes: 30 });
+    expect(await step()).toBe('Next step: add a staffer who gives it');
+    const staffer = await createStaffer(t.db, ws, location.id, [service.id], {
+      firstName: 'Ida',
+      weekly: {},
+    });
+    expect(await step()).toBe('Next step: set working hours');
+    await t.db
+      .updateTable('schedules')
+      .set({ weekly: JSON.stringify({ tue: [{ from: '09:00', to: '12:00' }] }) })
+      .where('workspace_id', '=', ws)
+      .where('staffer_id', '=', staffer.id)
+      .execute();
+    expect(await step()).toBeUndefined();
+  });
+});
