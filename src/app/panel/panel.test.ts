@@ -194,8 +194,19 @@ describe('sign-in', () => {
       password: 'my own long password',
       password_confirmation: 'my own long password',
     });
+    // The first sign-in ends on Home, not on the password form.
     expect(saved.statusCode).toBe(303);
-    expect((await client.get('/panel')).statusCode).toBe(200);
+    expect(saved.headers.location).toBe('/panel?notice=password-set');
+    const welcome = await client.get(saved.headers.location as string);
+    expect(welcome.statusCode).toBe(200);
+    expect(welcome.body).toContain('Your password is set.');
+    // A later change of one's own password stays on the form.
+    const again = await client.submit('/panel/account/password', {
+      current_password: 'my own long password',
+      password: 'another long password',
+      password_confirmation: 'another long password',
+    });
+    expect(again.headers.location).toBe('/panel/account/password?notice=changed');
   });
 });
 

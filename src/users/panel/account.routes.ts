@@ -55,7 +55,10 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
         });
       }
       await changePassword(uow, session.user.id, session.sessionId, password, deps.clock.now());
-      return `${PANEL_PREFIX}/account/password?notice=changed`;
+      // The first sign-in's forced change ends where the work starts; a later change stays here.
+      return session.user.mustChangePassword
+        ? `${PANEL_PREFIX}?notice=password-set`
+        : `${PANEL_PREFIX}/account/password?notice=changed`;
     };
     try {
       // The form's key (its row belongs to a workspace: a user without one changes unkeyed). The
