@@ -25,6 +25,7 @@ import { openWritePath } from '../write-path.js';
 import { API_PREFIX, apiSurface } from './api/api.plugin.js';
 import { icalSurface } from './ical/ical.plugin.js';
 import { PANEL_PREFIX, panelSurface } from './panel/panel.plugin.js';
+import { siteSurface } from './site/site.plugin.js';
 import { widgetSurface } from './widget/widget.plugin.js';
 
 export { API_PREFIX };
@@ -161,5 +162,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   await app.register((panel) => panelSurface(panel, deps), { prefix: PANEL_PREFIX });
   await app.register((widget) => widgetSurface(widget, deps));
   await app.register((ical) => icalSurface(ical, deps));
+  await app.register((site) => siteSurface(site, deps));
   return app as unknown as ApiApp;
 }

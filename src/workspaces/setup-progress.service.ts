@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/client.js';
-import { readSetupProgress } from './setup-progress.repository.js';
+import { listBookableWorkspaces, readSetupProgress } from './setup-progress.repository.js';
 
 /** The next thing a new workspace needs before a customer can book, in the order it is done. */
 export type SetupStep = 'location' | 'service' | 'staffer' | 'hours';
@@ -10,4 +10,9 @@ const ORDER: SetupStep[] = ['location', 'service', 'staffer', 'hours'];
 export async function nextSetupStep(db: Db, workspaceId: string): Promise<SetupStep | undefined> {
   const progress = await readSetupProgress(db, workspaceId);
   return ORDER.find((step) => !progress[step]);
+}
+
+/** The booking pages the server's front page lists: workspaces that can take a booking. */
+export function bookingPagesToList(db: Db): Promise<{ slug: string; name: string }[]> {
+  return listBookableWorkspaces(db);
 }
