@@ -42,8 +42,11 @@ export function makeContext(input: AvailabilityInput): EngineContext {
     bufferBeforeMs: service.bufferBeforeMinutes * MINUTE_MS,
     bufferAfterMs: service.bufferAfterMinutes * MINUTE_MS,
     stepMinutes: rules.slotStepMinutes,
-    earliest: input.now + rules.minNoticeMinutes * MINUTE_MS,
-    latest: input.now + rules.horizonDays * DAY_MS,
+    // Whole minutes: every start is one, so a start is bookable against these exactly when it
+    // is against the exact bounds, and a free interval cut at a bound names a whole minute in
+    // every field (its start_time would otherwise carry the clock's seconds).
+    earliest: Math.ceil((input.now + rules.minNoticeMinutes * MINUTE_MS) / MINUTE_MS) * MINUTE_MS,
+    latest: Math.floor((input.now + rules.horizonDays * DAY_MS) / MINUTE_MS) * MINUTE_MS,
   };
 }
 

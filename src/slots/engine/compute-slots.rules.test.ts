@@ -313,4 +313,33 @@ describe('notice and horizon', () => {
     expect(checkBookable(q, berlin('03:00', '2026-09-12'))).toEqual({ ok: false, reason: 'beyond_horizon' });
     expect(checkBookable(q, berlin('02:00', '2026-09-12')).ok).toBe(true);
   });
+
+  it('cuts intervals at whole minutes when now has seconds: every field names the same moment', () => {
+    // now 09:20:37.250 local + 90 minutes = 10:50:37.250: the interval starts at 10:51:00.
+    const now = berlin('09:20') + 37_250;
+    const q = query({
+      now,
+      rules: { slotStepMinutes: 30, minNoticeMinutes: 90, horizonDays: 365 },
+      staffers: [staffer('a', { weekly: everyDay('09:00', '13:00') })],
+    });
+    const [interval] = firstDay(q).intervals;
+    expect(interval).toMatchObject({
+      start: '10:51',
+      start_formatted: 39060,
+      start_time: '2026-09-10T08:51:00Z',
+      end_time: '2026-09-10T11:00:00Z',
+    });
+    expect(checkBookable(q, berlin('11:00')).ok).toBe(true);
+    const horizon = query({
+      rangeStart: '2026-09-12',
+      rangeEnd: '2026-09-12',
+      now: Date.parse('2026-09-09T20:40:37.250Z'),
+      rules: { slotStepMinutes: 60, minNoticeMinutes: 0, horizonDays: 3 },
+      staffers: [staffer('a', { weekly: everyDay('00:00', '24:00') })],
+    });
+    // The horizon, 2026-09-12T20:40:37.250Z (22:40:37 local), is cut to 22:40: the interval
+    // ends one service length later, at 23:40 local.
+    const last = firstDay(horizon).intervals.at(-1)!;
+    expect(last).toMatchObject({ end: '23:40', end_formatted: 85200, end_time: '2026-09-12T21:40:00Z' });
+  });
 });
