@@ -151,6 +151,60 @@ describe('POST /bookings/cart', () => {
     expect(bookings[0].customer.uuid).toBe(bookings[1].customer.uuid);
   });
 
+  it('reads the item shape real clients send: {datetime_start, services: [{service_uuid, staffer_uuid}]}', async () => {
+    const start = at(s.nextDay(), '10:00');
+    const response = await s.t.call('POST', '/bookings/cart', {
+      location_uuid: s.f.location.id,
+      customer_phone: '+4915170000014',
+      items: [
+        {
+          datetime_start: start,
+          services: [
+            { service_uuid: s.f.haircut.id, staffer_uuid: s.f.ben.id },
+            { service_uuid: s.f.color.id, staffer_uuid: s.f.ben.id },
+          ],
+        },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const [booking] = response.json().data as Json[];
+    expect(booking).toMatchObject({
+      start_time: start,
+      end_time: plusMinutes(start, 90),
+      staffer: { uuid: s.f.ben.id },
+    });
+    expect(booking.ordered_services.map((line: Json) => line.service_uuid)).toEqual([
+      s.f.haircut.id,
+      s.f.color.id,
+    ]);
+  });
+
+  it('refuses an item whose services name two staffers, or that has no start, naming the field', async () => {
+    const start = at(s.nextDay(), '10:00');
+    const before = await bookingCount();
+    const twoStaffers = await s.t.call('POST', '/bookings/cart', {
+      location_uuid: s.f.location.id,
+      customer_phone: '+4915170000015',
+      items: [
+        {
+          datetime_start: start,
+          services: [
+            { service_uuid: s.f.haircut.id, staffer_uuid: s.f.ben.id },
+            { service_uuid: s.f.color.id, staffer_uuid: s.f.anna.id },
+          ],
+        },
+      ],
+    });
+    expect422(twoStaffers, ['items.0.services']);
+    const noStart = await s.t.call('POST', '/bookings/cart', {
+      location_uuid: s.f.location.id,
+      customer_phone: '+4915170000015',
+      items: [{ services: [{ service_uuid: s.f.haircut.id, staffer_uuid: s.f.ben.id }] }],
+    });
+    expect422(noStart, ['items.0.reserved_on']);
+    expect(await bookingCount()).toBe(before);
+  });
+
   it('refuses the whole cart when one item is refused, naming the item; nothing is left behind', async () => {
     const day = s.nextDay();
     await book(
@@ -293,7 +347,16 @@ describe('OpenAPI', () => {
     }
     const cart = doc.paths['/bookings/cart'].post.requestBody.content['application/json'].schema;
     expect(cart.required).toEqual(expect.arrayContaining(['location_uuid', 'items', 'customer_phone']));
-    expect(cart.properties.items.items.required).toEqual(['reserved_on']);
+    // An item's start is reserved_on or datetime_start (the shape real clients send): neither is
+    // required alone, and the 422 names the one missing (see the cart tests above).
+    expect(Object.keys(cart.properties.items.items.properties)).toEqual(
+      expect.arrayContaining(['reserved_on', 'datetime_start', 'service_uuids', 'services', 'staffer_uuid']),
+    );
+    expect(Object.keys(cart.properties.items.items.properties.services.items.properties)).toEqual([
+      'uuid',
+      'service_uuid',
+      'staffer_uuid',
+    ]);
     const customers = doc.paths['/customers'].post.requestBody.content['application/json'].schema;
     expect(customers.required).toEqual(['phone']);
   });

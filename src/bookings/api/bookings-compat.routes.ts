@@ -12,7 +12,12 @@ import { BookingJson, BookingParams, CancelBody } from '../bookings.schemas.js';
 import type { BookingContext } from '../bookings.service.js';
 
 const CartItemBody = Type.Object({
-  reserved_on: Type.String({ maxLength: 64, description: 'UTC ISO 8601, e.g. 2026-09-10T12:00:00Z' }),
+  reserved_on: Type.Optional(
+    Type.String({ maxLength: 64, description: 'UTC ISO 8601, e.g. 2026-09-10T12:00:00Z' }),
+  ),
+  datetime_start: Type.Optional(
+    Type.String({ maxLength: 64, description: 'The same as reserved_on; one of the two is required' }),
+  ),
   service_uuids: Type.Optional(
     Type.Array(Type.String({ format: 'uuid' }), {
       minItems: 1,
@@ -21,11 +26,27 @@ const CartItemBody = Type.Object({
     }),
   ),
   services: Type.Optional(
-    Type.Array(Type.Object({ uuid: Type.String({ format: 'uuid' }) }), {
-      minItems: 1,
-      maxItems: 20,
-      description: 'The same as service_uuids, as objects; one of the two is required',
-    }),
+    Type.Array(
+      Type.Object({
+        uuid: Type.Optional(Type.String({ format: 'uuid' })),
+        service_uuid: Type.Optional(
+          Type.String({ format: 'uuid', description: 'The same as uuid; one of the two is required' }),
+        ),
+        staffer_uuid: Type.Optional(
+          Nullable(
+            Type.String({
+              format: 'uuid',
+              description: "The item's staffer: one booking has one, so every service names the same",
+            }),
+          ),
+        ),
+      }),
+      {
+        minItems: 1,
+        maxItems: 20,
+        description: 'The same as service_uuids, as objects; one of the two is required',
+      },
+    ),
   ),
   staffer_uuid: Type.Optional(
     Nullable(
