@@ -27,6 +27,31 @@ export function legacyInstant(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}+0000`;
 }
 
+/** An instant as a reader sees it: the location's zone, the workspace's locale ("Sep 10, 2026, 3:00 PM"). */
+export function legacyLocalTime(iso: string, zone: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(
+    Date.parse(iso),
+  );
+}
+
+/** A length in the workspace's locale: "1 hr 30 min", "45 min" ("1 Std. 30 Min." in German). */
+export function legacyDuration(minutes: number, locale: string): string {
+  const unit = (value: number, name: 'hour' | 'minute') =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return [hours > 0 ? unit(hours, 'hour') : '', rest > 0 || hours === 0 ? unit(rest, 'minute') : '']
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
+/** Minor units as the currency's major units (9050 EUR -> 90.5; 900 JPY -> 900). */
+export function majorUnits(minor: number, currency: string): number {
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return minor / 10 ** digits;
+}
+
 const BUILT_IN_LABELS: Record<string, Record<string, string>> = {
   en: { new: 'New', confirmed: 'Confirmed', completed: 'Completed', canceled: 'Canceled' },
   de: { new: 'Neu', confirmed: 'Bestätigt', completed: 'Abgeschlossen', canceled: 'Storniert' },
@@ -66,15 +91,19 @@ export function legacyBody(booking: BookingJson, facts: LegacyFacts): Record<str
     booking_created_at: legacyInstant(booking.created_at),
     booking_date_start: legacyInstant(booking.start_time),
     booking_date_end: legacyInstant(booking.end_time),
+    booking_date_end_formatted: legacyLocalTime(booking.end_time, booking.timezone, facts.workspace.locale),
     booking_date_start_local: booking.start_time_local,
     booking_timezone: booking.timezone,
     booking_duration: booking.duration.value,
+    booking_duration_formatted: legacyDuration(booking.duration.value, facts.workspace.locale),
     booking_status: statusLabel(booking.status, facts.workspace.locale),
     booking_status_type: booking.status.type,
+    booking_price: majorUnits(order.total, order.currency),
     booking_price_int: order.total,
     booking_price_formatted: order.total_formatted,
     booking_currency: order.currency,
     booking_cancel_until: legacyInstant(policy.cancel_until),
+    booking_source: booking.source,
     'booking_attributes.booking_comment': booking.booking_comment,
     'booking_attributes.booking_callback': booking.booking_callback,
     'booking_attributes.source': booking.source,

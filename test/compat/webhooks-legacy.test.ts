@@ -82,7 +82,12 @@ describe('legacy webhook bodies and static headers', () => {
       booking_date_start: `${start.slice(0, 10)} ${start.slice(11, 19)}+0000`,
       booking_duration: 60,
       booking_status: 'Neu',
+      booking_price: 90,
       booking_price_int: 9000,
+      booking_source: 'api',
+      // 10:00 to 11:00 in Berlin, read in the workspace locale (de-DE).
+      booking_date_end_formatted: `${start.slice(8, 10)}.${start.slice(5, 7)}.${start.slice(0, 4)}, 11:00`,
+      booking_duration_formatted: '1 Std.',
       booking_price_formatted: new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
         90,
       ),
