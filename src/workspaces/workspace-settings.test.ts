@@ -91,6 +91,9 @@ describe('PATCH /workspace', () => {
         created_at: before.created_at,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       },
+      // Beside the envelope too, where clients of the real service read them.
+      country_iso: 'DE',
+      contacts: { phone: '+49301234567', email: 'hallo@salon.example' },
     });
     expect(Date.parse(body.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
     expect(await getWorkspace()).toEqual(body.data);
@@ -124,14 +127,22 @@ describe('PATCH /workspace', () => {
     const before = await getWorkspace();
     const response = await patch({});
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ data: before });
+    expect(response.json()).toEqual({
+      data: before,
+      country_iso: before.country_iso,
+      contacts: before.contacts,
+    });
   });
 
   it('answers a request without a body with the workspace unchanged', async () => {
     const before = await getWorkspace();
     const response = await t.call('PATCH', '/workspace');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ data: before });
+    expect(response.json()).toEqual({
+      data: before,
+      country_iso: before.country_iso,
+      contacts: before.contacts,
+    });
   });
 
   it('refuses a body that is not an object', async () => {

@@ -99,6 +99,38 @@ describe('POST /customers', () => {
   });
 });
 
+describe('fields read outside the envelope', () => {
+  it('a created booking answers its uuid beside data, also when replayed', async () => {
+    const body = bookingBody(s.f, at(s.nextDay(), '10:00'), { customer_phone: '+4915170000021' });
+    const headers = { 'idempotency-key': `outside-${randomUUID()}` };
+    const created = await s.t.call('POST', '/bookings', body, headers);
+    expect(created.statusCode, created.body).toBe(201);
+    const answer = created.json();
+    expect(answer.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.uuid).toBe(answer.data.uuid);
+    const replayed = await s.t.call('POST', '/bookings', body, headers);
+    expect(replayed.json().uuid).toBe(answer.uuid);
+    // Only the create: a read keeps the plain envelope.
+    expect(Object.keys((await s.t.call('GET', `/bookings/${answer.uuid}`)).json())).toEqual(['data']);
+  });
+
+  it('GET and PATCH /workspace answer country_iso and contacts beside data', async () => {
+    const patched = await s.t.call('PATCH', '/workspace', {
+      country_iso: 'AT',
+      contacts: { phone: '+43123456789', email: 'hallo@example.at' },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({
+      country_iso: 'AT',
+      contacts: { phone: '+43123456789', email: 'hallo@example.at' },
+      data: { country_iso: 'AT', contacts: { phone: '+43123456789', email: 'hallo@example.at' } },
+    });
+    const read = (await s.t.call('GET', '/workspace')).json();
+    expect([read.country_iso, read.contacts]).toEqual([read.data.country_iso, read.data.contacts]);
+    expect(read.country_iso).toBe('AT');
+  });
+});
+
 describe('POST /bookings/cart', () => {
   it('books an item of two services as one booking: durations add up, lines follow each other', async () => {
     const start = at(s.nextDay(), '10:00');

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { answerWrite } from '../../platform/http/idempotency.js';
 import { pageOf, paginated } from '../../platform/http/pagination.js';
@@ -49,9 +50,15 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     status: number,
     write: (ctx: BookingContext) => Promise<BookingView>,
   ) =>
-    answerWrite(request, reply, deps.uow, status, async (uow) => ({
-      data: presentBooking(await write(context(request, uow)), request.auth.workspace, deps.linkBase()),
-    }));
+    answerWrite(request, reply, deps.uow, status, async (uow) => {
+      const data = presentBooking(
+        await write(context(request, uow)),
+        request.auth.workspace,
+        deps.linkBase(),
+      );
+      // Clients of the real service read a created booking's uuid outside the envelope too.
+      return status === 201 ? { data, uuid: data.uuid } : { data };
+    });
   const tags = ['bookings'];
 
   app.post(
@@ -63,7 +70,15 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
         tags,
         summary: 'Create a booking (201); finds or creates the customer by phone',
         body: CreateBookingBody,
-        response: responses({ 201: Data(BookingJson) }),
+        response: responses({
+          201: Type.Object({
+            data: BookingJson,
+            uuid: Type.String({
+              format: 'uuid',
+              description: 'The same as data.uuid, for clients that read it outside the envelope',
+            }),
+          }),
+        }),
       },
     },
     async (request, reply) => {
