@@ -216,7 +216,7 @@ export async function listBookingViews(
   const rows = (await query
     .select(sql<number>`count(*) over ()`.as('total'))
     .orderBy('b.start_time', newestFirst ? 'desc' : 'asc')
-    .orderBy('b.id', newestFirst ? 'desc' : 'asc')
+    .orderBy('b.int_id', newestFirst ? 'desc' : 'asc')
     .limit(page.perPage)
     .offset(page.offset)
     .execute()) as (BookingView & { total: number })[];

@@ -86,7 +86,7 @@ export async function listCustomers(
   const rows = await query
     .select(sql<number>`count(*) over ()`.as('total'))
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('int_id')
     .limit(page.perPage)
     .offset(page.offset)
     .execute();

@@ -22,7 +22,7 @@ const locationsPage = precompiled(3, (db, workspaceId: string, limit: number, of
     .where('workspace_id', '=', workspaceId)
     .where('archived_at', 'is', null)
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('int_id')
     .limit(limit)
     .offset(offset),
 );
@@ -128,7 +128,7 @@ export async function listAllLocations(db: Db, workspaceId: string): Promise<Loc
     .where('workspace_id', '=', workspaceId)
     .orderBy(sql`archived_at is not null`)
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('int_id')
     .limit(1000)
     .execute();
 }

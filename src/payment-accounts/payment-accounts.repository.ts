@@ -20,6 +20,7 @@ export async function listPaymentAccounts(
     .where('location_id', '=', locationId)
     .where('archived_at', 'is', null)
     .orderBy('created_at')
+    .orderBy('name')
     .orderBy('id')
     .execute();
 }
@@ -99,6 +100,7 @@ export async function listAllPaymentAccounts(db: Db, workspaceId: string): Promi
     .orderBy('location_id')
     .orderBy(sql`archived_at is not null`)
     .orderBy('created_at')
+    .orderBy('name')
     .orderBy('id')
     .limit(5000)
     .execute();

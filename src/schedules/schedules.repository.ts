@@ -36,7 +36,7 @@ export async function listStafferSchedules(db: Db, workspaceId: string, stafferI
     .where('s.staffer_id', '=', stafferId)
     .where('l.archived_at', 'is', null)
     .orderBy('l.created_at')
-    .orderBy('l.id')
+    .orderBy('l.int_id')
     .execute();
   return rows as ScheduleRow[];
 }

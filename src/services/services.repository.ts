@@ -44,7 +44,7 @@ export async function listServicesAtLocation(db: Db, workspaceId: string, locati
   const rows = await offeredThere()
     .select(sql<number>`count(*) over ()`.as('total'))
     .orderBy('s.created_at')
-    .orderBy('s.id')
+    .orderBy('s.int_id')
     .limit(page.perPage)
     .offset(page.offset)
     .execute();
@@ -109,7 +109,7 @@ export async function serviceLocationIds(
     .where('sl.service_id', 'in', serviceIds)
     .where('l.archived_at', 'is', null)
     .orderBy('l.created_at')
-    .orderBy('l.id')
+    .orderBy('l.int_id')
     .execute();
   for (const row of rows) {
     const list = result.get(row.service_id) ?? [];
@@ -232,7 +232,7 @@ export async function listAllServices(db: Db, workspaceId: string): Promise<Serv
     .orderBy(sql`s.archived_at is not null`)
     .orderBy('c.position')
     .orderBy('s.created_at')
-    .orderBy('s.id')
+    .orderBy('s.int_id')
     .limit(1000)
     .execute();
   const locations = await serviceLocationIds(

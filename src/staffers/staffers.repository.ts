@@ -58,6 +58,8 @@ export async function listStaffersAtLocation(
   const rows = await live()
     .selectAll('st')
     .orderBy('st.created_at')
+    .orderBy('st.first_name')
+    .orderBy('st.last_name')
     .orderBy('st.id')
     .limit(page.perPage)
     .offset(page.offset)
@@ -122,9 +124,9 @@ export async function stafferAssignments(
     .where('l.archived_at', 'is', null)
     .where('s.archived_at', 'is', null)
     .orderBy('l.created_at')
-    .orderBy('l.id')
+    .orderBy('l.int_id')
     .orderBy('s.created_at')
-    .orderBy('s.id')
+    .orderBy('s.int_id')
     .execute();
   for (const row of rows) {
     const list = result.get(row.staffer_id) ?? [];
@@ -244,6 +246,8 @@ export async function listStaffers(db: Db, workspaceId: string, page: Page) {
     .selectAll()
     .select(sql<number>`count(*) over ()`.as('total'))
     .orderBy('created_at')
+    .orderBy('first_name')
+    .orderBy('last_name')
     .orderBy('id')
     .limit(page.perPage)
     .offset(page.offset)
@@ -295,8 +299,8 @@ export async function listOfferedPairs(db: Db, workspaceId: string): Promise<Off
     .where('l.archived_at', 'is', null)
     .where('s.archived_at', 'is', null)
     .orderBy('l.created_at')
-    .orderBy('l.id')
+    .orderBy('l.int_id')
     .orderBy('s.created_at')
-    .orderBy('s.id')
+    .orderBy('s.int_id')
     .execute();
 }

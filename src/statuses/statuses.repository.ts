@@ -21,6 +21,7 @@ export async function listLiveStatuses(db: Db, workspaceId: string): Promise<Sta
     .where('archived_at', 'is', null)
     .orderBy('position')
     .orderBy('created_at')
+    .orderBy('name')
     .orderBy('id')
     .execute();
 }
@@ -167,6 +168,7 @@ export async function listAllStatuses(db: Db, workspaceId: string): Promise<Stat
     .orderBy(sql`archived_at is not null`)
     .orderBy('position')
     .orderBy('created_at')
+    .orderBy('name')
     .orderBy('id')
     .execute();
 }

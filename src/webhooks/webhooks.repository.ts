@@ -14,6 +14,7 @@ export async function listWebhooks(db: Db, workspaceId: string, page: Page) {
     .select(sql<number>`count(*) over ()`.as('total'))
     .where('workspace_id', '=', workspaceId)
     .orderBy('created_at')
+    .orderBy('url')
     .orderBy('id')
     .limit(page.perPage)
     .offset(page.offset)

@@ -3,10 +3,11 @@ import type { OverrideJson, PaymentAccountType, WeeklyJson } from '../../src/pla
 
 /** Test data straight into the store (no HTTP), with sensible defaults each test may override. */
 
-// Lists are in creation order (created_at, then id). PGlite's clock has millisecond resolution,
-// and rows inserted here, without a request in between, can share a millisecond: their order
-// would then be their random ids'. So each row made here gets its own millisecond, the clock's
-// own unless an earlier row took it.
+// Lists are in creation order: created_at, ties broken by insertion order (the integer identity)
+// or, for tables without one, by name (docs/decisions/0002). PGlite's clock has millisecond
+// resolution, and rows inserted here, without a request in between, can share a millisecond; so
+// each row made here gets its own millisecond, the clock's own unless an earlier row took it, and
+// tests read the order they made without depending on a tie-break.
 let lastCreatedAt = 0;
 const createdAt = () => {
   lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
