@@ -47,7 +47,7 @@ document.addEventListener('click', async (event) => {
   const href = link.getAttribute('href')!;
   const response = await fetch(href);
   if (!response.ok) return location.assign(href);
-  const next = new DOMParser().parseFromString(await response.text(), 'text/html').querySelector('main');
+  const next = mainOf(await response.text());
   const main = document.querySelector('main');
   if (!next || !main) return location.assign(href);
   main.replaceWith(next);
@@ -57,6 +57,20 @@ document.addEventListener('click', async (event) => {
   sendSize();
 });
 addEventListener('popstate', () => location.reload());
+
+/**
+ * The <main> of a fetched page, parsed inside an inert <template>. Parsing the whole document
+ * (DOMParser) would also parse its <style>, whose nonce is another response's: this page's CSP
+ * refuses it and the console shows an error on every switch.
+ */
+function mainOf(html: string): HTMLElement | null {
+  const start = html.indexOf('<main');
+  const end = html.lastIndexOf('</main>');
+  if (start < 0 || end < start) return null;
+  const template = document.createElement('template');
+  template.innerHTML = html.slice(start, end + 7);
+  return template.content.querySelector('main');
+}
 
 // ALTCHA v1: find n with SHA-256(salt + n) = challenge; the server checks the signature.
 const powForm = document.querySelector<HTMLFormElement>('form[data-altcha]');
