@@ -258,6 +258,9 @@ describe('no double booking', () => {
     await page.getByRole('button', { name: 'Confirm booking' }).click();
     await page.getByRole('alert').filter({ hasText: 'this time was just taken' }).waitFor();
     await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Grace');
+    // The heading is said once; the times are a group of their own name.
+    await expect(page.getByText('Choose a day and time', { exact: true }).count()).resolves.toBe(1);
+    await page.getByRole('group', { name: 'The nearest free times' }).waitFor();
     await expectAccessible(page, 'conflict');
     // The first of the nearest times is preselected: Continue and confirm books it.
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -129,7 +129,8 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
           <FormKey value={data.formKey} />
           {data.alternatives && (
             <fieldset>
-              <legend>{t.chooseTime}</legend>
+              {/* Not the page's heading again: the h1 already says "choose a time". */}
+              <legend>{t.nearestTimes}</legend>
               {data.alternatives.map((slot, index) => (
                 <label class="check">
                   <input type="radio" name="at" value={slot.start_time} checked={index === 0} />
