@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
+import { links, location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
 
 /** The manage link: signed, .ics, cancel and reschedule until the cut-off. */
 let s: PageStudio;
@@ -62,6 +62,43 @@ describe('the manage link', () => {
     // Content lines fold at 75 octets (RFC 5545 §3.1).
     for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     expect(ics.body.endsWith('END:VCALENDAR\r\n')).toBe(true);
+  });
+
+  it('names the address, phone (tel: link) and a map link on the confirmation and manage pages', async () => {
+    const { manage } = await book('2026-09-09T07:00:00Z');
+    await s.t.db
+      .updateTable('locations')
+      .set({
+        address_1: 'Torstraße 125',
+        city: 'Berlin',
+        postal_code: '10119',
+        country_iso: 'DE',
+        phone: '+493012345678',
+        lat: 52.5296,
+        lng: 13.4017,
+      })
+      .where('id', '=', s.f.location.id)
+      .execute();
+    for (const url of [`${manage}?lang=en&booked=1`, `${manage}?lang=en`]) {
+      const page = await s.get(url);
+      expect(page.body).toContain('Torstraße 125');
+      expect(page.body).toContain('10119 Berlin');
+      expect(page.body).toContain('href="tel:+493012345678"');
+      expect(links(page.body)).toContain(
+        'https://www.openstreetmap.org/?mlat=52.5296&mlon=13.4017#map=17/52.5296/13.4017',
+      );
+      // A plain link: no map script or frame from another origin on the page.
+      expect(page.body).not.toMatch(/<(script|iframe)[^>]*src="https?:/);
+    }
+    // Without coordinates the map link searches the address.
+    await s.t.db
+      .updateTable('locations')
+      .set({ lat: null, lng: null })
+      .where('id', '=', s.f.location.id)
+      .execute();
+    expect(links((await s.get(`${manage}?lang=en`)).body)).toContain(
+      'https://www.openstreetmap.org/search?query=Torstra%C3%9Fe%20125%2C%2010119%20Berlin%2C%20DE',
+    );
   });
 
   it('answers 404 for a forged, truncated or foreign token', async () => {

@@ -21,6 +21,7 @@ import {
   pageStaffers,
   rescheduleByCustomer,
 } from '../booking-page.service.js';
+import { locationContact } from '../location-contact.js';
 import type { Summary } from './details.page.js';
 import { renderSlots } from './flow.routes.js';
 import { renderPage } from './layout.js';
@@ -63,7 +64,10 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
     return reply.status(options.status ?? 200).send(
       managePage(ctx, {
         booking,
-        summary: summaryOfBooking(ctx, workspace, booking, location?.name ?? ''),
+        summary: {
+          ...summaryOfBooking(ctx, workspace, booking, location?.name ?? ''),
+          contact: location ? locationContact(location, ctx.locale) : undefined,
+        },
         token: request.params.token,
         manageUrl: absoluteUrl(
           deps,

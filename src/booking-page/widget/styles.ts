@@ -53,6 +53,7 @@ button.danger{background:#b3261e}
 dl.summary{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 dl.summary dt{font-weight:600}
 dl.summary dd{margin:0;overflow-wrap:anywhere}
+.contact{display:block;margin-top:.25rem}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 .manage-link{overflow-wrap:anywhere;font-size:.875rem}
 `
