@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { links, location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
+import { links, linkTo, location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
 
 /** The manage link: signed, .ics, cancel and reschedule until the cut-off. */
 let s: PageStudio;
@@ -121,8 +121,17 @@ describe('the manage link', () => {
 
   it('cancels with reason "canceled" and the same webhook as the API', async () => {
     const { manage, uuid } = await book('2026-09-12T07:00:00Z');
+    // The manage page only links to a confirmation step (a GET: nothing is canceled yet),
+    // styled as the one destructive action among the buttons.
+    const page = (await s.get(`${manage}?lang=en`)).body;
+    expect(page).toMatch(/<a class="button danger-outline" href="[^"]*\/cancel[^"]*">Cancel booking<\/a>/);
+    expect(page).not.toContain('Yes, cancel this booking');
     const confirm = await s.get(`${manage}/cancel`);
-    expect(confirm.body).toContain('Yes, cancel this booking');
+    expect(confirm.body).toContain('Cancel this booking?');
+    expect(confirm.body).toMatch(/<button type="submit" class="danger">Yes, cancel this booking<\/button>/);
+    expect(linkTo(confirm.body, 'No, keep my booking')).toBe(manage);
+    const { data: still } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();
+    expect(still.status.type).toBe('new');
     const done = await s.post(`${manage}/cancel`, {});
     expect(done.statusCode).toBe(303);
     const { data } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();

@@ -289,8 +289,18 @@ describe('the manage link', () => {
     await page.getByText('Your booking was moved to the new time.').waitFor();
     const moved = (await (await t.call('GET', `/bookings/${booking!.uuid}`)).json()).data;
     expect(moved.start_time).toBe('2026-04-02T12:00:00Z');
+    // The destructive action looks it (red, not the blue of the safe buttons) and asks first.
+    const cancel = page.getByRole('link', { name: 'Cancel booking' });
+    await expect(cancel.evaluate((el) => getComputedStyle(el).color)).resolves.toBe('rgb(179, 38, 30)');
+    await cancel.click();
+    await page.getByRole('heading', { name: 'Cancel this booking?' }).waitFor();
+    const yes = page.getByRole('button', { name: 'Yes, cancel this booking' });
+    await expect(yes.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(
+      'rgb(179, 38, 30)',
+    );
+    await page.getByRole('link', { name: 'No, keep my booking' }).click();
     await page.getByRole('link', { name: 'Cancel booking' }).click();
-    await page.getByRole('button', { name: 'Yes, cancel this booking' }).click();
+    await yes.click();
     await page.getByText('Your booking was canceled.').waitFor();
     const canceled = (await (await t.call('GET', `/bookings/${booking!.uuid}`)).json()).data;
     expect([canceled.status.type, canceled.cancel_reason]).toEqual(['canceled', 'canceled']);

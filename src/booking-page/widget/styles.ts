@@ -48,8 +48,11 @@ textarea{min-height:5rem}
 .notice.ok{background:#e9f6ec;border-color:#7cc48c}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 button,.button{display:inline-block;margin-top:1rem;padding:.625rem 1.25rem;border:0;border-radius:.375rem;background:#0b57b0;color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}
-button.secondary{background:#fff;color:#0b57b0;border:1px solid #0b57b0}
+button.secondary,.button.secondary{background:#fff;color:#0b57b0;border:1px solid #0b57b0}
 button.danger{background:#b3261e}
+.button.danger-outline{background:#fff;color:#b3261e;border:1px solid #b3261e}
+.confirm-danger{background:#fff;border:2px solid #b3261e;border-radius:.5rem;padding:.25rem 1rem 1rem;margin-top:1rem}
+.confirm-danger .actions>*{margin-top:.5rem}
 dl.summary{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 dl.summary dt{font-weight:600}
 dl.summary dd{margin:0;overflow-wrap:anywhere}
