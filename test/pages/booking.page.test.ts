@@ -174,6 +174,63 @@ describe('the flow', () => {
   });
 });
 
+/** Tab until the focused control's name or text matches `name` (what a keyboard user does). */
+async function tabTo(page: Page, name: string | RegExp): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    await page.keyboard.press('Tab');
+    const label = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return `${el?.getAttribute('aria-label') ?? ''} ${el?.innerText ?? ''}`;
+    });
+    if (typeof name === 'string' ? label.includes(name) : name.test(label)) return;
+  }
+  throw new Error(`could not tab to ${name}`);
+}
+
+describe('jumping to a date', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`picks a day in the month table by keyboard (${javaScriptEnabled ? 'with' : 'without'} JavaScript)`, async () => {
+      const { page, errors, close } = await openPage(browser, {
+        javaScriptEnabled,
+        timezoneId: 'Europe/Berlin',
+      });
+      await page.goto(`${base}/book/${slug}?service=${f.haircut.id}&staffer=${f.anna.id}&lang=en`);
+      await tabTo(page, 'Pick a date');
+      await page.keyboard.press('Enter');
+      await page.getByRole('table', { name: 'March 2026' }).waitFor();
+      await tabTo(page, 'April 2026');
+      await page.keyboard.press('Enter');
+      await page.getByRole('table', { name: 'April 2026' }).waitFor();
+      if (javaScriptEnabled) {
+        // Swapped in place, the focus stays on "next month", now May.
+        await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toContain('May 2026');
+        await expectAccessible(page, 'month');
+        await expectFits(page);
+        await screenshots(page, 'month');
+      }
+      await tabTo(page, 'Friday, April 17, 2026');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Friday, April 17, 2026' }).waitFor();
+      expect(page.url()).toContain('date=2026-04-17');
+      expect(page.url()).not.toContain('from=');
+      await page.getByRole('link', { name: '10:00 AM, Friday, April 17, 2026' }).waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    });
+  }
+
+  it('opens the week of a ?date= deep link, without from=', async () => {
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    await page.goto(`${base}/book/${slug}?service=${f.haircut.id}&staffer=${f.anna.id}&date=2026-06-10`);
+    await page.getByRole('heading', { name: 'Wednesday, June 10, 2026' }).waitFor();
+    await expect(page.locator('.days a[aria-current] .sr').innerText()).resolves.toBe(
+      'Wednesday, June 10, 2026',
+    );
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe('time', () => {
   it('books a Berlin location from New York on the day Europe changes its clocks, at the chosen instant', async () => {
     const { page, errors, close } = await openPage(browser, { timezoneId: 'America/New_York' });

@@ -52,8 +52,14 @@ document.addEventListener('click', async (event) => {
   if (!next || !main) return location.assign(href);
   main.replaceWith(next);
   history.pushState(null, '', href);
-  // Keyboard users stay where they were: on the same link in the new content.
-  (next.querySelector<HTMLElement>(`a[href="${CSS.escape(href)}"]`) ?? next.querySelector('h2'))?.focus();
+  // Keyboard users stay where they were: on the same link in the new content, or on the control
+  // of the same role (the month table's "next month" has a new href each month).
+  const role = link.dataset.swap!;
+  (
+    next.querySelector<HTMLElement>(`a[href="${CSS.escape(href)}"]`) ??
+    (role === '1' ? null : next.querySelector<HTMLElement>(`a[data-swap="${role}"]`)) ??
+    next.querySelector('h2')
+  )?.focus();
   sendSize();
 });
 addEventListener('popstate', () => location.reload());

@@ -8,6 +8,7 @@ import {
 } from '../../platform/time/format.js';
 import type { SlotDay } from '../../slots/engine/types.js';
 import { renderPage } from './layout.js';
+import { MonthPicker, type MonthPickerData } from './month-picker.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
 
 export interface SlotPageData {
@@ -27,6 +28,8 @@ export interface SlotPageData {
   slotHref: (startTime: string) => string;
   /** The path (after /book/<slug>) of this step's own links: days, weeks, zone switch. */
   path: string;
+  /** The "pick a date" month table. */
+  month: Omit<MonthPickerData, 'path'>;
 }
 
 /** Step 4: a day strip (7 days) and the chosen day's free slots, in the customer's zone. */
@@ -53,10 +56,16 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
           </p>
         )}
         <ZoneSwitch ctx={ctx} data={data} />
+        <MonthPicker ctx={ctx} data={{ ...data.month, path: data.path }} />
         <nav class="pager" aria-label={ctx.t.chooseTime}>
           {data.earlier ? (
             <a
-              href={pageHref(ctx.slug, ctx.state, { from: data.earlier, date: undefined }, data.path)}
+              href={pageHref(
+                ctx.slug,
+                ctx.state,
+                { from: data.earlier, date: undefined, month: undefined },
+                data.path,
+              )}
               data-swap="1"
             >
               ← {ctx.t.earlier}
@@ -66,7 +75,12 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
           )}
           {data.later && (
             <a
-              href={pageHref(ctx.slug, ctx.state, { from: data.later, date: undefined }, data.path)}
+              href={pageHref(
+                ctx.slug,
+                ctx.state,
+                { from: data.later, date: undefined, month: undefined },
+                data.path,
+              )}
               data-swap="1"
             >
               {ctx.t.later} →
@@ -89,7 +103,7 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
               <li>
                 {d.slots.length > 0 ? (
                   <a
-                    href={pageHref(ctx.slug, ctx.state, { date: d.date }, data.path)}
+                    href={pageHref(ctx.slug, ctx.state, { date: d.date, month: undefined }, data.path)}
                     aria-current={d.date === data.date ? 'date' : undefined}
                     data-swap="1"
                   >
@@ -163,7 +177,9 @@ function ZoneSwitch({ ctx, data }: { ctx: PageContext; data: SlotPageData }) {
     <div class="zone">
       <strong>{ctx.t.timesIn(`${zoneTitle(ctx.zone)}, ${zoneOffset(sample, ctx.zone, ctx.locale)}`)}</strong>
       <form method="get" action={pageHref(ctx.slug, {}, {}, data.path)}>
-        {STATE_KEYS.filter((k) => k !== 'tz' && k !== 'date' && ctx.state[k] !== undefined).map((k) => (
+        {STATE_KEYS.filter(
+          (k) => k !== 'tz' && k !== 'date' && k !== 'month' && ctx.state[k] !== undefined,
+        ).map((k) => (
           <input type="hidden" name={k} value={ctx.state[k]} />
         ))}
         <label for="tz">{ctx.t.changeZone}</label>

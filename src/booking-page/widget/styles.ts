@@ -31,6 +31,18 @@ ul.choices{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .slots a:hover{background:#e8f0fb}
 .slots small{display:block;font-weight:400;color:#4d5661}
 .pager{display:flex;justify-content:space-between;margin:.5rem 0 1rem}
+.month{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
+.month summary{cursor:pointer;font-weight:600;color:#0b57b0}
+.month .pager{margin:.5rem 0 0}
+.cal{width:100%;border-collapse:collapse;table-layout:fixed;text-align:center}
+.cal caption{font-weight:600;padding:.25rem 0}
+.cal th{font-size:.8125rem;color:#4d5661;padding:.25rem 0}
+.cal td{padding:2px}
+.cal a,.cal .off{display:block;padding:.375rem 0;border-radius:.375rem;border:1px solid transparent}
+.cal a{border-color:#c5ccd4;color:inherit;text-decoration:none}
+.cal a:hover{border-color:#0b57b0}
+.cal a[aria-current]{background:#0b57b0;border-color:#0b57b0;color:#fff}
+.cal .off{color:#4d5661}
 .zone{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
 .zone form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-top:.25rem}
 .zone label{margin:0}
