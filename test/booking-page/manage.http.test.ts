@@ -152,6 +152,20 @@ describe('the manage link', () => {
     expect(await events(uuid)).toEqual(['booking-created', 'booking-updated', 'booking-rescheduled']);
   });
 
+  it('opens the reschedule on the booked week and day, showing the booked time', async () => {
+    const { manage } = await book('2026-10-20T07:00:00Z');
+    const picker = await s.get(`${manage}/reschedule?lang=en`);
+    expect(picker.statusCode).toBe(200);
+    expect(picker.body).toContain('<h2>Tuesday, October 20, 2026</h2>');
+    expect(picker.body).toContain(
+      'Booked now: <strong>Tuesday, October 20, 2026 at 9:00 AM (GMT+2)</strong>',
+    );
+    // Among the day's times, the booked one is marked, not offered.
+    expect(picker.body).toContain('<span class="current-slot">9:00 AM<small>your booking</small></span>');
+    expect(picker.body).not.toContain('aria-label="9:00 AM, Tuesday, October 20, 2026"');
+    expect(picker.body).toContain('aria-label="10:00 AM, Tuesday, October 20, 2026"');
+  });
+
   it('refuses cancel and reschedule past the cut-off with a clear message', async () => {
     const { manage, uuid } = await book('2026-09-15T07:00:00Z');
     await s.t.call('PATCH', '/workspace', { manage_cutoff_minutes: 48 * 60 });

@@ -339,6 +339,10 @@ describe('the manage link', () => {
     await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
     const [booking] = await bookingsAt('2026-04-01T07:00:00Z');
     await page.getByRole('link', { name: 'Change the time' }).click();
+    // It opens on the booked day, which shows the booked time.
+    await page.getByRole('heading', { name: 'Wednesday, April 1, 2026' }).waitFor();
+    await page.getByText('Booked now: Wednesday, April 1, 2026 at 9:00 AM (GMT+2)').waitFor();
+    await page.locator('.current-slot', { hasText: '9:00 AM' }).waitFor();
     await page.getByRole('link', { name: /Later days/ }).click();
     await page.getByRole('link', { name: 'Thursday, April 2, 2026', exact: true }).click();
     await page.getByRole('link', { name: '2:00 PM, Thursday, April 2, 2026', exact: true }).click();

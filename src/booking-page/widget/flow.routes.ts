@@ -239,6 +239,10 @@ export async function renderSlots(
     heading?: string;
     /** The workspace's availability version this request has read already (its catalog's). */
     version?: string;
+    /** Without a day in the URL, open on this one and its 7 days (the reschedule: the booked day). */
+    near?: string;
+    /** The booking being moved: its time is shown, and marked among the day's times. */
+    current?: number;
   } = {},
 ): Promise<string> {
   const { db } = deps;
@@ -246,7 +250,9 @@ export async function renderSlots(
   const { slug, state } = ctx;
   const today = todayIn(ctx.zone, now);
   const horizonEnd = todayIn(ctx.zone, now + workspace.horizon_days * 86_400_000);
-  const from = rangeStart(today, horizonEnd, { from: state.from, date: state.date });
+  // The day to open on: the URL's, else the caller's (the reschedule opens on the booked day).
+  const wanted = state.date ?? options.near;
+  const from = rangeStart(today, horizonEnd, { from: state.from, date: wanted });
   const to = addDays(from, 6);
   // The page shares the engine's evaluations the way the API's time-slots route does: keyed by
   // the store's availability version and the minute of `now`, so a write shows at once.
@@ -269,8 +275,7 @@ export async function renderSlots(
   // A day asked for by name (a deep link, the month table) shows even without free times, so
   // the customer reads "no free times on this day" instead of silently getting another day.
   const date =
-    answer.dates.find((d) => d.date === state.date)?.date ??
-    answer.dates.find((d) => d.slots.length > 0)?.date;
+    answer.dates.find((d) => d.date === wanted)?.date ?? answer.dates.find((d) => d.slots.length > 0)?.date;
   const earlierFrom = addDays(from, -7) < today ? today : addDays(from, -7);
   return slotsPage(ctx, {
     title: options.heading ?? ctx.t.chooseTime,
@@ -295,6 +300,7 @@ export async function renderSlots(
     notice,
     slotHref: slotHref ?? ((at) => pageHref(slug, state, { at, month: undefined })),
     path: options.path ?? '',
+    current: options.current,
     month: {
       month: isMonth(state.month) ? state.month : (date ?? from).slice(0, 7),
       today,

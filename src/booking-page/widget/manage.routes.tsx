@@ -10,6 +10,7 @@ import { formatMoney } from '../../platform/money.js';
 import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import { parseInstant } from '../../platform/time/instant.js';
+import { todayIn } from '../../platform/time/zone.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   ChangeRefused,
@@ -182,6 +183,10 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
       {
         heading: ctx.t.rescheduleTo,
         back: manage,
+        // Open near what is booked (people move a booking by a day or two, rarely to this week),
+        // and show it, so the new time is chosen knowing the old one.
+        near: todayIn(ctx.zone, booking.start_time.getTime()),
+        current: booking.start_time.getTime(),
         path: `/manage/${request.params.token}/reschedule`,
         slotHref: (start) =>
           pageHref(workspace.slug, ctx.state, { at: start }, `/manage/${request.params.token}/reschedule`),

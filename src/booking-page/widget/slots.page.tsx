@@ -1,12 +1,14 @@
 import {
   formatDate,
+  formatDateTime,
   formatDayShort,
   formatTime,
   timeZones,
   zoneOffset,
   zoneTitle,
 } from '../../platform/time/format.js';
-import type { SlotDay } from '../../slots/engine/types.js';
+import { todayIn } from '../../platform/time/zone.js';
+import type { Slot, SlotDay } from '../../slots/engine/types.js';
 import { renderPage } from './layout.js';
 import { MonthPicker, type MonthPickerData } from './month-picker.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
@@ -28,6 +30,8 @@ export interface SlotPageData {
   slotHref: (startTime: string) => string;
   /** The path (after /book/<slug>) of this step's own links: days, weeks, zone switch. */
   path: string;
+  /** The start of the booking being moved (the manage link's reschedule). */
+  current?: number | undefined;
   /** The "pick a date" month table. */
   month: Omit<MonthPickerData, 'path'>;
 }
@@ -42,6 +46,13 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
   const dstDay = new Set(offsets).size > 1;
   const dayLabel = day ? formatDate(day.date, ctx.locale) : '';
   const anyFree = data.days.some((d) => d.slots.length > 0);
+  const current = data.current;
+  const currentHere = current !== undefined && day !== undefined && todayIn(ctx.zone, current) === day.date;
+  const items: { at: number; slot?: Slot }[] = slots
+    .map((slot) => ({ at: Date.parse(slot.start_time), slot }))
+    .filter((item) => item.at !== current);
+  if (currentHere) items.push({ at: current });
+  items.sort((a, b) => a.at - b.at);
   return renderPage(ctx, {
     title: data.title,
     heading: data.heading,
@@ -53,6 +64,11 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
         {data.notice && (
           <p class="notice" role="alert">
             {data.notice}
+          </p>
+        )}
+        {data.current !== undefined && (
+          <p class="current">
+            {ctx.t.currentTime}: <strong>{formatDateTime(data.current, ctx.zone, ctx.locale)}</strong>
           </p>
         )}
         <ZoneSwitch ctx={ctx} data={data} />
@@ -125,18 +141,28 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
             <>
               <h2>{formatDate(day.date, ctx.locale)}</h2>
               {dstDay && <p class="muted">{ctx.t.dstNote}</p>}
-              {slots.length === 0 ? (
+              {slots.length === 0 && !currentHere ? (
                 <p>{ctx.t.noSlots}</p>
               ) : (
                 <ul class="slots">
-                  {slots.map((slot) => {
-                    const at = Date.parse(slot.start_time);
-                    const time = formatTime(at, ctx.zone, ctx.locale, dstDay);
-                    const places = data.capacity > 1 ? ctx.t.placesLeft(slot.quantity) : undefined;
+                  {items.map((item) => {
+                    const time = formatTime(item.at, ctx.zone, ctx.locale, dstDay);
+                    if (!item.slot) {
+                      // The booking being moved: shown in its place, not offered as a new time.
+                      return (
+                        <li>
+                          <span class="current-slot">
+                            {time}
+                            <small>{ctx.t.currentLabel}</small>
+                          </span>
+                        </li>
+                      );
+                    }
+                    const places = data.capacity > 1 ? ctx.t.placesLeft(item.slot.quantity) : undefined;
                     return (
                       <li>
                         <a
-                          href={data.slotHref(slot.start_time)}
+                          href={data.slotHref(item.slot.start_time)}
                           aria-label={[time, dayLabel, places].filter(Boolean).join(', ')}
                         >
                           {time}

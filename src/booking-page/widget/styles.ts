@@ -30,6 +30,8 @@ ul.choices{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .slots a{display:block;text-align:center;padding:.5rem .25rem;border:1px solid #0b57b0;border-radius:.375rem;background:#fff;color:#0b57b0;text-decoration:none;font-weight:600}
 .slots a:hover{background:#e8f0fb}
 .slots small{display:block;font-weight:400;color:#4d5661}
+.current-slot{display:block;text-align:center;padding:.5rem .25rem;border:1px dashed #4d5661;border-radius:.375rem;background:#eef0f3;font-weight:600}
+.current{background:#fff;border:1px solid #d8dde3;border-left:4px solid #0b57b0;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 1rem}
 .pager{display:flex;justify-content:space-between;margin:.5rem 0 1rem}
 .month{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
 .month summary{cursor:pointer;font-weight:600;color:#0b57b0}
