@@ -259,6 +259,36 @@ describe('time', () => {
   });
 });
 
+describe('the time-zone picker', () => {
+  it('finds a zone by city or country name, common ones first, and survives a day switch', async () => {
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    await page.goto(`${base}/book/${slug}?service=${f.haircut.id}&staffer=${f.anna.id}&lang=en`);
+    const find = page.getByLabel('Find a city or country');
+    const select = page.getByLabel('Time zone', { exact: true });
+    await find.fill('japan');
+    await expect(select.inputValue()).resolves.toBe('Asia/Tokyo');
+    await find.fill('Lisbon');
+    await expect(select.inputValue()).resolves.toBe('Europe/Lisbon');
+    // Of the United States' ~30 zones the common one comes first.
+    await find.fill('united states');
+    await expect(select.inputValue()).resolves.toBe('America/New_York');
+    await expectAccessible(page, 'zone search');
+    await screenshots(page, 'zone');
+    // The search box comes back with the content the island swaps in.
+    const other = page.locator('.days a:not([aria-current])').first();
+    const day = await other.locator('.sr').innerText();
+    await other.click();
+    await page.getByRole('heading', { name: day }).waitFor();
+    await expect(page.getByLabel('Find a city or country').count()).resolves.toBe(1);
+    await page.getByLabel('Find a city or country').fill('tokyo');
+    await page.getByLabel('Find a city or country').press('Enter');
+    await page.waitForURL(/tz=Asia%2FTokyo/);
+    await expect(page.locator('.zone strong').innerText()).resolves.toContain('Asia/Tokyo');
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe('no double booking', () => {
   it('lets exactly one of two customers racing for the last seat of a class have it', async () => {
     // Two of three seats of Anna's yoga class on Monday 09:00 Berlin (07:00Z) are taken.

@@ -3,11 +3,14 @@
  * 1. detects the customer's time zone and carries it as ?tz= (a page listing times reloads once
  *    in that zone; other pages only rewrite their links and forms);
  * 2. switches days and weeks of the slot step without a full reload;
+ * 2b. adds a search box to the time-zone select: a city or country name picks the first match;
  * 3. solves the ALTCHA proof-of-work of the confirm step (SHA-256, crypto.subtle);
  * 4. inside the embed iframe, tells the allow-listed parent its height and a finished booking
  *    (postMessage {kairos:1, type}, no personal data, only to the allow-listed origins).
  * Plain DOM, no framework: it must stay a few kB.
  */
+import { matchesZone } from '../zone-search.js';
+
 const body = document.body;
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const query = new URLSearchParams(location.search);
@@ -39,6 +42,36 @@ if (zone && !query.has('tz') && body.dataset.times && zone !== body.dataset.zone
   carryZone(document);
 }
 
+/**
+ * The zone select's search: options that do not match are hidden and the first match is
+ * selected, so typing "japan" and Enter (the form's own submit) shows times in Asia/Tokyo.
+ */
+function zoneSearch(root: ParentNode): void {
+  const select = root.querySelector<HTMLSelectElement>('select[data-find]');
+  if (!select) return;
+  const row = document.createElement('div');
+  const label = document.createElement('label');
+  const search = document.createElement('input');
+  search.type = 'search';
+  search.id = 'tz-find';
+  search.autocomplete = 'off';
+  label.htmlFor = search.id;
+  label.textContent = select.dataset.find!;
+  row.className = 'find';
+  row.append(label, search);
+  // A row of its own above the select's: the search, then "Time zone [select] [Show]".
+  (select.form?.querySelector('label[for=tz]') ?? select).before(row);
+  search.addEventListener('input', () => {
+    let first: HTMLOptionElement | undefined;
+    for (const option of select.options) {
+      option.hidden = !matchesZone(search.value, `${option.text} ${option.value}`);
+      if (!option.hidden) first ??= option;
+    }
+    if (first) select.value = first.value;
+  });
+}
+zoneSearch(document);
+
 // Days and weeks: fetch the next state's page and swap <main>; the URL changes as with a click.
 document.addEventListener('click', async (event) => {
   const link = (event.target as Element).closest?.<HTMLAnchorElement>('a[data-swap]');
@@ -51,6 +84,7 @@ document.addEventListener('click', async (event) => {
   const main = document.querySelector('main');
   if (!next || !main) return location.assign(href);
   main.replaceWith(next);
+  zoneSearch(next);
   history.pushState(null, '', href);
   // Keyboard users stay where they were: on the same link in the new content, or on the control
   // of the same role (the month table's "next month" has a new href each month).

@@ -3,12 +3,12 @@ import {
   formatDateTime,
   formatDayShort,
   formatTime,
-  timeZones,
   zoneOffset,
   zoneTitle,
 } from '../../platform/time/format.js';
 import { todayIn } from '../../platform/time/zone.js';
 import type { Slot, SlotDay } from '../../slots/engine/types.js';
+import { allZones, firstZones, zoneLabel } from '../zone-picker.js';
 import { renderPage } from './layout.js';
 import { MonthPicker, type MonthPickerData } from './month-picker.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
@@ -183,12 +183,20 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
   });
 }
 
-let zoneOptions: string | undefined;
-function allZoneOptions(): string {
-  zoneOptions ??= timeZones()
-    .map((zone) => `<option>${escapeHtml(zone)}</option>`)
-    .join('');
-  return zoneOptions;
+/**
+ * The ~420 zones after the common ones, one prebuilt string per locale: rendering them as
+ * elements on every slot page was most of its CPU time. Few locales ever show, so the map stays small.
+ */
+const zoneOptions = new Map<string, string>();
+function allZoneOptions(locale: string): string {
+  let html = zoneOptions.get(locale);
+  if (html === undefined) {
+    html = allZones(locale)
+      .map(({ zone, label }) => `<option value="${escapeHtml(zone)}">${escapeHtml(label)}</option>`)
+      .join('');
+    if (zoneOptions.size < 20) zoneOptions.set(locale, html);
+  }
+  return html;
 }
 
 function escapeHtml(text: string): string {
@@ -209,19 +217,22 @@ function ZoneSwitch({ ctx, data }: { ctx: PageContext; data: SlotPageData }) {
           <input type="hidden" name={k} value={ctx.state[k]} />
         ))}
         <label for="tz">{ctx.t.changeZone}</label>
+        {/* A plain select without JavaScript (type-ahead finds a city); the island adds a search
+            box that also finds a country. The shown zone, the location's and common ones first. */}
         <select
           id="tz"
           name="tz"
-          // The ~430 zones after the first ones are one prebuilt string: rendering them as
-          // elements on every slot page was most of its CPU time.
+          data-find={ctx.t.findZone}
           dangerouslySetInnerHTML={{
             __html:
-              first
+              `<optgroup label="${escapeHtml(ctx.t.commonZones)}">` +
+              firstZones([ctx.zone, data.locationZone])
                 .map(
                   (zone) =>
-                    `<option value="${escapeHtml(zone)}"${zone === ctx.zone ? ' selected' : ''}>${escapeHtml(zoneTitle(zone))}</option>`,
+                    `<option value="${escapeHtml(zone)}"${zone === ctx.zone ? ' selected' : ''}>${escapeHtml(zoneLabel(zone, ctx.locale))}</option>`,
                 )
-                .join('') + allZoneOptions(),
+                .join('') +
+              `</optgroup><optgroup label="${escapeHtml(ctx.t.allZones)}">${allZoneOptions(ctx.locale)}</optgroup>`,
           }}
         />
         <button type="submit" class="secondary">

@@ -46,14 +46,15 @@ ul.choices{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .cal a[aria-current]{background:#0b57b0;border-color:#0b57b0;color:#fff}
 .cal .off{color:#4d5661}
 .zone{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
-.zone form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-top:.25rem}
+.zone form{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.5rem .75rem;align-items:center;margin-top:.5rem}
 .zone label{margin:0}
-.zone button{margin:0;padding:.375rem .75rem}
-.zone select{max-width:100%}
+.zone .find{display:contents}
+.zone button{margin:0;padding:.375rem .75rem;grid-column:2;justify-self:start}
+@media (max-width:30rem){.zone form{grid-template-columns:minmax(0,1fr);gap:.25rem}.zone button{grid-column:1;margin-top:.25rem}}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
-input[type=text],input[type=tel],input[type=email],textarea,select{width:100%;padding:.5rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
-.zone select{width:auto}
+input[type=text],input[type=tel],input[type=email],input[type=search],textarea,select{width:100%;padding:.5rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
+.zone select,.zone input{width:100%}
 textarea{min-height:5rem}
 .hint{font-size:.875rem;color:#4d5661;margin:.125rem 0 0}
 .error{color:#b3261e;font-size:.9375rem;margin:.25rem 0 0}
