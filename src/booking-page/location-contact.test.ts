@@ -9,14 +9,14 @@ const berlin = {
   country_iso: 'DE',
   lat: 52.5296,
   lng: 13.4017,
-  phone: '+49 30 1234 5678',
+  phone: '+493012345678',
 };
 
 describe('locationContact', () => {
   it('gives the address lines, a tel: link and a map pin from the coordinates', () => {
     expect(locationContact(berlin, 'en-US')).toEqual({
       address: ['Torstraße 125', '2nd floor', '10119 Berlin', 'Germany'],
-      phone: { text: '+49 30 1234 5678', href: 'tel:+493012345678' },
+      phone: { text: '+49 30 12345678', href: 'tel:+493012345678' },
       map: 'https://www.openstreetmap.org/?mlat=52.5296&mlon=13.4017#map=17/52.5296/13.4017',
     });
     expect(locationContact(berlin, 'de-DE').address.at(-1)).toBe('Deutschland');

@@ -1,3 +1,4 @@
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { LocationRow } from '../locations/locations.repository.js';
 
 /** How a customer finds and reaches a location: its address, phone and a map link. */
@@ -28,9 +29,14 @@ export function locationContact(
   const address = [...streets, place, country ? countryName(country, locale) : ''].filter(Boolean);
   const phone = location.phone.trim();
   const dial = phone.replace(/[^\d+]/g, '');
+  // Stored as E.164 ("+12125550142"); people read it grouped ("+1 212 555 0142").
+  const parsed = parsePhoneNumberFromString(phone, isSupportedCountry(country) ? country : undefined);
   return {
     address,
-    phone: dial.replace('+', '').length >= 3 ? { text: phone, href: `tel:${dial}` } : undefined,
+    phone:
+      dial.replace('+', '').length >= 3
+        ? { text: parsed?.isValid() ? parsed.formatInternational() : phone, href: `tel:${dial}` }
+        : undefined,
     // A country alone is not an address anyone can be sent to.
     map: mapLink(
       location,

@@ -68,6 +68,7 @@ button.danger{background:#b3261e}
 .button.danger-outline{background:#fff;color:#b3261e;border:1px solid #b3261e}
 .confirm-danger{background:#fff;border:2px solid #b3261e;border-radius:.5rem;padding:.25rem 1rem 1rem;margin-top:1rem}
 .confirm-danger .actions>*{margin-top:.5rem}
+.confirm-danger button{border:1px solid #b3261e}
 dl.summary{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 dl.summary dt{font-weight:600}
 dl.summary dd{margin:0;overflow-wrap:anywhere}
