@@ -65,7 +65,7 @@ textarea{min-height:5rem}
 button,.button{display:inline-block;margin-top:1rem;padding:.625rem 1.25rem;border:0;border-radius:.375rem;background:#0b57b0;color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}
 button.secondary,.button.secondary{background:#fff;color:#0b57b0;border:1px solid #0b57b0}
 button.danger{background:#b3261e}
-.button.danger-outline{background:#fff;color:#b3261e;border:1px solid #b3261e}
+.button.danger-outline{background:#fff;color:#b3261e;border:1px solid #b3261e;padding:calc(.625rem - 1px) calc(1.25rem - 1px)}
 .confirm-danger{background:#fff;border:2px solid #b3261e;border-radius:.5rem;padding:.25rem 1rem 1rem;margin-top:1rem}
 .confirm-danger .actions>*{margin-top:.5rem}
 .confirm-danger button{border:1px solid #b3261e}
