@@ -349,6 +349,7 @@ describe('no double booking', () => {
     await expect(page.getByText('Choose a day and time', { exact: true }).count()).resolves.toBe(1);
     await page.getByRole('group', { name: 'The nearest free times' }).waitFor();
     await expectAccessible(page, 'conflict');
+    await screenshots(page, 'conflict');
     // The first of the nearest times is preselected: Continue and confirm books it.
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Confirm booking' }).click();
