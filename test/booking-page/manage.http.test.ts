@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
+import { links, linkTo, location, NOW, openPageStudio, type PageStudio } from './booking-page-kit.js';
 
 /** The manage link: signed, .ics, cancel and reschedule until the cut-off. */
 let s: PageStudio;
@@ -64,6 +64,43 @@ describe('the manage link', () => {
     expect(ics.body.endsWith('END:VCALENDAR\r\n')).toBe(true);
   });
 
+  it('names the address, phone (tel: link) and a map link on the confirmation and manage pages', async () => {
+    const { manage } = await book('2026-09-09T07:00:00Z');
+    await s.t.db
+      .updateTable('locations')
+      .set({
+        address_1: 'Torstraße 125',
+        city: 'Berlin',
+        postal_code: '10119',
+        country_iso: 'DE',
+        phone: '+493012345678',
+        lat: 52.5296,
+        lng: 13.4017,
+      })
+      .where('id', '=', s.f.location.id)
+      .execute();
+    for (const url of [`${manage}?lang=en&booked=1`, `${manage}?lang=en`]) {
+      const page = await s.get(url);
+      expect(page.body).toContain('Torstraße 125');
+      expect(page.body).toContain('10119 Berlin');
+      expect(page.body).toContain('href="tel:+493012345678"');
+      expect(links(page.body)).toContain(
+        'https://www.openstreetmap.org/?mlat=52.5296&mlon=13.4017#map=17/52.5296/13.4017',
+      );
+      // A plain link: no map script or frame from another origin on the page.
+      expect(page.body).not.toMatch(/<(script|iframe)[^>]*src="https?:/);
+    }
+    // Without coordinates the map link searches the address.
+    await s.t.db
+      .updateTable('locations')
+      .set({ lat: null, lng: null })
+      .where('id', '=', s.f.location.id)
+      .execute();
+    expect(links((await s.get(`${manage}?lang=en`)).body)).toContain(
+      'https://www.openstreetmap.org/search?query=Torstra%C3%9Fe%20125%2C%2010119%20Berlin%2C%20DE',
+    );
+  });
+
   it('answers 404 for a forged, truncated or foreign token', async () => {
     const { manage } = await book('2026-09-11T07:00:00Z');
     const token = manage.split('/').pop()!;
@@ -84,8 +121,17 @@ describe('the manage link', () => {
 
   it('cancels with reason "canceled" and the same webhook as the API', async () => {
     const { manage, uuid } = await book('2026-09-12T07:00:00Z');
+    // The manage page only links to a confirmation step (a GET: nothing is canceled yet),
+    // styled as the one destructive action among the buttons.
+    const page = (await s.get(`${manage}?lang=en`)).body;
+    expect(page).toMatch(/<a class="button danger-outline" href="[^"]*\/cancel[^"]*">Cancel booking<\/a>/);
+    expect(page).not.toContain('Yes, cancel this booking');
     const confirm = await s.get(`${manage}/cancel`);
-    expect(confirm.body).toContain('Yes, cancel this booking');
+    expect(confirm.body).toContain('Cancel this booking?');
+    expect(confirm.body).toMatch(/<button type="submit" class="danger">Yes, cancel this booking<\/button>/);
+    expect(linkTo(confirm.body, 'No, keep my booking')).toBe(manage);
+    const { data: still } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();
+    expect(still.status.type).toBe('new');
     const done = await s.post(`${manage}/cancel`, {});
     expect(done.statusCode).toBe(303);
     const { data } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();
@@ -104,6 +150,20 @@ describe('the manage link', () => {
     const { data } = await (await s.t.call('GET', `/bookings/${uuid}`)).json();
     expect(data.start_time).toBe('2026-09-14T12:00:00Z');
     expect(await events(uuid)).toEqual(['booking-created', 'booking-updated', 'booking-rescheduled']);
+  });
+
+  it('opens the reschedule on the booked week and day, showing the booked time', async () => {
+    const { manage } = await book('2026-10-20T07:00:00Z');
+    const picker = await s.get(`${manage}/reschedule?lang=en`);
+    expect(picker.statusCode).toBe(200);
+    expect(picker.body).toContain('<h2>Tuesday, October 20, 2026</h2>');
+    expect(picker.body).toContain(
+      'Booked now: <strong>Tuesday, October 20, 2026 at 9:00 AM (GMT+2)</strong>',
+    );
+    // Among the day's times, the booked one is marked, not offered.
+    expect(picker.body).toContain('<span class="current-slot">9:00 AM<small>your booking</small></span>');
+    expect(picker.body).not.toContain('aria-label="9:00 AM, Tuesday, October 20, 2026"');
+    expect(picker.body).toContain('aria-label="10:00 AM, Tuesday, October 20, 2026"');
   });
 
   it('refuses cancel and reschedule past the cut-off with a clear message', async () => {

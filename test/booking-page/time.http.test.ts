@@ -79,3 +79,20 @@ describe('the clock follows the language', () => {
     );
   });
 });
+
+describe('the time-zone picker without JavaScript', () => {
+  it('is a select of zones named by city and country, the shown and common ones first', async () => {
+    const page = (
+      await s.get(`/book/${s.slug}?service=${s.f.haircut.id}&staffer=${s.f.anna.id}&lang=en&tz=Asia%2FTokyo`)
+    ).body;
+    const select = /<select id="tz" name="tz"[^>]*>([\s\S]*?)<\/select>/.exec(page)![1]!;
+    const groups = [...select.matchAll(/<optgroup label="([^"]*)">([\s\S]*?)<\/optgroup>/g)];
+    expect(groups.map((g) => g[1])).toEqual(['Common time zones', 'All time zones, by city']);
+    const common = [...groups[0]![2]!.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]);
+    // The zone shown, then the location's, then the common ones.
+    expect(common.slice(0, 3)).toEqual(['Asia/Tokyo', 'Europe/Berlin', 'Europe/London']);
+    expect(groups[0]![2]).toContain('<option value="Asia/Tokyo" selected>Tokyo, Japan</option>');
+    expect(groups[1]![2]).toContain('<option value="America/Sao_Paulo">Sao Paulo, Brazil</option>');
+    expect(groups[1]![2]!.match(/<option /g)!.length).toBeGreaterThan(400);
+  });
+});

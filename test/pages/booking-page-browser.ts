@@ -54,7 +54,10 @@ export async function listeningApp(clock: FixedClock): Promise<{ t: TestApp; bas
   return { t, base: `http://127.0.0.1:${address.port}` };
 }
 
-/** A page that may talk only to 127.0.0.1; anything else is refused and recorded in `blocked`. */
+/**
+ * A page that may talk only to 127.0.0.1; anything else is refused and recorded in `blocked`.
+ * `errors` collects uncaught exceptions and console errors of the page and its frames.
+ */
 export async function openPage(
   browser: Browser,
   options: BrowserContextOptions = {},
@@ -73,7 +76,11 @@ export async function openPage(
     blocked.push(url.href);
     return route.abort();
   });
+  // Uncaught exceptions and every console error (a CSP refusal is only ever a console error).
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
   return { page, blocked, errors, close: () => context.close() };
 }
 

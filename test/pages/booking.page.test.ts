@@ -130,7 +130,10 @@ describe('the flow', () => {
   });
 
   it('works without JavaScript, by keyboard only, back button included', async () => {
-    const { page, close } = await openPage(browser, { javaScriptEnabled: false, timezoneId: 'Asia/Tokyo' });
+    const { page, errors, close } = await openPage(browser, {
+      javaScriptEnabled: false,
+      timezoneId: 'Asia/Tokyo',
+    });
     await page.goto(`${base}/book/${slug}?lang=en`);
     const press = async (name: string | RegExp) => {
       // Tab until the wanted control has focus, then Enter: what a keyboard user does.
@@ -166,13 +169,71 @@ describe('the flow', () => {
     await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
     const made = await bookingsAt('2026-03-28T09:00:00Z');
     expect(made.map((b) => [b.source, b.customer.phone])).toEqual([['online-booking', '+4915199999991']]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+/** Tab until the focused control's name or text matches `name` (what a keyboard user does). */
+async function tabTo(page: Page, name: string | RegExp): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    await page.keyboard.press('Tab');
+    const label = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return `${el?.getAttribute('aria-label') ?? ''} ${el?.innerText ?? ''}`;
+    });
+    if (typeof name === 'string' ? label.includes(name) : name.test(label)) return;
+  }
+  throw new Error(`could not tab to ${name}`);
+}
+
+describe('jumping to a date', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`picks a day in the month table by keyboard (${javaScriptEnabled ? 'with' : 'without'} JavaScript)`, async () => {
+      const { page, errors, close } = await openPage(browser, {
+        javaScriptEnabled,
+        timezoneId: 'Europe/Berlin',
+      });
+      await page.goto(`${base}/book/${slug}?service=${f.haircut.id}&staffer=${f.anna.id}&lang=en`);
+      await tabTo(page, 'Pick a date');
+      await page.keyboard.press('Enter');
+      await page.getByRole('table', { name: 'March 2026' }).waitFor();
+      await tabTo(page, 'April 2026');
+      await page.keyboard.press('Enter');
+      await page.getByRole('table', { name: 'April 2026' }).waitFor();
+      if (javaScriptEnabled) {
+        // Swapped in place, the focus stays on "next month", now May.
+        await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toContain('May 2026');
+        await expectAccessible(page, 'month');
+        await expectFits(page);
+        await screenshots(page, 'month');
+      }
+      await tabTo(page, 'Friday, April 17, 2026');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Friday, April 17, 2026' }).waitFor();
+      expect(page.url()).toContain('date=2026-04-17');
+      expect(page.url()).not.toContain('from=');
+      await page.getByRole('link', { name: '10:00 AM, Friday, April 17, 2026' }).waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    });
+  }
+
+  it('opens the week of a ?date= deep link, without from=', async () => {
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    await page.goto(`${base}/book/${slug}?service=${f.haircut.id}&staffer=${f.anna.id}&date=2026-06-10`);
+    await page.getByRole('heading', { name: 'Wednesday, June 10, 2026' }).waitFor();
+    await expect(page.locator('.days a[aria-current] .sr').innerText()).resolves.toBe(
+      'Wednesday, June 10, 2026',
+    );
+    expect(errors).toEqual([]);
     await close();
   });
 });
 
 describe('time', () => {
   it('books a Berlin location from New York on the day Europe changes its clocks, at the chosen instant', async () => {
-    const { page, close } = await openPage(browser, { timezoneId: 'America/New_York' });
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'America/New_York' });
     // Sunday 2026-03-29, 09:00 in Berlin (CEST, UTC+2) is 07:00Z, 03:00 in New York (EDT, UTC-4).
     await toDetails(page, 'Sunday, March 29, 2026', '3:00 AM');
     expect(page.url()).toContain('tz=America%2FNew_York');
@@ -193,6 +254,37 @@ describe('time', () => {
       return (await fetch(link.href)).text();
     });
     expect(ics).toContain('DTSTART:20260329T070000Z');
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe('the time-zone picker', () => {
+  it('finds a zone by city or country name, common ones first, and survives a day switch', async () => {
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    await page.goto(`${base}/book/${slug}?service=${f.haircut.id}&staffer=${f.anna.id}&lang=en`);
+    const find = page.getByLabel('Find a city or country');
+    const select = page.getByLabel('Time zone', { exact: true });
+    await find.fill('japan');
+    await expect(select.inputValue()).resolves.toBe('Asia/Tokyo');
+    await find.fill('Lisbon');
+    await expect(select.inputValue()).resolves.toBe('Europe/Lisbon');
+    // Of the United States' ~30 zones the common one comes first.
+    await find.fill('united states');
+    await expect(select.inputValue()).resolves.toBe('America/New_York');
+    await expectAccessible(page, 'zone search');
+    await screenshots(page, 'zone');
+    // The search box comes back with the content the island swaps in.
+    const other = page.locator('.days a:not([aria-current])').first();
+    const day = await other.locator('.sr').innerText();
+    await other.click();
+    await page.getByRole('heading', { name: day }).waitFor();
+    await expect(page.getByLabel('Find a city or country').count()).resolves.toBe(1);
+    await page.getByLabel('Find a city or country').fill('tokyo');
+    await page.getByLabel('Find a city or country').press('Enter');
+    await page.waitForURL(/tz=Asia%2FTokyo/);
+    await expect(page.locator('.zone strong').innerText()).resolves.toContain('Asia/Tokyo');
+    expect(errors).toEqual([]);
     await close();
   });
 });
@@ -230,11 +322,13 @@ describe('no double booking', () => {
     );
     expect(headings.sort()).toEqual(['Choose a day and time', 'Your booking is confirmed']);
     expect(await bookingsAt('2026-03-30T07:00:00Z')).toHaveLength(3);
+    for (const { errors } of customers)
+      expect(errors.filter((e) => !e.includes('status of 409'))).toEqual([]);
     for (const { close } of customers) await close();
   });
 
   it('shows a taken slot as a friendly message with the nearest free times, keeping what was typed', async () => {
-    const { page, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
     await toDetails(page, 'Tuesday, March 31, 2026', '11:00 AM');
     await page.getByLabel('Phone').fill('+4915199999993');
     await page.getByLabel('First name').fill('Grace');
@@ -251,18 +345,24 @@ describe('no double booking', () => {
     await page.getByRole('button', { name: 'Confirm booking' }).click();
     await page.getByRole('alert').filter({ hasText: 'this time was just taken' }).waitFor();
     await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Grace');
+    // The heading is said once; the times are a group of their own name.
+    await expect(page.getByText('Choose a day and time', { exact: true }).count()).resolves.toBe(1);
+    await page.getByRole('group', { name: 'The nearest free times' }).waitFor();
     await expectAccessible(page, 'conflict');
+    await screenshots(page, 'conflict');
     // The first of the nearest times is preselected: Continue and confirm books it.
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Confirm booking' }).click();
     await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
+    // The 409 page is the answer meant; Chromium logs its status, nothing else may show.
+    expect(errors.filter((e) => !e.includes('status of 409'))).toEqual([]);
     await close();
   });
 });
 
 describe('the manage link', () => {
   it('reschedules and then cancels', async () => {
-    const { page, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
     await toDetails(page, 'Wednesday, April 1, 2026', '9:00 AM');
     await page.getByLabel('Phone').fill('+4915199999995');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -270,6 +370,10 @@ describe('the manage link', () => {
     await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
     const [booking] = await bookingsAt('2026-04-01T07:00:00Z');
     await page.getByRole('link', { name: 'Change the time' }).click();
+    // It opens on the booked day, which shows the booked time.
+    await page.getByRole('heading', { name: 'Wednesday, April 1, 2026' }).waitFor();
+    await page.getByText('Booked now: Wednesday, April 1, 2026 at 9:00 AM (GMT+2)').waitFor();
+    await page.locator('.current-slot', { hasText: '9:00 AM' }).waitFor();
     await page.getByRole('link', { name: /Later days/ }).click();
     await page.getByRole('link', { name: 'Thursday, April 2, 2026', exact: true }).click();
     await page.getByRole('link', { name: '2:00 PM, Thursday, April 2, 2026', exact: true }).click();
@@ -277,11 +381,22 @@ describe('the manage link', () => {
     await page.getByText('Your booking was moved to the new time.').waitFor();
     const moved = (await (await t.call('GET', `/bookings/${booking!.uuid}`)).json()).data;
     expect(moved.start_time).toBe('2026-04-02T12:00:00Z');
+    // The destructive action looks it (red, not the blue of the safe buttons) and asks first.
+    const cancel = page.getByRole('link', { name: 'Cancel booking' });
+    await expect(cancel.evaluate((el) => getComputedStyle(el).color)).resolves.toBe('rgb(179, 38, 30)');
+    await cancel.click();
+    await page.getByRole('heading', { name: 'Cancel this booking?' }).waitFor();
+    const yes = page.getByRole('button', { name: 'Yes, cancel this booking' });
+    await expect(yes.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(
+      'rgb(179, 38, 30)',
+    );
+    await page.getByRole('link', { name: 'No, keep my booking' }).click();
     await page.getByRole('link', { name: 'Cancel booking' }).click();
-    await page.getByRole('button', { name: 'Yes, cancel this booking' }).click();
+    await yes.click();
     await page.getByText('Your booking was canceled.').waitFor();
     const canceled = (await (await t.call('GET', `/bookings/${booking!.uuid}`)).json()).data;
     expect([canceled.status.type, canceled.cancel_reason]).toEqual(['canceled', 'canceled']);
+    expect(errors).toEqual([]);
     await close();
   });
 });
@@ -309,7 +424,7 @@ describe('embedding', () => {
   });
 
   it('is refused by a page not on the allowlist, and framed and resized for one that is', async () => {
-    const { page, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
     await page.goto(`${hostOrigin}/inline`);
     const frame = page.locator('iframe');
     await frame.waitFor();
@@ -317,6 +432,9 @@ describe('embedding', () => {
     await expect.poll(() => page.frames().some((f) => f.url().startsWith('chrome-error:'))).toBe(true);
     await expect(frame.evaluate((el) => (el as HTMLIFrameElement).style.height)).resolves.toBe('480px');
 
+    // That refusal is Chromium's console error by design; from here on the console stays clean.
+    expect(errors.every((e) => e.includes('frame-ancestors'))).toBe(true);
+    errors.length = 0;
     const saved = await t.call('PATCH', '/workspace', { embed_origins: [hostOrigin] });
     expect(saved.statusCode).toBe(200);
     await page.reload();
@@ -324,6 +442,11 @@ describe('embedding', () => {
     const first = await frame.evaluate((el) => Number.parseInt((el as HTMLIFrameElement).style.height, 10));
     const inner = page.frameLocator('iframe');
     await inner.getByRole('heading', { name: 'Choose a day and time' }).waitFor();
+    // Switching days inside the frame swaps its content (the island's fetch, checked for CSP errors).
+    const otherDay = inner.locator('.days a:not([aria-current])').first();
+    const otherLabel = await otherDay.locator('.sr').innerText();
+    await otherDay.click();
+    await inner.getByRole('heading', { name: otherLabel }).waitFor();
     // A longer step (the details form) makes the iframe grow to it.
     await inner
       .getByRole('link', { name: '9:00 AM, Friday, April 3, 2026' })
@@ -340,11 +463,12 @@ describe('embedding', () => {
     await inner.getByRole('button', { name: 'Confirm booking' }).click();
     await inner.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
     await page.locator('#booked', { hasText: 'booked' }).waitFor();
+    expect(errors).toEqual([]);
     await close();
   });
 
   it('opens as a popup dialog that Esc closes, returning focus to the link', async () => {
-    const { page, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+    const { page, errors, close } = await openPage(browser, { timezoneId: 'Europe/Berlin' });
     await page.goto(`${hostOrigin}/popup`);
     await page.locator('#book').focus();
     await page.keyboard.press('Enter');
@@ -356,6 +480,7 @@ describe('embedding', () => {
     await page.keyboard.press('Escape');
     await page.locator('dialog').waitFor({ state: 'detached' });
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('book');
+    expect(errors).toEqual([]);
     await close();
   });
 });

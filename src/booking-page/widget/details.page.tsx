@@ -5,6 +5,7 @@ import { formatDateTime } from '../../platform/time/format.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
 import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
+import type { LocationContact } from '../location-contact.js';
 import { renderPage } from './layout.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
 
@@ -16,6 +17,8 @@ export interface Summary {
   location: string;
   locationZone: string;
   start: number;
+  /** The location's address, phone and map link (the confirmation and manage pages). */
+  contact?: LocationContact | undefined;
 }
 
 export function SummaryList({ ctx, summary }: { ctx: PageContext; summary: Summary }) {
@@ -44,10 +47,39 @@ export function SummaryList({ ctx, summary }: { ctx: PageContext; summary: Summa
         )}
       </dd>
       <dt>{ctx.t.where}</dt>
-      <dd>{summary.location}</dd>
+      <dd>
+        {summary.location}
+        {summary.contact && <ContactLines ctx={ctx} contact={summary.contact} />}
+      </dd>
       <dt>{ctx.t.price}</dt>
       <dd>{summary.price}</dd>
     </dl>
+  );
+}
+
+/** Where to go and how to call: the address, a tel: link, and a map link opening in a new tab. */
+function ContactLines({ ctx, contact }: { ctx: PageContext; contact: LocationContact }) {
+  return (
+    <>
+      {contact.address.map((line) => (
+        <>
+          <br />
+          {line}
+        </>
+      ))}
+      {contact.phone && (
+        <span class="contact">
+          {ctx.t.phone}: <a href={contact.phone.href}>{contact.phone.text}</a>
+        </span>
+      )}
+      {contact.map && (
+        <span class="contact">
+          <a href={contact.map} target="_blank" rel="noopener noreferrer">
+            {ctx.t.showMap}
+          </a>
+        </span>
+      )}
+    </>
   );
 }
 
@@ -129,7 +161,8 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
           <FormKey value={data.formKey} />
           {data.alternatives && (
             <fieldset>
-              <legend>{t.chooseTime}</legend>
+              {/* Not the page's heading again: the h1 already says "choose a time". */}
+              <legend>{t.nearestTimes}</legend>
               {data.alternatives.map((slot, index) => (
                 <label class="check">
                   <input type="radio" name="at" value={slot.start_time} checked={index === 0} />

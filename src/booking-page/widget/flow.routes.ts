@@ -20,6 +20,7 @@ import {
   pageSlots,
   readDetails,
 } from '../booking-page.service.js';
+import { isMonth, rangeStart } from '../calendar-range.js';
 import { acceptSolution, newChallenge } from '../proof-of-work.js';
 import { locationPage, servicePage, stafferPage } from './choose.page.js';
 import { confirmPage, detailsPage } from './details.page.js';
@@ -31,7 +32,6 @@ import { widgetContextOf } from './widget-context.js';
 
 type Params = { slug: string };
 const evaluations = new EvaluationCache();
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 const EMPTY: ContactDetails = {
   customer_phone: '',
@@ -239,13 +239,20 @@ export async function renderSlots(
     heading?: string;
     /** The workspace's availability version this request has read already (its catalog's). */
     version?: string;
+    /** Without a day in the URL, open on this one and its 7 days (the reschedule: the booked day). */
+    near?: string;
+    /** The booking being moved: its time is shown, and marked among the day's times. */
+    current?: number;
   } = {},
 ): Promise<string> {
   const { db } = deps;
   const { notice, slotHref, back } = options;
   const { slug, state } = ctx;
   const today = todayIn(ctx.zone, now);
-  const from = state.from && DATE.test(state.from) && state.from > today ? state.from : today;
+  const horizonEnd = todayIn(ctx.zone, now + workspace.horizon_days * 86_400_000);
+  // The day to open on: the URL's, else the caller's (the reschedule opens on the booked day).
+  const wanted = state.date ?? options.near;
+  const from = rangeStart(today, horizonEnd, { from: state.from, date: wanted });
   const to = addDays(from, 6);
   // The page shares the engine's evaluations the way the API's time-slots route does: keyed by
   // the store's availability version and the minute of `now`, so a write shows at once.
@@ -265,10 +272,10 @@ export async function renderSlots(
     now,
     reuse,
   );
+  // A day asked for by name (a deep link, the month table) shows even without free times, so
+  // the customer reads "no free times on this day" instead of silently getting another day.
   const date =
-    answer.dates.find((d) => d.date === state.date && d.slots.length > 0)?.date ??
-    answer.dates.find((d) => d.slots.length > 0)?.date;
-  const horizonEnd = todayIn(ctx.zone, now + workspace.horizon_days * 86_400_000);
+    answer.dates.find((d) => d.date === wanted)?.date ?? answer.dates.find((d) => d.slots.length > 0)?.date;
   const earlierFrom = addDays(from, -7) < today ? today : addDays(from, -7);
   return slotsPage(ctx, {
     title: options.heading ?? ctx.t.chooseTime,
@@ -276,12 +283,13 @@ export async function renderSlots(
     back:
       back ??
       (selection.stafferStep
-        ? pageHref(slug, state, { staffer: undefined, from: undefined, date: undefined })
+        ? pageHref(slug, state, { staffer: undefined, from: undefined, date: undefined, month: undefined })
         : pageHref(slug, state, {
             service: undefined,
             staffer: undefined,
             from: undefined,
             date: undefined,
+            month: undefined,
           })),
     days: answer.dates,
     date,
@@ -290,8 +298,16 @@ export async function renderSlots(
     locationZone: selection.location.timezone,
     capacity: selection.service.capacity,
     notice,
-    slotHref: slotHref ?? ((at) => pageHref(slug, state, { at })),
+    slotHref: slotHref ?? ((at) => pageHref(slug, state, { at, month: undefined })),
     path: options.path ?? '',
+    current: options.current,
+    month: {
+      month: isMonth(state.month) ? state.month : (date ?? from).slice(0, 7),
+      today,
+      last: horizonEnd,
+      selected: date,
+      open: isMonth(state.month),
+    },
   });
 }
 

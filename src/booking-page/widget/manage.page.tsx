@@ -56,27 +56,35 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
           </a>
         </div>
         {data.refusal === 'cutoff' && <p class="notice">{t.cutoffPassed(deadline)}</p>}
-        {data.refusal === undefined && (
+        {data.refusal === undefined && !data.confirmCancel && (
           <>
             <p class="muted">{t.changeUntil(deadline)}</p>
             <div class="actions">
               <a class="button" href={pageHref(ctx.slug, base, {}, `${path}/reschedule`)}>
                 {t.reschedule}
               </a>
-              {data.confirmCancel ? (
-                <form method="post" action={pageHref(ctx.slug, base, {}, `${path}/cancel`)}>
-                  <FormKey />
-                  <button type="submit" class="danger">
-                    {t.cancelConfirm}
-                  </button>
-                </form>
-              ) : (
-                <a class="button" href={pageHref(ctx.slug, base, {}, `${path}/cancel`)}>
-                  {t.cancel}
-                </a>
-              )}
+              {/* A link to a confirmation step, not the cancel itself: no click cancels by accident,
+                  with or without JavaScript. Outlined in red: it is not one of the safe buttons. */}
+              <a class="button danger-outline" href={pageHref(ctx.slug, base, {}, `${path}/cancel`)}>
+                {t.cancel}
+              </a>
             </div>
           </>
+        )}
+        {data.refusal === undefined && data.confirmCancel && (
+          <section class="confirm-danger" aria-labelledby="cancel-question">
+            <h2 id="cancel-question">{t.cancelQuestion}</h2>
+            <p>{t.cancelWarning}</p>
+            <form method="post" action={pageHref(ctx.slug, base, {}, `${path}/cancel`)} class="actions">
+              <FormKey />
+              <button type="submit" class="danger">
+                {t.cancelConfirm}
+              </button>
+              <a class="button secondary" href={pageHref(ctx.slug, base, {}, path)}>
+                {t.keepBooking}
+              </a>
+            </form>
+          </section>
         )}
       </>
     ),

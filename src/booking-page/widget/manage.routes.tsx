@@ -10,6 +10,7 @@ import { formatMoney } from '../../platform/money.js';
 import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import { parseInstant } from '../../platform/time/instant.js';
+import { todayIn } from '../../platform/time/zone.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   ChangeRefused,
@@ -21,6 +22,7 @@ import {
   pageStaffers,
   rescheduleByCustomer,
 } from '../booking-page.service.js';
+import { locationContact } from '../location-contact.js';
 import type { Summary } from './details.page.js';
 import { renderSlots } from './flow.routes.js';
 import { renderPage } from './layout.js';
@@ -63,7 +65,10 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
     return reply.status(options.status ?? 200).send(
       managePage(ctx, {
         booking,
-        summary: summaryOfBooking(ctx, workspace, booking, location?.name ?? ''),
+        summary: {
+          ...summaryOfBooking(ctx, workspace, booking, location?.name ?? ''),
+          contact: location ? locationContact(location, ctx.locale) : undefined,
+        },
         token: request.params.token,
         manageUrl: absoluteUrl(
           deps,
@@ -178,6 +183,10 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
       {
         heading: ctx.t.rescheduleTo,
         back: manage,
+        // Open near what is booked (people move a booking by a day or two, rarely to this week),
+        // and show it, so the new time is chosen knowing the old one.
+        near: todayIn(ctx.zone, booking.start_time.getTime()),
+        current: booking.start_time.getTime(),
         path: `/manage/${request.params.token}/reschedule`,
         slotHref: (start) =>
           pageHref(workspace.slug, ctx.state, { at: start }, `/manage/${request.params.token}/reschedule`),

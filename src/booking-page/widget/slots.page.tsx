@@ -1,13 +1,16 @@
 import {
   formatDate,
+  formatDateTime,
   formatDayShort,
   formatTime,
-  timeZones,
   zoneOffset,
   zoneTitle,
 } from '../../platform/time/format.js';
-import type { SlotDay } from '../../slots/engine/types.js';
+import { todayIn } from '../../platform/time/zone.js';
+import type { Slot, SlotDay } from '../../slots/engine/types.js';
+import { allZones, firstZones, zoneLabel } from '../zone-picker.js';
 import { renderPage } from './layout.js';
+import { MonthPicker, type MonthPickerData } from './month-picker.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
 
 export interface SlotPageData {
@@ -27,6 +30,10 @@ export interface SlotPageData {
   slotHref: (startTime: string) => string;
   /** The path (after /book/<slug>) of this step's own links: days, weeks, zone switch. */
   path: string;
+  /** The start of the booking being moved (the manage link's reschedule). */
+  current?: number | undefined;
+  /** The "pick a date" month table. */
+  month: Omit<MonthPickerData, 'path'>;
 }
 
 /** Step 4: a day strip (7 days) and the chosen day's free slots, in the customer's zone. */
@@ -39,6 +46,13 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
   const dstDay = new Set(offsets).size > 1;
   const dayLabel = day ? formatDate(day.date, ctx.locale) : '';
   const anyFree = data.days.some((d) => d.slots.length > 0);
+  const current = data.current;
+  const currentHere = current !== undefined && day !== undefined && todayIn(ctx.zone, current) === day.date;
+  const items: { at: number; slot?: Slot }[] = slots
+    .map((slot) => ({ at: Date.parse(slot.start_time), slot }))
+    .filter((item) => item.at !== current);
+  if (currentHere) items.push({ at: current });
+  items.sort((a, b) => a.at - b.at);
   return renderPage(ctx, {
     title: data.title,
     heading: data.heading,
@@ -52,11 +66,22 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
             {data.notice}
           </p>
         )}
+        {data.current !== undefined && (
+          <p class="current">
+            {ctx.t.currentTime}: <strong>{formatDateTime(data.current, ctx.zone, ctx.locale)}</strong>
+          </p>
+        )}
         <ZoneSwitch ctx={ctx} data={data} />
+        <MonthPicker ctx={ctx} data={{ ...data.month, path: data.path }} />
         <nav class="pager" aria-label={ctx.t.chooseTime}>
           {data.earlier ? (
             <a
-              href={pageHref(ctx.slug, ctx.state, { from: data.earlier, date: undefined }, data.path)}
+              href={pageHref(
+                ctx.slug,
+                ctx.state,
+                { from: data.earlier, date: undefined, month: undefined },
+                data.path,
+              )}
               data-swap="1"
             >
               ← {ctx.t.earlier}
@@ -66,7 +91,12 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
           )}
           {data.later && (
             <a
-              href={pageHref(ctx.slug, ctx.state, { from: data.later, date: undefined }, data.path)}
+              href={pageHref(
+                ctx.slug,
+                ctx.state,
+                { from: data.later, date: undefined, month: undefined },
+                data.path,
+              )}
               data-swap="1"
             >
               {ctx.t.later} →
@@ -89,7 +119,7 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
               <li>
                 {d.slots.length > 0 ? (
                   <a
-                    href={pageHref(ctx.slug, ctx.state, { date: d.date }, data.path)}
+                    href={pageHref(ctx.slug, ctx.state, { date: d.date, month: undefined }, data.path)}
                     aria-current={d.date === data.date ? 'date' : undefined}
                     data-swap="1"
                   >
@@ -111,18 +141,28 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
             <>
               <h2>{formatDate(day.date, ctx.locale)}</h2>
               {dstDay && <p class="muted">{ctx.t.dstNote}</p>}
-              {slots.length === 0 ? (
+              {slots.length === 0 && !currentHere ? (
                 <p>{ctx.t.noSlots}</p>
               ) : (
                 <ul class="slots">
-                  {slots.map((slot) => {
-                    const at = Date.parse(slot.start_time);
-                    const time = formatTime(at, ctx.zone, ctx.locale, dstDay);
-                    const places = data.capacity > 1 ? ctx.t.placesLeft(slot.quantity) : undefined;
+                  {items.map((item) => {
+                    const time = formatTime(item.at, ctx.zone, ctx.locale, dstDay);
+                    if (!item.slot) {
+                      // The booking being moved: shown in its place, not offered as a new time.
+                      return (
+                        <li>
+                          <span class="current-slot">
+                            {time}
+                            <small>{ctx.t.currentLabel}</small>
+                          </span>
+                        </li>
+                      );
+                    }
+                    const places = data.capacity > 1 ? ctx.t.placesLeft(item.slot.quantity) : undefined;
                     return (
                       <li>
                         <a
-                          href={data.slotHref(slot.start_time)}
+                          href={data.slotHref(item.slot.start_time)}
                           aria-label={[time, dayLabel, places].filter(Boolean).join(', ')}
                         >
                           {time}
@@ -143,12 +183,20 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
   });
 }
 
-let zoneOptions: string | undefined;
-function allZoneOptions(): string {
-  zoneOptions ??= timeZones()
-    .map((zone) => `<option>${escapeHtml(zone)}</option>`)
-    .join('');
-  return zoneOptions;
+/**
+ * The ~420 zones after the common ones, one prebuilt string per locale: rendering them as
+ * elements on every slot page was most of its CPU time. Few locales ever show, so the map stays small.
+ */
+const zoneOptions = new Map<string, string>();
+function allZoneOptions(locale: string): string {
+  let html = zoneOptions.get(locale);
+  if (html === undefined) {
+    html = allZones(locale)
+      .map(({ zone, label }) => `<option value="${escapeHtml(zone)}">${escapeHtml(label)}</option>`)
+      .join('');
+    if (zoneOptions.size < 20) zoneOptions.set(locale, html);
+  }
+  return html;
 }
 
 function escapeHtml(text: string): string {
@@ -163,23 +211,28 @@ function ZoneSwitch({ ctx, data }: { ctx: PageContext; data: SlotPageData }) {
     <div class="zone">
       <strong>{ctx.t.timesIn(`${zoneTitle(ctx.zone)}, ${zoneOffset(sample, ctx.zone, ctx.locale)}`)}</strong>
       <form method="get" action={pageHref(ctx.slug, {}, {}, data.path)}>
-        {STATE_KEYS.filter((k) => k !== 'tz' && k !== 'date' && ctx.state[k] !== undefined).map((k) => (
+        {STATE_KEYS.filter(
+          (k) => k !== 'tz' && k !== 'date' && k !== 'month' && ctx.state[k] !== undefined,
+        ).map((k) => (
           <input type="hidden" name={k} value={ctx.state[k]} />
         ))}
         <label for="tz">{ctx.t.changeZone}</label>
+        {/* A plain select without JavaScript (type-ahead finds a city); the island adds a search
+            box that also finds a country. The shown zone, the location's and common ones first. */}
         <select
           id="tz"
           name="tz"
-          // The ~430 zones after the first ones are one prebuilt string: rendering them as
-          // elements on every slot page was most of its CPU time.
+          data-find={ctx.t.findZone}
           dangerouslySetInnerHTML={{
             __html:
-              first
+              `<optgroup label="${escapeHtml(ctx.t.commonZones)}">` +
+              firstZones([ctx.zone, data.locationZone])
                 .map(
                   (zone) =>
-                    `<option value="${escapeHtml(zone)}"${zone === ctx.zone ? ' selected' : ''}>${escapeHtml(zoneTitle(zone))}</option>`,
+                    `<option value="${escapeHtml(zone)}"${zone === ctx.zone ? ' selected' : ''}>${escapeHtml(zoneLabel(zone, ctx.locale))}</option>`,
                 )
-                .join('') + allZoneOptions(),
+                .join('') +
+              `</optgroup><optgroup label="${escapeHtml(ctx.t.allZones)}">${allZoneOptions(ctx.locale)}</optgroup>`,
           }}
         />
         <button type="submit" class="secondary">

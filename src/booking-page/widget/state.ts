@@ -12,8 +12,10 @@ export interface PageState {
   staffer?: string | undefined;
   /** First day shown on the slot step (YYYY-MM-DD in the customer's zone). */
   from?: string | undefined;
-  /** The day whose slots are listed. */
+  /** The day whose slots are listed; alone (no `from`), it also picks the 7 days shown. */
   date?: string | undefined;
+  /** The month the "pick a date" table shows (YYYY-MM); present while paging through months. */
+  month?: string | undefined;
   /** The chosen slot's start, UTC ISO 8601. */
   at?: string | undefined;
   tz?: string | undefined;
@@ -28,6 +30,7 @@ export const STATE_KEYS = [
   'staffer',
   'from',
   'date',
+  'month',
   'at',
   'tz',
   'lang',

@@ -30,16 +30,31 @@ ul.choices{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .slots a{display:block;text-align:center;padding:.5rem .25rem;border:1px solid #0b57b0;border-radius:.375rem;background:#fff;color:#0b57b0;text-decoration:none;font-weight:600}
 .slots a:hover{background:#e8f0fb}
 .slots small{display:block;font-weight:400;color:#4d5661}
+.current-slot{display:block;text-align:center;padding:.5rem .25rem;border:1px dashed #4d5661;border-radius:.375rem;background:#eef0f3;font-weight:600}
+.current{background:#fff;border:1px solid #d8dde3;border-left:4px solid #0b57b0;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 1rem}
 .pager{display:flex;justify-content:space-between;margin:.5rem 0 1rem}
+.month{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
+.month summary{cursor:pointer;font-weight:600;color:#0b57b0}
+.month .pager{margin:.5rem 0 0}
+.cal{width:100%;border-collapse:collapse;table-layout:fixed;text-align:center}
+.cal caption{font-weight:600;padding:.25rem 0}
+.cal th{font-size:.8125rem;color:#4d5661;padding:.25rem 0}
+.cal td{padding:2px}
+.cal a,.cal .off{display:block;padding:.375rem 0;border-radius:.375rem;border:1px solid transparent}
+.cal a{border-color:#c5ccd4;color:inherit;text-decoration:none}
+.cal a:hover{border-color:#0b57b0}
+.cal a[aria-current]{background:#0b57b0;border-color:#0b57b0;color:#fff}
+.cal .off{color:#4d5661}
 .zone{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
-.zone form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-top:.25rem}
+.zone form{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.5rem .75rem;align-items:center;margin-top:.5rem}
 .zone label{margin:0}
-.zone button{margin:0;padding:.375rem .75rem}
-.zone select{max-width:100%}
+.zone .find{display:contents}
+.zone button{margin:0;padding:.375rem .75rem;grid-column:2;justify-self:start}
+@media (max-width:30rem){.zone form{grid-template-columns:minmax(0,1fr);gap:.25rem}.zone button{grid-column:1;margin-top:.25rem}}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
-input[type=text],input[type=tel],input[type=email],textarea,select{width:100%;padding:.5rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
-.zone select{width:auto}
+input[type=text],input[type=tel],input[type=email],input[type=search],textarea,select{width:100%;padding:.5rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
+.zone select,.zone input{width:100%}
 textarea{min-height:5rem}
 .hint{font-size:.875rem;color:#4d5661;margin:.125rem 0 0}
 .error{color:#b3261e;font-size:.9375rem;margin:.25rem 0 0}
@@ -48,11 +63,16 @@ textarea{min-height:5rem}
 .notice.ok{background:#e9f6ec;border-color:#7cc48c}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 button,.button{display:inline-block;margin-top:1rem;padding:.625rem 1.25rem;border:0;border-radius:.375rem;background:#0b57b0;color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}
-button.secondary{background:#fff;color:#0b57b0;border:1px solid #0b57b0}
+button.secondary,.button.secondary{background:#fff;color:#0b57b0;border:1px solid #0b57b0}
 button.danger{background:#b3261e}
+.button.danger-outline{background:#fff;color:#b3261e;border:1px solid #b3261e;padding:calc(.625rem - 1px) calc(1.25rem - 1px)}
+.confirm-danger{background:#fff;border:2px solid #b3261e;border-radius:.5rem;padding:.25rem 1rem 1rem;margin-top:1rem}
+.confirm-danger .actions>*{margin-top:.5rem}
+.confirm-danger button{border:1px solid #b3261e}
 dl.summary{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 dl.summary dt{font-weight:600}
 dl.summary dd{margin:0;overflow-wrap:anywhere}
+.contact{display:block;margin-top:.25rem}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 .manage-link{overflow-wrap:anywhere;font-size:.875rem}
 `
