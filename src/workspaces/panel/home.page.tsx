@@ -98,7 +98,11 @@ export function HomePage({ session, agenda, setupStep, bookingPageUrl, locale, w
       </section>
       <section class="card" aria-labelledby="booking-page">
         <h2 id="booking-page">Your booking page</h2>
-        <p>Customers book here. Share the address, or put it on your website.</p>
+        <p>
+          {setupStep
+            ? 'Customers can book here once the setup is done. Share the address, or put it on your website.'
+            : 'Customers book here. Share the address, or put it on your website.'}
+        </p>
         <div class="secret">
           <span class="visually-hidden">Booking page address: </span>
           <code id="booking-page-url">{bookingPageUrl}</code>

@@ -28,3 +28,14 @@ describe('GET /', () => {
     expect(page.body).not.toContain(`/book/${unfinished.workspace.slug}`);
   });
 });
+
+describe('GET /favicon.ico', () => {
+  it('answers the icon, so a browser logs no 404 on its first page', async () => {
+    for (const url of ['/favicon.ico', '/favicon.svg']) {
+      const icon = await t.app.inject({ method: 'GET', url });
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-type']).toBe('image/svg+xml');
+      expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    }
+  });
+});
