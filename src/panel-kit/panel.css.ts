@@ -28,6 +28,7 @@ nav.side li{margin:.1rem 0}
 nav.side a{display:block;padding:.4rem .6rem;border-radius:6px;text-decoration:none;color:var(--ink)}
 nav.side a[aria-current=page]{background:#e3e6f5;font-weight:600;color:#1f2a6b}
 nav.side .group{font-size:.75rem;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);margin:1rem .6rem .25rem}
+.nav-toggle,.nav-button{display:none}
 main{flex:1;min-width:0;padding:1.25rem 1.5rem 3rem}
 h1{font-size:1.6rem;margin:.2rem 0 1rem;line-height:1.25;overflow-wrap:anywhere}
 h2{font-size:1.2rem;margin:1.75rem 0 .6rem}
@@ -133,7 +134,14 @@ dialog.cal-dialog::backdrop{background:#0006}
 @media (max-width:720px){.cal-scroll{max-height:70vh}.cal-nav a:last-child{margin-left:0}}
 @media (max-width:720px){
   .shell{flex-direction:column}
-  nav.side{flex:none;padding:.5rem 1rem 0}
+  nav.side{flex:none;padding:.5rem 1rem 0;position:relative}
+  .nav-toggle{display:block;position:absolute;left:1rem;top:.5rem;width:1px;height:1px;margin:0;opacity:0}
+  .nav-button{display:inline-block;font-weight:600;padding:.4rem .9rem;border:1px solid var(--accent);border-radius:6px;background:#fff;color:var(--accent);cursor:pointer}
+  .nav-button::before{content:"\\2630";content:"\\2630"/"";margin-right:.45rem}
+  .nav-toggle:checked+.nav-button{background:#e3e6f5}
+  .nav-toggle:focus-visible+.nav-button{outline:3px solid var(--focus);outline-offset:2px}
+  .nav-links{display:none;padding-top:.4rem}
+  .nav-toggle:checked~.nav-links{display:block}
   nav.side ul{display:flex;flex-wrap:wrap;gap:.25rem}
   nav.side .group{display:none}
   main{padding:1rem}
