@@ -107,7 +107,8 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .cal-group-cols{display:flex;flex:1}
 .cal-col-title{flex:1 0 9rem;width:9rem;font-size:.8rem;font-weight:600;padding:.3rem .35rem;text-align:center;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .cal-col{flex:1 0 9rem;width:9rem;position:relative;background-color:#eceef2;background-image:linear-gradient(#d6dae0 1px,transparent 1px);background-size:100% 48px;border-left:1px solid var(--line)}
-.cal-week .cal-col-title,.cal-week .cal-col{flex-basis:5.5rem;width:5.5rem}
+/* Wide enough for a card's "10:00–11:00" in bold, the one line a card never cuts. */
+.cal-week .cal-col-title,.cal-week .cal-col,.cal-staffer-week .cal-col-title,.cal-staffer-week .cal-col{flex-basis:6.5rem;width:6.5rem}
 .cal-week .cal-col,.cal-staffer-week .cal-col{background-size:100% 40px}
 .cal-hour{position:absolute;left:0;right:.35rem;text-align:right;font-size:.72rem;color:var(--muted);line-height:1;padding-top:2px;white-space:nowrap}
 .shade{position:absolute;left:0;right:0;font-size:.7rem;color:var(--muted);overflow:hidden}
@@ -115,12 +116,15 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .shade.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 6px,#e2e5ea 6px 12px)}
 .shade.skipped{background:repeating-linear-gradient(45deg,#fbe3e1 0 6px,#fff 6px 12px);color:var(--danger);z-index:1;text-align:center}
 .shade.repeated{background:#fff3d6b3;color:var(--warn);text-align:center}
-.blk{position:absolute;left:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-left:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:1.25;text-decoration:none;touch-action:none}
+.blk{position:absolute;left:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-left:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:14px;text-decoration:none;touch-action:none}
+.blk-time,.blk-who,.blk-what{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.blk.fit1{white-space:nowrap;text-overflow:ellipsis}
+.blk.fit1 .blk-time,.blk.fit1 .blk-who{display:inline}
+.blk.fit1 .blk-what,.blk.fit2 .blk-what{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 a.blk:hover{background:#d9def8}
 .blk.done{background:#e3f2e7;border-color:#9bc5a6}
 .blk.group{background:#fff3dc;border-color:#d9b77a}
 .blk-time{font-weight:700}
-.blk.short .blk-what{display:none}
 .blk-people{margin:0;padding:0 0 0 1rem}
 .blk.dragging{opacity:.85;z-index:5;box-shadow:0 4px 12px #0004;pointer-events:none}
 .cal-drop{position:absolute;left:0;right:0;z-index:4;border:2px dashed var(--accent);border-radius:5px;background:#3949ab22;pointer-events:none}
@@ -131,7 +135,29 @@ a.blk:hover{background:#d9def8}
 dialog.cal-dialog{border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;max-width:24rem;width:calc(100% - 2rem)}
 dialog.cal-dialog::backdrop{background:#0006}
 .blk-move{position:absolute;right:2px;top:2px;z-index:2;font-size:.7rem;padding:0 .3rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:4px;line-height:1.3}
-@media (max-width:720px){.cal-scroll{max-height:70vh}.cal-nav a:last-child{margin-left:0}}
+.cal-days{display:none}
+@media (max-width:720px){
+  .cal-scroll{max-height:70vh}
+  /* The controls and date links in few rows, so the grid starts within the first screen. */
+  .cal-controls{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem .6rem;align-items:end}
+  .cal-controls select,.cal-controls input{width:100%;min-width:0}
+  .cal-controls .field:nth-child(4){grid-column:span 2}
+  .cal-nav{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem}
+  .cal-nav .button{text-align:center;padding:.45rem .25rem;font-size:.9rem}
+  .cal-nav a:last-child{margin-left:0;align-self:center;text-align:center}
+  .cal-title{font-size:1rem}
+  .cal-title .muted{display:block;font-size:.85rem;font-weight:400}
+  .cal-title .cal-sep{display:none}
+  .cal-col-title,.cal-col{flex-basis:7.5rem;width:7.5rem}
+  /* A week on a phone is one day at a time, as wide as the screen; its days are links above it. */
+  .cal .cal-other{display:none}
+  .cal-week .cal-col-title,.cal-week .cal-col,.cal-staffer-week .cal-col-title,.cal-staffer-week .cal-col{flex:1 0 6rem;width:auto}
+  .cal-days{display:block;margin:0 0 .5rem}
+  .cal-days ul{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(7,1fr);gap:2px}
+  .cal-days span{display:block}
+  .cal-days a{display:block;text-align:center;padding:.3rem 0;border:1px solid var(--line);border-radius:6px;background:var(--card);text-decoration:none;font-size:.85rem;line-height:1.2}
+  .cal-days a[aria-current]{background:var(--accent);border-color:var(--accent);color:var(--accent-ink);font-weight:600}
+}
 @media (max-width:720px){
   .shell{flex-direction:column}
   nav.side{flex:none;padding:.5rem 1rem 0;position:relative}
