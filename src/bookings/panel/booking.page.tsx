@@ -317,13 +317,13 @@ function MoveForm(props: { path: string; csrf: string; form: FormState; staffers
       <ErrorSummary form={props.form} />
       <input type="hidden" name="return_to" value={str(props.form.values.return_to)} />
       <div class="row fields">
-        <TextField form={props.form} name="date" label="Date" type="date" hint="YYYY-MM-DD" />
+        <TextField form={props.form} name="date" label="Date" type="date" />
         <TextField
           form={props.form}
           name="reserved_on"
           label="Time"
           type="time"
-          hint={`HH:MM, ${props.zone}`}
+          hint={`The time at the location, ${props.zone}.`}
         />
         <SelectField
           form={props.form}
