@@ -172,6 +172,8 @@ dialog.cal-dialog::backdrop{background:#0006}
   nav.side .group{display:none}
   main{padding:1rem}
   .switcher select{max-width:9.5rem}
+  /* The select names the workspace; its label stays for screen readers but takes no row. */
+  .switcher label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
   table.stack thead{position:absolute;left:-9999px}
   table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
   table.stack tr{border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.25rem .5rem;background:var(--card)}
