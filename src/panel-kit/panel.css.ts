@@ -137,7 +137,8 @@ dialog.cal-dialog::backdrop{background:#0006}
 .blk-move{position:absolute;right:2px;top:2px;z-index:2;font-size:.7rem;padding:0 .3rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:4px;line-height:1.3}
 .cal-days{display:none}
 @media (max-width:720px){
-  .cal-scroll{max-height:70vh}
+  /* The page scrolls, not a box inside it: a nested scroll area on a phone hid the last hours. */
+  .cal-scroll{max-height:none}
   /* The controls and date links in few rows, so the grid starts within the first screen. */
   .cal-controls{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem .6rem;align-items:end}
   .cal-controls select,.cal-controls input{width:100%;min-width:0}
