@@ -203,7 +203,7 @@ dialog.cal-dialog::backdrop{background:#0006}
 .wk-text{margin:.25rem 0 0;padding-left:1.1rem;font-size:.9rem}
 .range{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;margin:0 0 .35rem}
 /* Wide enough for a 12-hour time with its clock icon ("09:00 AM"), whatever the browser's locale. */
-.range input[type=time]{width:10rem}
+.range input[type=time]{width:9rem}
 .range .error{flex-basis:100%;margin:0}
 .range.has-error input{border-color:var(--danger);border-width:2px}
 table.hours th[scope=row]{font-size:1rem;text-transform:none;letter-spacing:0;color:var(--ink);white-space:nowrap}
@@ -223,7 +223,7 @@ form.filters input[type=search]{width:14rem}
 @media (max-width:720px){
   .week-grid{grid-template-columns:2.2rem repeat(7,1fr)}
   label.remove{margin-top:0}
-  .range input[type=time],.hours-range input[type=time]{flex:1 1 0;min-width:0;max-width:10rem}
+  .range input[type=time],.hours-range input[type=time]{flex:1 1 0;min-width:0;max-width:9rem}
   .range .error{flex-basis:100%}
   table.stack th[scope=row]{display:block;border:0;padding:.3rem 0 0}
   form.filters input[type=search],form.filters input[type=date]{width:100%}
@@ -252,7 +252,7 @@ ul.matches li{margin:.2rem 0}
 .hours-ranges{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem}
 .hours-range{display:flex;gap:.5rem}
 .hours-day label.inline-field{display:flex;flex-direction:column;gap:.15rem;font-size:.875rem}
-.hours-day input[type=time]{width:10rem}
+.hours-day input[type=time]{width:9rem}
 .hours-day.has-error input{border-color:var(--danger);border-width:2px}
 .row.fields{align-items:flex-start;gap:0 1rem}
 .row.fields .field{flex:1 1 12rem}

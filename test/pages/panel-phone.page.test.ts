@@ -164,6 +164,31 @@ function gridOverflow(page: Page): Promise<{ x: number; y: number }> {
   }));
 }
 
+/** The filled time fields narrower than their whole value and clock button need. */
+function narrowTimeFields(page: Page) {
+  return page.locator('input[type=time]').evaluateAll((inputs) =>
+    inputs
+      .filter((input) => (input as HTMLInputElement).value !== '')
+      .map((input) => {
+        // Chromium sizes a time field of automatic width to hold its whole value and the clock
+        // button: a copy of the field at that width is what this one must at least match.
+        const natural = input.cloneNode() as HTMLInputElement;
+        natural.style.width = 'auto';
+        natural.style.maxWidth = 'none';
+        natural.style.flex = 'none';
+        input.parentElement!.append(natural);
+        const needed = natural.offsetWidth;
+        natural.remove();
+        return {
+          name: (input as HTMLInputElement).name,
+          width: (input as HTMLInputElement).offsetWidth,
+          needed,
+        };
+      })
+      .filter(({ width, needed }) => width < needed),
+  );
+}
+
 describe('the panel on a phone and a desktop', () => {
   it('at 375 px the navigation is one Menu button that opens without JavaScript; the calendar starts near the top', async () => {
     const { context, page } = await signedIn({ javaScript: false, viewport: PHONE });
@@ -292,26 +317,15 @@ describe('the panel on a phone and a desktop', () => {
     await context.close();
   });
 
-  it('the hours form: times shown whole at 1280 px, one empty date override, and "Add another date"', async () => {
+  it('the hours form: times shown whole at 1280 and 375 px, one empty date override, and "Add another date"', async () => {
     const { context, page } = await signedIn();
     await page.goto(`${base}/panel/setup/staffers/${fixture.anna.id}/hours/${fixture.location.id}`);
-    // Each filled time field is wider than its value as Chromium writes it (en-US: "09:00 AM")
-    // plus the clock button: the text must not run under the button.
-    const tooNarrow = await page.locator('input[type=time]').evaluateAll((inputs) => {
-      const canvas = document.createElement('canvas').getContext('2d')!;
-      return inputs
-        .filter((input) => (input as HTMLInputElement).value !== '')
-        .map((input) => {
-          const style = getComputedStyle(input);
-          canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-          const text = canvas.measureText('00:00 PM').width;
-          const room =
-            input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
-          return { name: (input as HTMLInputElement).name, text, room };
-        })
-        .filter(({ text, room }) => room < text + 28);
-    });
-    expect(tooNarrow).toEqual([]);
+    // Each filled time field holds its value as Chromium writes it (en-US: "09:00 AM") and the
+    // clock button, instead of cutting it ("09:00 AI").
+    expect(await narrowTimeFields(page)).toEqual([]);
+    await page.setViewportSize(PHONE);
+    expect(await narrowTimeFields(page)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
     await expect(page.locator('fieldset.override').count()).resolves.toBe(1);
     await page.locator('[name="overrides.0.date"]').fill(day.plus({ days: 30 }).toISODate()!);
     await page.getByRole('button', { name: 'Add another date' }).click();
