@@ -138,31 +138,41 @@ export function AppLayout(props: LayoutProps) {
       <div class="shell">
         {role && (
           <nav class="side" aria-label="Panel">
-            {NAV.map((section) => {
-              const items = section.items.filter((item) => item.show(role));
-              if (items.length === 0) return null;
-              return (
-                <>
-                  {section.group && (
-                    <p class="group" aria-hidden="true">
-                      {section.group}
-                    </p>
-                  )}
-                  <ul>
-                    {items.map((item) => (
-                      <li>
-                        <a
-                          href={item.href}
-                          aria-current={isCurrent(item.href, props.path) ? 'page' : undefined}
-                        >
-                          {item.label}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              );
-            })}
+            {/* On a phone the links wait behind "Menu" so a page starts at its own content. A
+                checkbox, not <details>: at desktop widths the links must show whatever its state,
+                and CSS cannot open a closed <details> everywhere. It needs no JavaScript, and
+                Tab and Space reach and toggle it like any checkbox. */}
+            <input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="nav-links" />
+            <label for="nav-toggle" class="nav-button">
+              Menu
+            </label>
+            <div class="nav-links" id="nav-links">
+              {NAV.map((section) => {
+                const items = section.items.filter((item) => item.show(role));
+                if (items.length === 0) return null;
+                return (
+                  <>
+                    {section.group && (
+                      <p class="group" aria-hidden="true">
+                        {section.group}
+                      </p>
+                    )}
+                    <ul>
+                      {items.map((item) => (
+                        <li>
+                          <a
+                            href={item.href}
+                            aria-current={isCurrent(item.href, props.path) ? 'page' : undefined}
+                          >
+                            {item.label}
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                );
+              })}
+            </div>
           </nav>
         )}
         <main id="main">{props.children}</main>

@@ -28,6 +28,7 @@ nav.side li{margin:.1rem 0}
 nav.side a{display:block;padding:.4rem .6rem;border-radius:6px;text-decoration:none;color:var(--ink)}
 nav.side a[aria-current=page]{background:#e3e6f5;font-weight:600;color:#1f2a6b}
 nav.side .group{font-size:.75rem;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);margin:1rem .6rem .25rem}
+.nav-toggle,.nav-button{display:none}
 main{flex:1;min-width:0;padding:1.25rem 1.5rem 3rem}
 h1{font-size:1.6rem;margin:.2rem 0 1rem;line-height:1.25;overflow-wrap:anywhere}
 h2{font-size:1.2rem;margin:1.75rem 0 .6rem}
@@ -106,7 +107,8 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .cal-group-cols{display:flex;flex:1}
 .cal-col-title{flex:1 0 9rem;width:9rem;font-size:.8rem;font-weight:600;padding:.3rem .35rem;text-align:center;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .cal-col{flex:1 0 9rem;width:9rem;position:relative;background-color:#eceef2;background-image:linear-gradient(#d6dae0 1px,transparent 1px);background-size:100% 48px;border-left:1px solid var(--line)}
-.cal-week .cal-col-title,.cal-week .cal-col{flex-basis:5.5rem;width:5.5rem}
+/* Wide enough for a card's "10:00–11:00" in bold, the one line a card never cuts. */
+.cal-week .cal-col-title,.cal-week .cal-col,.cal-staffer-week .cal-col-title,.cal-staffer-week .cal-col{flex-basis:6.5rem;width:6.5rem}
 .cal-week .cal-col,.cal-staffer-week .cal-col{background-size:100% 40px}
 .cal-hour{position:absolute;left:0;right:.35rem;text-align:right;font-size:.72rem;color:var(--muted);line-height:1;padding-top:2px;white-space:nowrap}
 .shade{position:absolute;left:0;right:0;font-size:.7rem;color:var(--muted);overflow:hidden}
@@ -114,12 +116,15 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .shade.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 6px,#e2e5ea 6px 12px)}
 .shade.skipped{background:repeating-linear-gradient(45deg,#fbe3e1 0 6px,#fff 6px 12px);color:var(--danger);z-index:1;text-align:center}
 .shade.repeated{background:#fff3d6b3;color:var(--warn);text-align:center}
-.blk{position:absolute;left:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-left:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:1.25;text-decoration:none;touch-action:none}
+.blk{position:absolute;left:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-left:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:14px;text-decoration:none;touch-action:none}
+.blk-time,.blk-who,.blk-what{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.blk.fit1{white-space:nowrap;text-overflow:ellipsis}
+.blk.fit1 .blk-time,.blk.fit1 .blk-who{display:inline}
+.blk.fit1 .blk-what,.blk.fit2 .blk-what{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 a.blk:hover{background:#d9def8}
 .blk.done{background:#e3f2e7;border-color:#9bc5a6}
 .blk.group{background:#fff3dc;border-color:#d9b77a}
 .blk-time{font-weight:700}
-.blk.short .blk-what{display:none}
 .blk-people{margin:0;padding:0 0 0 1rem}
 .blk.dragging{opacity:.85;z-index:5;box-shadow:0 4px 12px #0004;pointer-events:none}
 .cal-drop{position:absolute;left:0;right:0;z-index:4;border:2px dashed var(--accent);border-radius:5px;background:#3949ab22;pointer-events:none}
@@ -130,14 +135,46 @@ a.blk:hover{background:#d9def8}
 dialog.cal-dialog{border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;max-width:24rem;width:calc(100% - 2rem)}
 dialog.cal-dialog::backdrop{background:#0006}
 .blk-move{position:absolute;right:2px;top:2px;z-index:2;font-size:.7rem;padding:0 .3rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:4px;line-height:1.3}
-@media (max-width:720px){.cal-scroll{max-height:70vh}.cal-nav a:last-child{margin-left:0}}
+.cal-days{display:none}
+@media (max-width:720px){
+  /* The page scrolls, not a box inside it: a nested scroll area on a phone hid the last hours. */
+  .cal-scroll{max-height:none}
+  /* The controls and date links in few rows, so the grid starts within the first screen. */
+  .cal-controls{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem .6rem;align-items:end}
+  .cal-controls select,.cal-controls input{width:100%;min-width:0}
+  .cal-controls .field:nth-child(4){grid-column:span 2}
+  .cal-nav{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem}
+  .cal-nav .button{text-align:center;padding:.45rem .25rem;font-size:.9rem}
+  .cal-nav a:last-child{margin-left:0;align-self:center;text-align:center}
+  .cal-title{font-size:1rem}
+  .cal-title .muted{display:block;font-size:.85rem;font-weight:400}
+  .cal-title .cal-sep{display:none}
+  .cal-col-title,.cal-col{flex-basis:7.5rem;width:7.5rem}
+  /* A week on a phone is one day at a time, as wide as the screen; its days are links above it. */
+  .cal .cal-other{display:none}
+  .cal-week .cal-col-title,.cal-week .cal-col,.cal-staffer-week .cal-col-title,.cal-staffer-week .cal-col{flex:1 0 6rem;width:auto}
+  .cal-days{display:block;margin:0 0 .5rem}
+  .cal-days ul{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(7,1fr);gap:2px}
+  .cal-days span{display:block}
+  .cal-days a{display:block;text-align:center;padding:.3rem 0;border:1px solid var(--line);border-radius:6px;background:var(--card);text-decoration:none;font-size:.85rem;line-height:1.2}
+  .cal-days a[aria-current]{background:var(--accent);border-color:var(--accent);color:var(--accent-ink);font-weight:600}
+}
 @media (max-width:720px){
   .shell{flex-direction:column}
-  nav.side{flex:none;padding:.5rem 1rem 0}
+  nav.side{flex:none;padding:.5rem 1rem 0;position:relative}
+  .nav-toggle{display:block;position:absolute;left:1rem;top:.5rem;width:1px;height:1px;margin:0;opacity:0}
+  .nav-button{display:inline-block;font-weight:600;padding:.4rem .9rem;border:1px solid var(--accent);border-radius:6px;background:#fff;color:var(--accent);cursor:pointer}
+  .nav-button::before{content:"\\2630";content:"\\2630"/"";margin-right:.45rem}
+  .nav-toggle:checked+.nav-button{background:#e3e6f5}
+  .nav-toggle:focus-visible+.nav-button{outline:3px solid var(--focus);outline-offset:2px}
+  .nav-links{display:none;padding-top:.4rem}
+  .nav-toggle:checked~.nav-links{display:block}
   nav.side ul{display:flex;flex-wrap:wrap;gap:.25rem}
   nav.side .group{display:none}
   main{padding:1rem}
   .switcher select{max-width:9.5rem}
+  /* The select names the workspace; its label stays for screen readers but takes no row. */
+  .switcher label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
   table.stack thead{position:absolute;left:-9999px}
   table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
   table.stack tr{border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.25rem .5rem;background:var(--card)}
@@ -165,7 +202,8 @@ dialog.cal-dialog::backdrop{background:#0006}
 .wk-legend{font-size:.85rem;color:var(--muted);margin:.5rem 0 .25rem}
 .wk-text{margin:.25rem 0 0;padding-left:1.1rem;font-size:.9rem}
 .range{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;margin:0 0 .35rem}
-.range input[type=time]{width:7.5rem}
+/* Wide enough for a 12-hour time with its clock icon ("09:00 AM"), whatever the browser's locale. */
+.range input[type=time]{width:9rem}
 .range .error{flex-basis:100%;margin:0}
 .range.has-error input{border-color:var(--danger);border-width:2px}
 table.hours th[scope=row]{font-size:1rem;text-transform:none;letter-spacing:0;color:var(--ink);white-space:nowrap}
@@ -185,6 +223,8 @@ form.filters input[type=search]{width:14rem}
 @media (max-width:720px){
   .week-grid{grid-template-columns:2.2rem repeat(7,1fr)}
   label.remove{margin-top:0}
+  .range input[type=time],.hours-range input[type=time]{flex:1 1 0;min-width:0;max-width:9rem}
+  .range .error{flex-basis:100%}
   table.stack th[scope=row]{display:block;border:0;padding:.3rem 0 0}
   form.filters input[type=search],form.filters input[type=date]{width:100%}
 }
@@ -218,7 +258,7 @@ ul.matches li{margin:.2rem 0}
 .hours-ranges{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem}
 .hours-range{display:flex;gap:.5rem}
 .hours-day label.inline-field{display:flex;flex-direction:column;gap:.15rem;font-size:.875rem}
-.hours-day input[type=time]{width:8rem}
+.hours-day input[type=time]{width:9rem}
 .hours-day.has-error input{border-color:var(--danger);border-width:2px}
 .row.fields{align-items:flex-start;gap:0 1rem}
 .row.fields .field{flex:1 1 12rem}

@@ -4,6 +4,7 @@ import type { Db } from '../platform/db/client.js';
 import { contentSecurityPolicy, newNonce } from '../platform/pages/csp.js';
 import { renderDocument } from '../platform/pages/document.js';
 import { listMembershipsOfUser } from '../users/users.repository.js';
+import { ICON_PNG_PATHS, ICON_SVG_PATH, MANIFEST_PATH, THEME_COLOR } from './app-manifest.js';
 import { AppLayout, BareLayout } from './layout.js';
 import { PANEL_CSS } from './panel.css.js';
 
@@ -31,6 +32,16 @@ declare module 'fastify' {
     csrf(): string;
   }
 }
+
+/** What makes every panel page installable as an app (app-manifest.ts), and its tab icon. */
+const APP_HEAD = (
+  <>
+    <link rel="manifest" href={MANIFEST_PATH} />
+    <meta name="theme-color" content={THEME_COLOR} />
+    <link rel="icon" href={ICON_SVG_PATH} type="image/svg+xml" />
+    <link rel="apple-touch-icon" href={ICON_PNG_PATHS[192]} />
+  </>
+);
 
 /** Sends one HTML page of the panel with its own nonce-based CSP. */
 export async function sendPage(
@@ -61,6 +72,7 @@ export async function sendPage(
     css: options.css ? PANEL_CSS + options.css : PANEL_CSS,
     nonce,
     ...(options.islands ? { islands: options.islands } : {}),
+    head: APP_HEAD,
     body,
   });
   return reply

@@ -13,6 +13,7 @@ import { customersPanelRoutes } from '../../customers/panel/customers.routes.js'
 import { AppError } from '../../errors.js';
 import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
+import { appManifestRoutes } from '../../panel-kit/app-manifest.js';
 import { cookiesSecure, registerPanelAuth } from '../../panel-kit/panel-auth.js';
 import { registerHtmlErrors } from '../../panel-kit/panel-errors.js';
 import { sendPage } from '../../panel-kit/render.js';
@@ -102,6 +103,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
   );
 
   for (const routes of [
+    appManifestRoutes,
     homeRoutes,
     calendarRoutes,
     signInRoutes,

@@ -128,7 +128,7 @@ export function NewBookingPage(props: NewBookingProps) {
             options={props.services}
           />
           <SelectField form={form} name="staffer_uuid" label="Staffer" options={props.staffers} />
-          <TextField form={form} name="date" label="Date" type="date" hint={`YYYY-MM-DD, ${props.zone}`} />
+          <TextField form={form} name="date" label="Date" type="date" hint={`Local to ${props.zone}.`} />
           <button type="submit" name="show" value="times" class="secondary">
             Show free times
           </button>

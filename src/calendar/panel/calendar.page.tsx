@@ -27,7 +27,7 @@ const HEX = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
  */
 export class GridStyles {
   private readonly rules = new Map<string, string>();
-  constructor(private readonly scale: number) {}
+  constructor(readonly scale: number) {}
 
   /** A class for a vertical span (and lane) on the grid. */
   box(top: number, height: number, lane = 0, lanes = 1): string {
@@ -82,6 +82,8 @@ const dayShort = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
+const dayPagerLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
 function titleOf(date: string): string {
   return dayTitle.format(new Date(`${date}T00:00:00Z`));
 }
@@ -124,6 +126,44 @@ function clockNote(day: CalendarDay): string | undefined {
 }
 
 /**
+ * A week's day group; on a phone the week shows one day at a time (the chosen date, the rest
+ * behind the day links of DayPager), since seven days of columns cannot be read at 375 px.
+ */
+function groupClass(model: CalendarModel, date: string): string {
+  return model.view === 'week' && date !== model.date ? 'cal-group cal-other' : 'cal-group';
+}
+
+/** The week's days as links, shown on a phone only, where the week view pages by day. */
+function DayPager({ model }: { model: CalendarModel }) {
+  if (model.view !== 'week') return null;
+  return (
+    <nav class="cal-days" aria-label="Days of this week">
+      <ul>
+        {model.days.map((day) => (
+          <li>
+            <a
+              href={calendarHref(model, { date: day.date })}
+              aria-current={day.date === model.date ? 'date' : undefined}
+            >
+              {dayPagerLabel
+                .formatToParts(new Date(`${day.date}T00:00:00Z`))
+                .filter((part) => part.type !== 'literal')
+                // On two lines; the space keeps "Wed 25" one phrase for screen readers.
+                .map((part, index) => (
+                  <>
+                    {index > 0 && ' '}
+                    <span>{part.value}</span>
+                  </>
+                ))}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
  * The time grid alone: everything here follows from the model (no session, no CSRF token), so
  * the route renders it once per availability version and reuses the HTML (calendar.routes.tsx).
  */
@@ -154,7 +194,7 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
         <div class="cal-head" aria-hidden="true">
           <div class="cal-corner" />
           {groups.map((group) => (
-            <div class="cal-group">
+            <div class={groupClass(model, group.day.date)}>
               {multiDay && !perStaffer && <div class="cal-group-title">{shortOf(group.day.date)}</div>}
               <div class="cal-group-cols">
                 {group.columns.map((column) => (
@@ -173,7 +213,7 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
             ))}
           </div>
           {groups.map((group) => (
-            <div class="cal-group">
+            <div class={groupClass(model, group.day.date)}>
               <div class="cal-group-cols">
                 {group.columns.map((column) => ColumnView({ column, model, styles, heightClass }))}
               </div>
@@ -294,9 +334,9 @@ export function CalendarPage(props: {
         {model.view === 'day' ? titleOf(model.date) : `Week of ${titleOf(model.days[0]!.date)}`}
         {model.staffer ? ` · ${stafferName(model.staffer)}` : ''}
         <span class="muted">
-          {' '}
-          · {model.location.name}, times in {zone} (
-          {offsetLabel(offsetMinutesAt(zone, model.days[0]!.startMs))})
+          <span class="cal-sep"> · </span>
+          {model.location.name}, times in {zone} ({offsetLabel(offsetMinutesAt(zone, model.days[0]!.startMs))}
+          )
         </span>
       </h2>
       {notes.map((note) => (
@@ -304,6 +344,7 @@ export function CalendarPage(props: {
           {note}
         </p>
       ))}
+      <DayPager model={model} />
       {model.staffers.length === 0 ? (
         <p class="card">
           No staffer gives a service at this location yet.{' '}
@@ -348,12 +389,27 @@ function ColumnView(props: {
   );
 }
 
+/** A card's text line in px (the stylesheet's `.blk` line-height) and its border and padding. */
+const BLOCK_LINE_PX = 14;
+const BLOCK_FRAME_PX = 4;
+
+/**
+ * How many whole lines of text a card of this height holds: a card shows its time, then who,
+ * then what, one line each, and a line that does not fit whole is left out of sight (still read
+ * by screen readers) instead of being cut through the middle. `fit1` puts time and who on one
+ * line, `fit2` drops the services line.
+ */
+function fitClass(heightPx: number): string {
+  const lines = Math.floor((heightPx - BLOCK_FRAME_PX) / BLOCK_LINE_PX);
+  return lines >= 3 ? '' : lines === 2 ? ' fit2' : ' fit1';
+}
+
 function BlockView(props: { block: Block; zone: string; styles: GridStyles }) {
   const { block, zone, styles } = props;
   const time = `${wallTime(block.startMs, zone)}–${wallTime(block.endMs, zone)}`;
   const geometry = styles.box(block.top, block.height, block.lane, block.lanes);
   const status = styles.colour(block.status.color);
-  const classes = `blk ${geometry} ${status}${block.completed ? ' done' : ''}${block.seats ? ' group' : ''}${block.height < 30 ? ' short' : ''}`;
+  const classes = `blk ${geometry} ${status}${block.completed ? ' done' : ''}${block.seats ? ' group' : ''}${fitClass(block.height * styles.scale)}`;
   if (block.seats) {
     return (
       <div class={classes} data-group="">

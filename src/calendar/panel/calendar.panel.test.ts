@@ -163,6 +163,15 @@ describe('the calendar', () => {
     expect(page.body).toContain('<span class="blk-time">03:30–04:30</span>');
     const everyone = await calendar(owner, `location=${location.id}&date=2026-03-25&view=week`);
     expect(everyone.body.match(/<section class="cal-col /g)).toHaveLength(14);
+    // On a phone the week is one day at a time: the six other days' groups are marked, in the
+    // head and the body, and their dates are links that keep the week view.
+    expect(everyone.body.match(/class="cal-group cal-other"/g)).toHaveLength(12);
+    expect(everyone.body).toMatch(
+      /<nav class="cal-days" aria-label="Days of this week">.*href="[^"]*date=2026-03-25[^"]*" aria-current="date"><span>Wed<\/span> <span>25<\/span>/,
+    );
+    expect(everyone.body).toMatch(
+      /<a href="[^"]*view=week[^"]*date=2026-03-29[^"]*"><span>Sun<\/span> <span>29<\/span>/,
+    );
   });
 
   it('a staff member sees their own column by default, and everyone on asking', async () => {

@@ -16,6 +16,8 @@ export function contentSecurityPolicy(nonce: string, frameAncestors: string[] = 
     `script-src 'nonce-${nonce}' 'self'`,
     `style-src 'nonce-${nonce}'`,
     "img-src 'self' data:",
+    // The panel's web app manifest (an installed panel); a page without one loads none.
+    "manifest-src 'self'",
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",

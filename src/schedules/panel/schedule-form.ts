@@ -5,8 +5,8 @@ import { WEEKDAYS } from '../schedules.rules.js';
 /**
  * The schedule form of the panel and the PUT body of the API, both ways. The form's field names
  * are the body's own paths (`weekly.mon.0.from`, `breaks.tue.1.to`, `overrides.2.date`), so the
- * rules' errors land next to their fields. The form has fixed rows (two ranges per day, a few
- * empty override rows) and works without JavaScript; empty rows are left out of the body, and
+ * rules' errors land next to their fields. The form has fixed rows (two ranges per day, an
+ * empty override row) and works without JavaScript; empty rows are left out of the body, and
  * error keys are mapped back from the body's indices to the form's rows.
  */
 
@@ -14,8 +14,11 @@ export type FormValues = Record<string, string>;
 
 /** At least this many working ranges and breaks per day, and per override. */
 export const RANGE_ROWS = 2;
-/** Empty override rows offered under the existing ones. */
-export const NEW_OVERRIDE_ROWS = 3;
+/**
+ * Empty override rows offered under the existing ones: one, and "Add another date" posts the
+ * form back to get one more (a row of eight empty fields is a lot to scroll past).
+ */
+export const NEW_OVERRIDE_ROWS = 1;
 
 const FIELD = /^(weekly|breaks|overrides)\.[a-z0-9_.]+$/;
 

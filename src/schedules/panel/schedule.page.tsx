@@ -212,15 +212,21 @@ export function SchedulePage(props: {
           <fieldset class="overrides" id={fieldId('overrides')}>
             <legend>Date overrides</legend>
             <p class="hint">
-              A date here replaces that weekday's hours and breaks: a day off, or special hours. Fill an empty
-              row to add one; tick "Remove this date" to drop one.
+              A date here replaces that weekday's hours and breaks: a day off, or special hours. Fill the
+              empty date to add one, "Add another date" for more; tick "Remove this date" to drop one.
             </p>
             <ExactError form={form} name="overrides" />
             {Array.from({ length: props.overrideRows }, (_, index) => (
               <OverrideRow form={form} index={index} existing={index < props.existingOverrides} />
             ))}
           </fieldset>
-          <button type="submit">Save hours</button>
+          {/* Save comes first: Enter in a field presses a form's first button. */}
+          <div class="row">
+            <button type="submit">Save hours</button>
+            <button type="submit" name="add_override" value="1" class="secondary">
+              Add another date
+            </button>
+          </div>
         </PostForm>
       </div>
     </>

@@ -45,7 +45,9 @@ describe('Setup → Staff and hours: a staffer’s hours at a location', () => {
     const empty = await admin.get(hoursPage(id));
     expect(empty.statusCode).toBe(200);
     expect(empty.body).toContain('name="weekly.mon.1.to"');
-    expect(empty.body).toContain('name="overrides.2.date"');
+    // One empty date to fill, not a stack of them.
+    expect(empty.body).toContain('name="overrides.0.date"');
+    expect(empty.body).not.toContain('name="overrides.1.date"');
 
     const saved = await admin.post(hoursPage(id), {
       'weekly.mon.0.from': '09:00',
@@ -108,10 +110,11 @@ describe('Setup → Staff and hours: a staffer’s hours at a location', () => {
     expect(page.body).toContain('<li>Sun 13 off</li>');
     expect(page.body).toContain('class="wk-cell break"');
     expect(page.body).toContain('class="wk-head today">Wed 09');
-    // The form shows what is stored, the overrides by date, plus empty rows for new ones.
+    // The form shows what is stored, the overrides by date, plus one empty row for a new one.
     expect(page.body).toMatch(/name="weekly.wed.0.from" value="08:00"/);
     expect(page.body).toMatch(/name="overrides.1.intervals.0.from" value="12:00"/);
-    expect(page.body).toContain('name="overrides.4.date"');
+    expect(page.body).toContain('name="overrides.2.date"');
+    expect(page.body).not.toContain('name="overrides.3.date"');
 
     // The staffer's page previews the same week.
     const stafferPage = await admin.get(`/panel/setup/staffers/${id}`);
@@ -128,6 +131,27 @@ describe('Setup → Staff and hours: a staffer’s hours at a location', () => {
     const count = (date: string) => dates.find((d) => d.date === date)?.slots.length ?? 0;
     expect(count('2026-09-10')).toBe(0);
     expect(count('2026-09-14')).toBeGreaterThan(0);
+  });
+
+  it('"Add another date" shows the form as typed with one more empty date, and saves nothing', async () => {
+    const id = await newStaffer('Nora');
+    const typed = {
+      'weekly.mon.0.from': '09:00',
+      'weekly.mon.0.to': '17:00',
+      'overrides.0.date': '2026-12-24',
+      'overrides.0.mode': 'off',
+    };
+    const more = await admin.post(hoursPage(id), { ...typed, add_override: '1' });
+    expect(more.statusCode).toBe(200);
+    expect(more.body).toMatch(/name="weekly.mon.0.from" value="09:00"/);
+    expect(more.body).toMatch(/name="overrides.0.date" value="2026-12-24"/);
+    expect(more.body).toContain('name="overrides.1.date" value/>');
+    expect(more.body).not.toContain('name="overrides.2.date"');
+    expect(more.body).toContain('name="add_override"');
+    expect((await scheduleJson(id)).overrides).toEqual([]);
+    // Saving that form stores the date typed and leaves the empty one out.
+    expect((await admin.post(hoursPage(id), { ...typed, 'overrides.1.date': '' })).statusCode).toBe(303);
+    expect((await scheduleJson(id)).overrides).toEqual([{ date: '2026-12-24', intervals: [] }]);
   });
 
   it('removes an override with its checkbox, and keeps the others', async () => {

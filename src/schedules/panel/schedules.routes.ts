@@ -83,6 +83,10 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     // 404 before 422: an unknown staffer or location has nothing to validate.
     const { workspaceId, staffer, location } = await subjects(request);
     const values = scheduleValuesOf(request.body);
+    // "Add another date": the same form again, as typed, with one more empty date; nothing saved.
+    if ((request.body as Record<string, unknown> | undefined)?.add_override !== undefined) {
+      return render(request, reply, { values, errors: {} }, 1);
+    }
     const fromForm = scheduleBodyOf(values);
     const result = validateSchedule(fromForm.body);
     const errors = {
