@@ -206,7 +206,6 @@ function escapeHtml(text: string): string {
 /** The zone is always named, and can be switched; without JavaScript it is the location's. */
 function ZoneSwitch({ ctx, data }: { ctx: PageContext; data: SlotPageData }) {
   const sample = Date.parse(data.days[0] ? `${data.days[0].date}T12:00:00Z` : '') || 0;
-  const first = [ctx.zone, data.locationZone].filter((z, i, all) => all.indexOf(z) === i);
   return (
     <div class="zone">
       <strong>{ctx.t.timesIn(`${zoneTitle(ctx.zone)}, ${zoneOffset(sample, ctx.zone, ctx.locale)}`)}</strong>
