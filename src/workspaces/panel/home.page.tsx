@@ -125,6 +125,10 @@ export function HomePage({ session, agenda, setupStep, bookingPageUrl, locale, w
               price and places.
             </li>
             <li>
+              <a href={`${PANEL_PREFIX}/setup/staffers`}>Staff and hours</a>: who works where, which services
+              they give and their working hours.
+            </li>
+            <li>
               <a href={`${PANEL_PREFIX}/setup/statuses`}>Booking statuses</a>: the steps of a booking and
               their colours.
             </li>

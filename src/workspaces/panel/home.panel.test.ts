@@ -111,6 +111,9 @@ describe('Home', () => {
     expect(home.body).not.toContain(ids.friday);
     expect(home.body).not.toContain(ids.canceled);
     expect(home.body).not.toContain(ids.nyTomorrow);
+    // Where the day is run and the staff are set up, one click away.
+    expect(home.body).toContain('<a href="/panel/calendar">Open the calendar</a>');
+    expect(home.body).toContain('<a href="/panel/setup/staffers">Staff and hours</a>');
   });
 
   it("puts a staff member's own bookings first", async () => {
