@@ -94,18 +94,14 @@ export function registerAuth(
     lastUsed.set(request, found.key.last_used_at);
   });
   // After the answer is sent, so no request waits for it; skipped unless a minute has passed.
-  app.addHook('onResponse', async (request) => {
-    if (!lastUsed.has(request)) return;
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (!lastUsed.has(request)) return done();
     const previous = lastUsed.get(request) ?? null;
     const now = clock.now();
-    if (previous && now - previous.getTime() < LAST_USED_EVERY_MS) return;
-    await touchApiKey(
-      db,
-      request.auth.workspace.id,
-      request.auth.apiKeyId,
-      new Date(now),
-      LAST_USED_EVERY_MS,
-    ).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the API key as used'));
+    if (previous && now - previous.getTime() < LAST_USED_EVERY_MS) return done();
+    touchApiKey(db, request.auth.workspace.id, request.auth.apiKeyId, new Date(now), LAST_USED_EVERY_MS)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'could not record the API key as used'))
+      .finally(() => done());
   });
 }
 

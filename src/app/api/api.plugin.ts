@@ -38,14 +38,16 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
   registerAuth(api, deps.db, deps.clock, { failuresPerMinute: deps.config.apiAuthFailuresPerMinute });
   // The context every service call of the request gets, built once here and not in each route.
   api.decorateRequest('context', null as unknown as FastifyRequest['context']);
-  api.addHook('onRequest', async (request) => {
-    if (!request.auth) return;
-    request.context = {
-      workspace: request.auth.workspace,
-      actor: { type: 'api_key', id: request.auth.apiKeyId },
-      now: deps.clock.now(),
-      linkBase: deps.linkBase(),
-    };
+  api.addHook('onRequest', (request, _reply, done) => {
+    if (request.auth) {
+      request.context = {
+        workspace: request.auth.workspace,
+        actor: { type: 'api_key', id: request.auth.apiKeyId },
+        now: deps.clock.now(),
+        linkBase: deps.linkBase(),
+      };
+    }
+    done();
   });
   // Per API key (the auth hook has run); the public OpenAPI document counts per address.
   await registerRateLimit(api, {

@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Methods whose body fields may come from the query string, as in the real service. */
 const MERGING = new Set(['POST', 'PUT']);
@@ -17,29 +17,34 @@ const coercers = new WeakMap<object, ValidateFunction>();
  * body into `{}`.
  */
 export function registerQueryInput(api: FastifyInstance): void {
-  api.addHook('preValidation', async (request) => {
-    if (!MERGING.has(request.method)) return;
-    const schema = request.routeOptions.schema?.body as object | undefined;
-    if (!schema) return;
-    const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return;
-    if (request.body === undefined) request.body = {};
-    const body = request.body as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) return;
-
-    const fromQuery: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(query)) {
-      if (!(key in body)) fromQuery[key] = value;
-    }
-    const keys = Object.keys(fromQuery);
-    if (keys.length === 0) return;
-    let coerce = coercers.get(schema);
-    if (!coerce) {
-      coerce = coercing.compile(schema);
-      coercers.set(schema, coerce);
-    }
-    // Coerces in place whatever it can; what is still wrong is the exact validation's to report.
-    coerce(fromQuery);
-    for (const key of keys) body[key] = fromQuery[key];
+  api.addHook('preValidation', (request, _reply, done) => {
+    mergeQueryInput(request);
+    done();
   });
+}
+
+function mergeQueryInput(request: FastifyRequest): void {
+  if (!MERGING.has(request.method)) return;
+  const schema = request.routeOptions.schema?.body as object | undefined;
+  if (!schema) return;
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query || typeof query !== 'object') return;
+  if (request.body === undefined) request.body = {};
+  const body = request.body as Record<string, unknown>;
+  if (typeof body !== 'object' || Array.isArray(body)) return;
+
+  const fromQuery: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (!(key in body)) fromQuery[key] = value;
+  }
+  const keys = Object.keys(fromQuery);
+  if (keys.length === 0) return;
+  let coerce = coercers.get(schema);
+  if (!coerce) {
+    coerce = coercing.compile(schema);
+    coercers.set(schema, coerce);
+  }
+  // Coerces in place whatever it can; what is still wrong is the exact validation's to report.
+  coerce(fromQuery);
+  for (const key of keys) body[key] = fromQuery[key];
 }

@@ -18,9 +18,9 @@ export function registerDrain(app: FastifyInstance): DrainState {
   app.addHook('preClose', async () => {
     state.draining = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (state.draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   return state;
 }

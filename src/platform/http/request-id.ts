@@ -14,7 +14,8 @@ export function requestIdOf(request: IncomingMessage): string {
 
 /** Every answer carries its request id; the log lines of the request carry it as `reqId`. */
 export function registerRequestIdHeader(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }

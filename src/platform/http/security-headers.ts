@@ -11,10 +11,10 @@ import type { FastifyInstance } from 'fastify';
  * stored by a browser or proxy cache (they carry one workspace's data).
  */
 export function registerApiSecurityHeaders(scope: FastifyInstance): void {
-  scope.addHook('onSend', async (request, reply, payload) => {
+  scope.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     if (request.auth) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -15,7 +15,7 @@ export interface MetricsOptions {
  * booking) and status. Unmatched paths share one label.
  */
 export function registerHttpMetrics(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
@@ -23,6 +23,7 @@ export function registerHttpMetrics(app: FastifyInstance): void {
     };
     httpRequests.inc(labels);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 }
 
