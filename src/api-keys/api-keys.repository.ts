@@ -3,7 +3,7 @@ import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { lockWorkspace } from '../platform/db/workspace-locks.repository.js';
-import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { type WorkspaceRow, workspaceFromJson } from '../workspaces/workspaces.repository.js';
 
 /** The keys table of Settings -> Developers -> API keys. */
 export interface ApiKeyUsageRow {
@@ -81,15 +81,18 @@ export async function findKeyWithWorkspace(
 ): Promise<{ workspace: WorkspaceRow; key: { id: string; last_used_at: Date | null } } | undefined> {
   const row = (await keyWithWorkspace(db, workspaceId, slug, secretHash)).rows[0];
   if (!row) return undefined;
-  const { key_id, key_last_used_at, ...workspace } = row;
-  return { workspace, key: { id: key_id, last_used_at: key_last_used_at } };
+  return {
+    workspace: workspaceFromJson(workspaceId, row.workspace_json),
+    key: { id: row.key_id, last_used_at: row.key_last_used_at },
+  };
 }
 
+// The workspace comes as one JSON text (workspaceFromJson says why).
 const keyWithWorkspace = precompiled(3, (db, workspaceId: string, slug: string, secretHash: string) =>
   db
     .selectFrom('workspaces as w')
     .innerJoin('api_keys as k', 'k.workspace_id', 'w.id')
-    .selectAll('w')
+    .select(sql<string>`row_to_json(w)::text`.as('workspace_json'))
     .select(['k.id as key_id', 'k.last_used_at as key_last_used_at'])
     .where('w.id', '=', workspaceId)
     .where('w.slug', '=', slug)

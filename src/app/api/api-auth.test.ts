@@ -100,6 +100,30 @@ describe('API-key authentication', () => {
     expect(workspace.json().data.name).toBe('Renamed by the test');
   });
 
+  it("answers the workspace row exactly as a full read gives it, and any column's change at once", async () => {
+    const { findKeyWithWorkspace } = await import('../../api-keys/api-keys.repository.js');
+    const { findWorkspaceBySlug } = await import('../../workspaces/workspaces.repository.js');
+    const hash = hashSecret(t.apiKey.secret);
+    const read = async () =>
+      (await findKeyWithWorkspace(t.db, t.workspace.id, t.workspace.slug, hash))!.workspace;
+    expect(await read()).toEqual(await findWorkspaceBySlug(t.db, t.workspace.slug));
+    // A JSON column changed by nothing but a nested value, and a timestamp: both seen.
+    await t.db
+      .updateTable('workspaces')
+      .set({
+        embed_origins: JSON.stringify(['https://shop.example']),
+        updated_at: new Date('2030-01-02T03:04:05.678Z'),
+      })
+      .where('id', '=', t.workspace.id)
+      .execute();
+    const changed = await read();
+    expect(changed.embed_origins).toEqual(['https://shop.example']);
+    expect(changed.updated_at).toEqual(new Date('2030-01-02T03:04:05.678Z'));
+    expect(changed).toEqual(await findWorkspaceBySlug(t.db, t.workspace.slug));
+    // Requests share the row: it cannot be changed by one of them.
+    expect(Object.isFrozen(changed) && Object.isFrozen(changed.embed_origins)).toBe(true);
+  });
+
   it('stores only a hash of the secret', async () => {
     const key = await openWritePath(t.db).uow.run(t.workspace.id, (tx) =>
       createApiKey(tx, t.workspace.id, 'hash check'),
