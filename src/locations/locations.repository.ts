@@ -1,23 +1,29 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
+import { JsonRows } from '../platform/db/json-rows.js';
 import { precompiled } from '../platform/db/precompiled.js';
 import type { LocationsTable } from '../platform/db/schema.js';
 import type { Page } from '../platform/http/pagination.js';
 
 export type LocationRow = Selectable<LocationsTable>;
 
-/** One page of live locations and the total, in one round trip. */
+const locationRows = new JsonRows<LocationRow>(['created_at', 'updated_at', 'archived_at'], 10_000);
+
+/**
+ * One page of live locations and the total, in one round trip. GET /locations reads it on every
+ * call: each row comes as one JSON text, parsed only when it changed (platform/db/json-rows.ts).
+ */
 export async function listLocations(db: Db, workspaceId: string, page: Page) {
   const { rows } = await locationsPage(db, workspaceId, page.perPage, page.offset);
   const total = rows[0]?.total ?? (page.offset > 0 ? await countLocations(db, workspaceId) : 0);
-  return { rows: rows as LocationRow[], total: Number(total) };
+  return { rows: rows.map((row) => locationRows.row(row.id, row.json)), total: Number(total) };
 }
 
 const locationsPage = precompiled(3, (db, workspaceId: string, limit: number, offset: number) =>
   db
-    .selectFrom('locations')
-    .selectAll()
+    .selectFrom('locations as l')
+    .select(['l.id', sql<string>`row_to_json(l)::text`.as('json')])
     .select(sql<number>`count(*) over ()`.as('total'))
     .where('workspace_id', '=', workspaceId)
     .where('archived_at', 'is', null)

@@ -266,6 +266,20 @@ describe('GET /locations', () => {
       await fresh.close();
     }
   });
+
+  it('lists each location as a full read gives it, and a change of it at once', async () => {
+    const { listLocations, findLiveLocation } = await import('./locations.repository.js');
+    const page = { page: 1, perPage: 50, offset: 0 };
+    const listed = await listLocations(t.db, t.workspace.id, page);
+    expect(listed.rows.length).toBeGreaterThan(0);
+    for (const row of listed.rows) expect(row).toEqual(await findLiveLocation(t.db, t.workspace.id, row.id));
+    const first = listed.rows[0]!;
+    const patched = await t.call('PATCH', `/locations/${first.id}`, { description: 'Changed by the test' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const again = (await listLocations(t.db, t.workspace.id, page)).rows.find((row) => row.id === first.id)!;
+    expect(again.description).toBe('Changed by the test');
+    expect(again).toEqual(await findLiveLocation(t.db, t.workspace.id, first.id));
+  });
 });
 
 describe('requests without a body', () => {

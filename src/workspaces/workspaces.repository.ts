@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../platform/db/client.js';
+import { JsonRows } from '../platform/db/json-rows.js';
 import { precompiled } from '../platform/db/precompiled.js';
 import type { BookingForm, WorkspacesTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
@@ -18,38 +19,14 @@ const workspaceBySlug = precompiled(1, (db, slug: string) =>
   db.selectFrom('workspaces').selectAll().where('slug', '=', slug),
 );
 
-/** Rows parsed from their JSON text, by workspace id, with the text they were parsed from. */
-const parsedRows = new Map<string, { text: string; row: WorkspaceRow }>();
-const PARSED_ROWS_KEPT = 1000;
+const workspaceRows = new JsonRows<WorkspaceRow>(['created_at', 'updated_at']);
 
 /**
- * A workspace row from `row_to_json(w)::text`, as a typed row (the same values as selectAll):
- * the API's key check reads the workspace on every request, and its 19 columns (three of them
- * JSON) cost the client more to decode than the rest of a small request. One text column costs
- * nothing to decode, and an unchanged row is not parsed again: the text is compared with the
- * text the kept row came from, so any change in any column is seen at once. The kept rows are
- * frozen, since requests share them.
+ * A workspace row from `row_to_json(w)::text`, as selectAll gives it: the API's key check reads
+ * the workspace on every request (src/platform/db/json-rows.ts says why as JSON).
  */
 export function workspaceFromJson(id: string, text: string): WorkspaceRow {
-  const kept = parsedRows.get(id);
-  if (kept !== undefined && kept.text === text) return kept.row;
-  const parsed = JSON.parse(text) as WorkspaceRow & { created_at: string; updated_at: string };
-  const row = deepFreeze({
-    ...parsed,
-    created_at: new Date(parsed.created_at),
-    updated_at: new Date(parsed.updated_at),
-  }) as WorkspaceRow;
-  if (kept === undefined && parsedRows.size >= PARSED_ROWS_KEPT) parsedRows.clear();
-  parsedRows.set(id, { text, row });
-  return row;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
+  return workspaceRows.row(id, text);
 }
 
 export async function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRow | undefined> {
