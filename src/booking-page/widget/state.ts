@@ -69,6 +69,10 @@ export interface PageContext {
   workspaceName: string;
   state: PageState;
   lang: Lang;
+  /** The writing direction of the language: Arabic is laid out right to left. */
+  dir: 'ltr' | 'rtl';
+  /** Arrows toward the start (back, earlier) and the end (later) of the reading direction. */
+  arrow: { back: string; forward: string };
   t: Messages;
   /** Intl locale (workspace locale when it is of this language). */
   locale: string;
