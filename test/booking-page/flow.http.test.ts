@@ -73,6 +73,29 @@ describe('the flow without JavaScript', () => {
     expect(payload.data.booking.source).toBe('online-booking');
   });
 
+  it('stores the language the customer booked in, for their emails; the API stores none', async () => {
+    const details = await walkToDetails('Monday, September 7, 2026', '2:00 PM');
+    const confirm = await s.post(`/book/${s.slug}/confirm`, {
+      ...formFields(details.body, '/confirm'),
+      lang: 'pl',
+      customer_phone: '+4915100000077',
+    });
+    expect(confirm.body).toContain('Potwierdź rezerwację');
+    const booked = await s.post(`/book/${s.slug}/book`, formFields(confirm.body, '/book'));
+    expect(location(booked)).toMatch(/[?&]lang=pl(&|$)/);
+    const rows = await s.t.db
+      .selectFrom('bookings')
+      .select(['source', 'language'])
+      .where('workspace_id', '=', s.t.workspace.id)
+      .execute();
+    expect(rows.filter((row) => row.language === 'pl')).toEqual([
+      { source: 'online-booking', language: 'pl' },
+    ]);
+    expect(rows.filter((row) => row.source !== 'online-booking').every((row) => row.language === null)).toBe(
+      true,
+    );
+  });
+
   it('makes one booking of a double-submitted form (its idempotency key)', async () => {
     const details = await walkToDetails('Thursday, September 3, 2026', '10:00 AM');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {

@@ -130,7 +130,11 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           } else if (!(await acceptSolution(workspace, altcha))) {
             throw new SpamRefused();
           }
-          const bookingId = await bookFromPage({ ...context, db: uow.db, uow }, booking, checked.phone!);
+          const bookingId = await bookFromPage(
+            { ...context, db: uow.db, uow },
+            { ...booking, language: ctx.lang },
+            checked.phone!,
+          );
           const manage = `/manage/${manageToken(workspace, bookingId)}`;
           const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
           const href = pageHref(workspace.slug, state, {}, manage);
