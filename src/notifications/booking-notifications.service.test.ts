@@ -88,7 +88,8 @@ describe('emails planned from the outbox', () => {
       .where('kind', '=', 'confirmed')
       .execute();
     const languageOf = (id: string) =>
-      (snapshots.find((row) => row.booking_id === id)?.snapshot as { language?: string }).language;
+      (snapshots.find((row) => row.booking_id === id)?.snapshot as { language?: string } | undefined)
+        ?.language;
     expect(languageOf(polish.uuid)).toBe('pl');
     expect(languageOf(api.uuid)).toBeUndefined();
   });
