@@ -87,4 +87,5 @@ export default {
   working: 'جارٍ التحقق…',
   dstNote: 'يتغيّر التوقيت في هذا اليوم: تُعرض الأوقات مع فارقها عن UTC.',
   language: 'اللغة',
+  switchLanguage: 'تغيير',
 } satisfies Catalog;

@@ -86,4 +86,5 @@ export default {
   working: 'Prüfe…',
   dstNote: 'An diesem Tag wird die Uhr umgestellt: Uhrzeiten zeigen ihren UTC-Versatz.',
   language: 'Sprache',
+  switchLanguage: 'Wechseln',
 } satisfies Catalog;

@@ -89,4 +89,5 @@ export default {
   working: 'Checking…',
   dstNote: 'The clocks change on this day: times show their UTC offset.',
   language: 'Language',
+  switchLanguage: 'Switch',
 };

@@ -86,4 +86,5 @@ export default {
   working: 'Comprobando…',
   dstNote: 'Este día cambia la hora: las horas muestran su desfase respecto a UTC.',
   language: 'Idioma',
+  switchLanguage: 'Cambiar',
 } satisfies Catalog;

@@ -87,4 +87,5 @@ export default {
   working: 'Vérification…',
   dstNote: 'Changement d’heure ce jour-là : les horaires indiquent leur décalage UTC.',
   language: 'Langue',
+  switchLanguage: 'Changer',
 } satisfies Catalog;

@@ -85,4 +85,5 @@ export default {
   working: 'Verifica…',
   dstNote: 'In questo giorno cambia l’ora: gli orari mostrano la differenza da UTC.',
   language: 'Lingua',
+  switchLanguage: 'Cambia',
 } satisfies Catalog;

@@ -85,4 +85,5 @@ export default {
   working: 'Controleren…',
   dstNote: 'Op deze dag gaat de klok om: tijden tonen hun afwijking van UTC.',
   language: 'Taal',
+  switchLanguage: 'Wisselen',
 } satisfies Catalog;

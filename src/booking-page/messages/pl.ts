@@ -86,4 +86,5 @@ export default {
   working: 'Sprawdzanie…',
   dstNote: 'Tego dnia zmienia się czas: godziny pokazują przesunięcie względem UTC.',
   language: 'Język',
+  switchLanguage: 'Zmień',
 } satisfies Catalog;

@@ -86,4 +86,5 @@ export default {
   working: 'A verificar…',
   dstNote: 'Neste dia a hora muda: os horários mostram a diferença para UTC.',
   language: 'Idioma',
+  switchLanguage: 'Mudar',
 } satisfies Catalog;

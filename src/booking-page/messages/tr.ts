@@ -87,4 +87,5 @@ export default {
   working: 'Kontrol ediliyor…',
   dstNote: 'Bu gün saatler değişiyor: saatler UTC farkıyla gösterilir.',
   language: 'Dil',
+  switchLanguage: 'Değiştir',
 } satisfies Catalog;

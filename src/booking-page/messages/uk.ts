@@ -86,4 +86,5 @@ export default {
   working: 'Перевірка…',
   dstNote: 'Цього дня переводять годинник: час показано зі зсувом від UTC.',
   language: 'Мова',
+  switchLanguage: 'Змінити',
 } satisfies Catalog;

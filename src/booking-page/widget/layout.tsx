@@ -99,7 +99,7 @@ function LanguageSwitcher({ ctx }: { ctx: PageContext }) {
           </option>
         ))}
       </select>
-      <button type="submit">{ctx.t.show}</button>
+      <button type="submit">{ctx.t.switchLanguage}</button>
     </form>
   );
 }
