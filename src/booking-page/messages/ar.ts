@@ -59,7 +59,8 @@ export default {
   manageTitle: 'حجزك',
   manageIntro: 'احتفظ بهذه الصفحة: برابطها يمكنك عرض حجزك أو تغييره أو إلغاؤه.',
   manageLink: 'رابط إدارة حجزك',
-  addToCalendar: 'أضف إلى التقويم (.ics)',
+  // The file name isolated left to right: alone, its dot would run to the other end.
+  addToCalendar: 'أضف إلى التقويم (\u2066.ics\u2069)',
   cancel: 'إلغاء الحجز',
   cancelConfirm: 'نعم، ألغِ هذا الحجز',
   cancelQuestion: 'هل تريد إلغاء هذا الحجز؟',

@@ -69,7 +69,10 @@ function ContactLines({ ctx, contact }: { ctx: PageContext; contact: LocationCon
       ))}
       {contact.phone && (
         <span class="contact">
-          {ctx.t.phone}: <a href={contact.phone.href}>{contact.phone.text}</a>
+          {ctx.t.phone}:{' '}
+          <a href={contact.phone.href} dir="ltr">
+            {contact.phone.text}
+          </a>
         </span>
       )}
       {contact.map && (

@@ -334,7 +334,8 @@ function details_(
     errors,
     formKey,
     back: pageHref(ctx.slug, ctx.state, { at: undefined }),
-    phoneHint: ctx.t.phoneHint(example ?? '+49 1512 3456789'),
+    // Isolated left to right: in Arabic text the groups of a number would run right to left.
+    phoneHint: ctx.t.phoneHint(`\u2066${example ?? '+49 1512 3456789'}\u2069`),
     notice,
     alternatives,
   });

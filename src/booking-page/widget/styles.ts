@@ -59,6 +59,8 @@ label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
 input[type=text],input[type=tel],input[type=email],input[type=search],textarea,select{width:100%;padding:.5rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
 .zone select,.zone input{width:100%}
+input[type=tel],input[type=email]{direction:ltr}
+[dir=rtl] input[type=tel],[dir=rtl] input[type=email]{text-align:right}
 textarea{min-height:5rem}
 .hint{font-size:.875rem;color:#4d5661;margin:.125rem 0 0}
 .error{color:#b3261e;font-size:.9375rem;margin:.25rem 0 0}

@@ -29,5 +29,5 @@ export default {
   manage: 'عرض حجزك أو تغييره أو إلغاؤه',
   reminderIn:
     'يبدأ بعد {unit, select, day {{count, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}}} hour {{count, plural, zero {# ساعة} one {ساعة واحدة} two {ساعتين} few {# ساعات} many {# ساعة} other {# ساعة}}} other {{count, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}}}.',
-  attachment: 'يضيف ملف التقويم المرفق (.ics) الحجز إلى تقويمك أو يحدّثه فيه.',
+  attachment: 'يضيف ملف التقويم المرفق (\u2066.ics\u2069) الحجز إلى تقويمك أو يحدّثه فيه.',
 } satisfies MailCatalog;
