@@ -80,12 +80,13 @@ export function renderErrorPage(ctx: PageContext, heading: string, text: string)
 
 /**
  * Eleven languages do not fit side by side at 320 px: a select in a GET form, which works without
- * JavaScript (the button sends it). The choices so far ride along as hidden fields, as the old
- * links carried them. Each language is named in itself and marked with its own `lang`.
+ * JavaScript (the button sends it). It comes back to this page (a manage page stays one) with the
+ * choices so far as hidden fields; after a POST, to the step those choices lead to. Each language
+ * is named in itself and marked with its own `lang`.
  */
 function LanguageSwitcher({ ctx }: { ctx: PageContext }) {
   return (
-    <form class="lang" method="get" action={pageHref(ctx.slug, {})}>
+    <form class="lang" method="get" action={ctx.path ?? pageHref(ctx.slug, {})}>
       {STATE_KEYS.filter((key) => key !== 'lang' && ctx.state[key] !== undefined).map((key) => (
         <input type="hidden" name={key} value={ctx.state[key]} />
       ))}

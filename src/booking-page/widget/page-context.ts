@@ -54,6 +54,7 @@ export function pageContext(
     state,
     lang,
     dir: textDirection(lang),
+    path: request.method === 'GET' ? request.url.split('?')[0] : undefined,
     arrow: textDirection(lang) === 'rtl' ? { back: '→', forward: '←' } : { back: '←', forward: '→' },
     t,
     locale,
