@@ -72,8 +72,9 @@ export default {
   completed: 'Це бронювання завершено.',
   rescheduled: 'Ваше бронювання перенесено на новий час.',
   canceledNow: 'Ваше бронювання скасовано.',
-  cutoffPassed: 'Зміни через цю сторінку можливі до {when}. Зверніться до нас безпосередньо.',
-  changeUntil: 'Змінити або скасувати можна до {when}.',
+  // A formatted date after "до" would need the genitive; after a colon it stands as it is.
+  cutoffPassed: 'Термін для змін через цю сторінку минув: {when}. Зверніться до нас безпосередньо.',
+  changeUntil: 'Термін для зміни або скасування: {when}.',
   notFound: 'Сторінку не знайдено',
   notFoundText: 'Такої сторінки немає, або посилання вже недійсне.',
   tooMany: 'Забагато запитів',

@@ -24,7 +24,7 @@ export default {
   helloPlain: 'Dzień dobry,',
   when: 'Kiedy',
   what: 'Co',
-  with: 'U',
+  with: 'Pracownik',
   where: 'Gdzie',
   customer: 'Klient',
   manage: 'Zobacz, zmień lub odwołaj rezerwację',
