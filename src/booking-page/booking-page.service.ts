@@ -170,6 +170,8 @@ export interface PageBooking {
   /** UTC ISO 8601. */
   start: string;
   details: ContactDetails;
+  /** The page's language: stored with the booking, so the customer's emails speak it. */
+  language?: string | undefined;
 }
 
 /** The API's create body of a page booking (fields the booking form hides are left out). */
@@ -190,6 +192,7 @@ function createInputOf(workspace: WorkspaceRow, booking: PageBooking, phone: str
     booking_comment: shown('booking_comment', details.booking_comment),
     booking_callback: form.booking_callback === 'hidden' ? undefined : details.booking_callback,
     source: 'online-booking',
+    language: booking.language,
   };
 }
 

@@ -1,182 +1,56 @@
 import type { Lang } from '../platform/i18n.js';
+import { type Translate, translator } from '../platform/message-format.js';
+import ar from './messages/ar.js';
+import de from './messages/de.js';
+import en from './messages/en.js';
+import es from './messages/es.js';
+import fr from './messages/fr.js';
+import it from './messages/it.js';
+import nl from './messages/nl.js';
+import pl from './messages/pl.js';
+import pt from './messages/pt.js';
+import tr from './messages/tr.js';
+import uk from './messages/uk.js';
 
-/** The booking page's texts in each language (src/platform/i18n.ts picks the language). */
+/**
+ * The booking and manage pages' texts: one ICU MessageFormat catalog per language in
+ * `messages/` (English the source), formatted on the server, so no catalog reaches the browser.
+ * src/platform/i18n.ts picks the language.
+ */
+export type MessageKey = keyof typeof en;
+export type Catalog = Record<MessageKey, string>;
 
-const en = {
-  bookOnline: 'Book online',
-  chooseLocation: 'Choose a location',
-  chooseService: 'Choose a service',
-  chooseStaffer: 'Choose a staff member',
-  anyStaffer: 'Any available staff member',
-  chooseTime: 'Choose a day and time',
-  yourDetails: 'Your details',
-  confirmTitle: 'Check and confirm',
-  booked: 'Your booking is confirmed',
-  other: 'Other services',
-  minutes: (n: number) => `${n} min`,
-  placesLeft: (n: number) => (n === 1 ? '1 place left' : `${n} places left`),
-  noSlots: 'No free times on this day.',
-  noSlotsWeek: 'No free times in these days. Try the next days.',
-  earlier: 'Earlier days',
-  later: 'Later days',
-  pickDate: 'Pick a date',
-  months: 'Months',
-  timesIn: (zone: string) => `Times in ${zone}`,
-  changeZone: 'Time zone',
-  findZone: 'Find a city or country',
-  commonZones: 'Common time zones',
-  allZones: 'All time zones, by city',
-  show: 'Show',
-  back: 'Back',
-  next: 'Continue',
-  confirm: 'Confirm booking',
-  edit: 'Change details',
-  phone: 'Phone',
-  phoneHint: (example: string) => `With country code, e.g. ${example}`,
-  customer_first_name: 'First name',
-  customer_last_name: 'Last name',
-  customer_email: 'Email',
-  booking_comment: 'Comment',
-  booking_callback: 'Please call me back before the appointment',
-  optional: '(optional)',
-  required: 'This field is required.',
-  invalidField: 'Please check this field.',
-  invalidPhone: 'Please enter a valid phone number with its country code.',
-  invalidEmail: 'Please enter a valid email address.',
-  tooLong: 'This is too long.',
-  formErrors: 'Please correct the marked fields.',
-  service: 'Service',
-  staffer: 'With',
-  when: 'When',
-  where: 'Where',
-  price: 'Price',
-  showMap: 'Show on a map (OpenStreetMap, new tab)',
-  name: 'Name',
-  slotTaken: 'Sorry, this time was just taken by someone else. These times are free:',
-  nearestTimes: 'The nearest free times',
-  slotGone: 'Sorry, this time is no longer available. Please choose another time.',
-  spamCheck: 'The anti-spam check failed. Please try again.',
-  manageTitle: 'Your booking',
-  manageIntro: 'Keep this page: with its link you can see, change or cancel your booking.',
-  manageLink: 'Link to manage your booking',
-  addToCalendar: 'Add to calendar (.ics)',
-  cancel: 'Cancel booking',
-  cancelConfirm: 'Yes, cancel this booking',
-  cancelQuestion: 'Cancel this booking?',
-  cancelWarning: 'The time becomes free for others at once. This cannot be undone.',
-  keepBooking: 'No, keep my booking',
-  reschedule: 'Change the time',
-  rescheduleTo: 'Choose the new time',
-  currentTime: 'Booked now',
-  currentLabel: 'your booking',
-  canceled: 'This booking is canceled.',
-  completed: 'This booking is completed.',
-  rescheduled: 'Your booking was moved to the new time.',
-  canceledNow: 'Your booking was canceled.',
-  cutoffPassed: (when: string) =>
-    `Changes through this page are possible until ${when}. Please contact us directly.`,
-  changeUntil: (when: string) => `You can change or cancel until ${when}.`,
-  notFound: 'Page not found',
-  notFoundText: 'This page does not exist, or the link is no longer valid.',
-  tooMany: 'Too many requests',
-  tooManyText: 'Please wait a moment and try again.',
-  error: 'Something went wrong',
-  errorText: 'Please try again. Nothing was booked twice.',
-  invalid: 'Please check your input',
-  invalidText: 'This request could not be read. Please go back and try again.',
-  startOver: 'Start over',
-  working: 'Checking…',
-  dstNote: 'The clocks change on this day: times show their UTC offset.',
+export const CATALOGS: Record<Lang, Catalog> = { en, de, fr, es, it, pt, nl, pl, uk, tr, ar };
+
+/** The messages that take values, and which: the pages call them as functions. */
+const WITH_VALUES = {
+  minutes: 'n',
+  placesLeft: 'n',
+  timesIn: 'zone',
+  phoneHint: 'example',
+  cutoffPassed: 'when',
+  changeUntil: 'when',
+} as const satisfies Partial<Record<MessageKey, string>>;
+type WithValues = typeof WITH_VALUES;
+
+/** What a page reads: plain texts as strings, the others as functions of their one value. */
+export type Messages = { [K in Exclude<MessageKey, keyof WithValues>]: string } & {
+  [K in keyof WithValues]: (value: K extends 'minutes' | 'placesLeft' ? number : string) => string;
 };
 
-export type Messages = typeof en;
+const built = new Map<string, Messages>();
 
-const de: Messages = {
-  bookOnline: 'Online buchen',
-  chooseLocation: 'Standort wählen',
-  chooseService: 'Leistung wählen',
-  chooseStaffer: 'Mitarbeiter:in wählen',
-  anyStaffer: 'Beliebige freie Mitarbeiter:in',
-  chooseTime: 'Tag und Uhrzeit wählen',
-  yourDetails: 'Ihre Angaben',
-  confirmTitle: 'Prüfen und bestätigen',
-  booked: 'Ihre Buchung ist bestätigt',
-  other: 'Weitere Leistungen',
-  minutes: (n) => `${n} Min.`,
-  placesLeft: (n) => (n === 1 ? 'Noch 1 Platz frei' : `Noch ${n} Plätze frei`),
-  noSlots: 'An diesem Tag ist nichts frei.',
-  noSlotsWeek: 'In diesen Tagen ist nichts frei. Versuchen Sie die nächsten Tage.',
-  earlier: 'Frühere Tage',
-  later: 'Spätere Tage',
-  pickDate: 'Datum wählen',
-  months: 'Monate',
-  timesIn: (zone) => `Uhrzeiten in ${zone}`,
-  changeZone: 'Zeitzone',
-  findZone: 'Stadt oder Land suchen',
-  commonZones: 'Häufige Zeitzonen',
-  allZones: 'Alle Zeitzonen, nach Stadt',
-  show: 'Anzeigen',
-  back: 'Zurück',
-  next: 'Weiter',
-  confirm: 'Verbindlich buchen',
-  edit: 'Angaben ändern',
-  phone: 'Telefon',
-  phoneHint: (example) => `Mit Ländervorwahl, z. B. ${example}`,
-  customer_first_name: 'Vorname',
-  customer_last_name: 'Nachname',
-  customer_email: 'E-Mail',
-  booking_comment: 'Kommentar',
-  booking_callback: 'Bitte rufen Sie mich vor dem Termin zurück',
-  optional: '(optional)',
-  required: 'Dieses Feld ist erforderlich.',
-  invalidField: 'Bitte prüfen Sie dieses Feld.',
-  invalidPhone: 'Bitte geben Sie eine gültige Telefonnummer mit Ländervorwahl ein.',
-  invalidEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
-  tooLong: 'Das ist zu lang.',
-  formErrors: 'Bitte korrigieren Sie die markierten Felder.',
-  service: 'Leistung',
-  staffer: 'Bei',
-  when: 'Wann',
-  where: 'Wo',
-  price: 'Preis',
-  showMap: 'Auf der Karte zeigen (OpenStreetMap, neuer Tab)',
-  name: 'Name',
-  slotTaken: 'Diese Uhrzeit wurde gerade vergeben. Diese Zeiten sind frei:',
-  nearestTimes: 'Die nächsten freien Zeiten',
-  slotGone: 'Diese Uhrzeit ist nicht mehr frei. Bitte wählen Sie eine andere.',
-  spamCheck: 'Die Spam-Prüfung ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
-  manageTitle: 'Ihre Buchung',
-  manageIntro:
-    'Bewahren Sie diese Seite auf: Mit ihrem Link können Sie die Buchung ansehen, ändern oder stornieren.',
-  manageLink: 'Link zur Verwaltung Ihrer Buchung',
-  addToCalendar: 'Zum Kalender hinzufügen (.ics)',
-  cancel: 'Buchung stornieren',
-  cancelConfirm: 'Ja, diese Buchung stornieren',
-  cancelQuestion: 'Diese Buchung stornieren?',
-  cancelWarning: 'Die Uhrzeit wird sofort für andere frei. Das lässt sich nicht rückgängig machen.',
-  keepBooking: 'Nein, Buchung behalten',
-  reschedule: 'Uhrzeit ändern',
-  rescheduleTo: 'Neue Uhrzeit wählen',
-  currentTime: 'Derzeit gebucht',
-  currentLabel: 'Ihre Buchung',
-  canceled: 'Diese Buchung ist storniert.',
-  completed: 'Diese Buchung ist abgeschlossen.',
-  rescheduled: 'Ihre Buchung wurde auf die neue Uhrzeit verschoben.',
-  canceledNow: 'Ihre Buchung wurde storniert.',
-  cutoffPassed: (when) =>
-    `Änderungen über diese Seite waren bis ${when} möglich. Bitte wenden Sie sich direkt an uns.`,
-  changeUntil: (when) => `Ändern oder stornieren bis ${when}.`,
-  notFound: 'Seite nicht gefunden',
-  notFoundText: 'Diese Seite gibt es nicht, oder der Link ist nicht mehr gültig.',
-  tooMany: 'Zu viele Anfragen',
-  tooManyText: 'Bitte warten Sie einen Moment und versuchen Sie es erneut.',
-  error: 'Etwas ist schiefgegangen',
-  errorText: 'Bitte versuchen Sie es erneut. Es wurde nichts doppelt gebucht.',
-  invalid: 'Bitte prüfen Sie Ihre Eingabe',
-  invalidText: 'Diese Anfrage war nicht lesbar. Bitte gehen Sie zurück und versuchen Sie es erneut.',
-  startOver: 'Neu beginnen',
-  working: 'Prüfe…',
-  dstNote: 'An diesem Tag wird die Uhr umgestellt: Uhrzeiten zeigen ihren UTC-Versatz.',
-};
-
-export const MESSAGES: Record<Lang, Messages> = { en, de };
+/** The page texts of `lang`, numbers formatted in `locale` (kept per pair: they never change). */
+export function messagesFor(lang: Lang, locale: string): Messages {
+  const id = `${lang}\u0000${locale}`;
+  const cached = built.get(id);
+  if (cached) return cached;
+  const t: Translate<MessageKey> = translator(`booking-page.${lang}`, CATALOGS[lang], locale);
+  const messages: Record<string, unknown> = {};
+  for (const key of Object.keys(en) as MessageKey[]) {
+    const argument = (WITH_VALUES as Partial<Record<MessageKey, string>>)[key];
+    messages[key] = argument ? (value: string | number) => t(key, { [argument]: value }) : t(key);
+  }
+  built.set(id, messages as Messages);
+  return messages as Messages;
+}

@@ -298,6 +298,7 @@ export async function insertBooking(
     source: string;
     createdByKeyId: string | null;
     eventSequence: number;
+    language?: string | null;
   },
 ): Promise<void> {
   // The default status is read first, not by a subquery in VALUES: Citus plans no subquery
@@ -319,6 +320,7 @@ export async function insertBooking(
       booking_comment: values.bookingComment,
       booking_callback: values.bookingCallback,
       source: values.source,
+      language: values.language ?? null,
       created_by_key_id: values.createdByKeyId,
       event_sequence: values.eventSequence,
     })

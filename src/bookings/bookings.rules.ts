@@ -22,6 +22,12 @@ export interface CreateBookingInput {
   booking_comment?: string | undefined;
   booking_callback?: boolean | null | undefined;
   source?: string | undefined;
+  /**
+   * The customer's language, set by the booking page (its page language) so their emails speak
+   * it. Not part of the API's body: its schema drops unknown keys, so API bookings keep the
+   * workspace locale.
+   */
+  language?: string | undefined;
 }
 
 export interface CheckedCreateInput {

@@ -72,6 +72,28 @@ describe('emails planned from the outbox', () => {
     expect((await eventsOf(booking.uuid))[0]!.dispatched_at).not.toBeNull();
   });
 
+  it('a customer email keeps the language the booking was made in; without one, none is kept', async () => {
+    await dispatch();
+    const day = s.nextDay();
+    const polish = await book(s.t, body(at(day, '11:00'), { customer_email: 'pl@example.com' }));
+    const api = await book(s.t, body(at(day, '12:00'), { customer_email: 'api@example.com' }));
+    // What the booking page stores with its bookings (the API cannot set it).
+    await s.t.db.updateTable('bookings').set({ language: 'pl' }).where('id', '=', polish.uuid).execute();
+    await dispatch();
+    const snapshots = await s.t.db
+      .selectFrom('mail_messages')
+      .select(['booking_id', 'snapshot'])
+      .where('workspace_id', '=', s.t.workspace.id)
+      .where('booking_id', 'in', [polish.uuid, api.uuid])
+      .where('kind', '=', 'confirmed')
+      .execute();
+    const languageOf = (id: string) =>
+      (snapshots.find((row) => row.booking_id === id)?.snapshot as { language?: string } | undefined)
+        ?.language;
+    expect(languageOf(polish.uuid)).toBe('pl');
+    expect(languageOf(api.uuid)).toBeUndefined();
+  });
+
   it('changes dispatched together keep their order: a later one drops the reminders an earlier one planned', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, body(at(day, '10:00'), { customer_email: 'batch@example.com' }));

@@ -8,7 +8,7 @@ import { type BookingChange, planBookingMessages, staffEmailFor } from './bookin
 import { type MailSnapshot, messageKey } from './mail-message.js';
 import { dropRemindersBefore, insertMessages, type NewMessage } from './mail-queue.repository.js';
 import { type NotificationSettings, settingsOf, staffEmailsOf } from './notification-settings.rules.js';
-import { locationAddresses, stafferRecipients } from './notifications.repository.js';
+import { bookingLanguages, locationAddresses, stafferRecipients } from './notifications.repository.js';
 
 /** The booking as an event carries it (as the API answers it): what the change left, at its revision. */
 type EventBooking = ReturnType<typeof presentBooking>;
@@ -28,7 +28,8 @@ export interface ChangeEvent {
  * an event is dispatched once, so its emails are queued once, and they exist exactly when the
  * change committed, whichever surface made it (docs/decisions/0011-emails-from-the-outbox.md).
  * What a message says is the event's booking, as of its revision; the workspace's settings, the
- * staffer's address and the location's address are read here, one statement each for the batch.
+ * staffer's address, the location's address and the language each booking was made in are read
+ * here, one statement each for the batch.
  * `events` are one workspace's, in the order they were written.
  */
 export async function queueChangeNotifications(
@@ -74,9 +75,15 @@ export async function queueChangeNotifications(
     ...new Set(withMessages.map((entry) => entry.booking.location_uuid)),
   ]);
 
+  const languages = await bookingLanguages(tx, workspaceId, [
+    ...new Set(withMessages.map((entry) => entry.bookingId)),
+  ]);
+
   const messages: NewMessage[] = [];
   for (const { booking, bookingId, revision, start, plan } of withMessages) {
     const base = snapshotOf(booking, workspace, settings, locations.get(booking.location_uuid));
+    const language = languages.get(bookingId);
+    if (language) base.language = language;
     for (const message of plan.messages) {
       messages.push({
         bookingId,

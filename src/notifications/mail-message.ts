@@ -9,8 +9,13 @@ export interface MailSnapshot {
   audience: 'customer' | 'staff' | 'test';
   workspaceName: string;
   workspaceSlug: string;
-  /** The workspace locale (BCP 47); the texts are in its language, English otherwise. */
+  /** The workspace locale (BCP 47): staff emails speak its language (English when unsupported). */
   locale: string;
+  /**
+   * The language the customer booked in (`bookings.language`), which their emails speak; absent
+   * for bookings made without one and in snapshots queued before it was kept.
+   */
+  language?: string | null;
   /** The From display name chosen in the settings ('' = the workspace's name), and Reply-To. */
   senderName: string;
   replyTo: string;

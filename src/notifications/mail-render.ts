@@ -1,10 +1,10 @@
 import { manageLinkPath } from '../bookings/booking-links.js';
 import { bookingEventFile } from '../calendar-feeds/calendar-file.js';
 import type { MailKind } from '../platform/db/schema.js';
-import { intlLocale, pickLanguage } from '../platform/i18n.js';
+import { intlLocale, type Lang, langOf, pickLanguage, textDirection } from '../platform/i18n.js';
 import { formatDateTime, zoneTitle } from '../platform/time/format.js';
 import type { MailSnapshot } from './mail-message.js';
-import { MAIL_TEXTS } from './mail-texts.js';
+import { mailTexts } from './mail-texts.js';
 
 /** Where links point and who sends: the same for every message of a process. */
 export interface RenderContext {
@@ -31,7 +31,17 @@ export function manageUrlOf(snapshot: MailSnapshot, publicBase: string): string 
 }
 
 /**
- * One message as it goes out (pure): subject, plain text and HTML in the workspace's language,
+ * The language of a message: a customer's email speaks the language they booked in (the booking
+ * page stores it); staff and test emails, and bookings made without one (API, panel), the
+ * workspace's.
+ */
+export function mailLanguage(snapshot: MailSnapshot): Lang {
+  const booked = snapshot.audience === 'customer' ? langOf(snapshot.language) : undefined;
+  return booked ?? pickLanguage(undefined, undefined, snapshot.locale);
+}
+
+/**
+ * One message as it goes out (pure): subject, plain text and HTML in the message's language,
  * the time in the location's zone with the zone named, and the .ics attachment.
  */
 export function renderMail(
@@ -40,14 +50,18 @@ export function renderMail(
   snapshot: MailSnapshot,
   context: RenderContext,
 ): RenderedMail {
-  const lang = pickLanguage(undefined, undefined, snapshot.locale);
-  const t = MAIL_TEXTS[lang];
+  const lang = mailLanguage(snapshot);
   const locale = intlLocale(lang, snapshot.locale);
+  const t = mailTexts(lang, locale);
   const start = Date.parse(snapshot.start);
   const when = `${formatDateTime(start, snapshot.zone, locale)}, ${zoneTitle(snapshot.zone)}`;
-  const subject = t.subject[kind](snapshot.services, when, snapshot.workspaceName).replace(/[\r\n]+/g, ' ');
+  const subject = t
+    .subject(kind, { what: snapshot.services, when, workspace: snapshot.workspaceName })
+    .replace(/[\r\n]+/g, ' ');
   const staff = snapshot.audience === 'staff';
-  const manageUrl = staff ? null : manageUrlOf(snapshot, context.publicBase);
+  const manageLink = staff ? null : manageUrlOf(snapshot, context.publicBase);
+  // The manage page opens in the language booked in, whatever the browser that follows the link.
+  const manageUrl = manageLink && langOf(snapshot.language) ? `${manageLink}?lang=${lang}` : manageLink;
 
   const rows: [string, string][] = [];
   if (kind !== 'test') {
@@ -60,7 +74,7 @@ export function renderMail(
     }
   }
   const greeting = staff || !snapshot.customerName ? t.helloPlain : t.hello(snapshot.customerName);
-  const intro = t.intro[kind];
+  const intro = t.intro(kind);
   const reminder =
     kind === 'reminder' && snapshot.reminderMinutes ? t.reminderIn(snapshot.reminderMinutes) : '';
   const method = CANCELING.includes(kind) ? ('CANCEL' as const) : ('REQUEST' as const);
@@ -89,6 +103,11 @@ export function renderMail(
           }),
         };
 
+  // Sides spelled out, not logical properties: mail clients (Outlook) ignore those.
+  const labelStyle =
+    textDirection(lang) === 'rtl'
+      ? 'text-align:right;padding:2px 0 2px 12px;vertical-align:top'
+      : 'text-align:left;padding:2px 12px 2px 0;vertical-align:top';
   const width = Math.max(0, ...rows.map(([label]) => label.length)) + 2;
   const text = [
     greeting,
@@ -101,13 +120,13 @@ export function renderMail(
     ...(manageUrl ? [`${t.manage}:`, manageUrl, ''] : []),
     ...(calendar ? [t.attachment, ''] : []),
     '-- ',
-    t.footer(snapshot.workspaceName),
+    snapshot.workspaceName,
     '',
   ].join('\n');
 
   const html = [
     '<!doctype html>',
-    `<html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    `<html lang="${lang}" dir="${textDirection(lang)}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
     '<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">',
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(capitalize(intro))}${reminder ? ` ${escapeHtml(reminder)}` : ''}</p>`,
@@ -115,13 +134,13 @@ export function renderMail(
       ? `<table role="presentation" style="border-collapse:collapse">${rows
           .map(
             ([label, value]) =>
-              `<tr><th scope="row" style="text-align:left;padding:2px 12px 2px 0;vertical-align:top">${escapeHtml(label)}</th><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`,
+              `<tr><th scope="row" style="${labelStyle}">${escapeHtml(label)}</th><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`,
           )
           .join('')}</table>`
       : '',
     manageUrl ? `<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(t.manage)}</a></p>` : '',
     calendar ? `<p style="color:#555">${escapeHtml(t.attachment)}</p>` : '',
-    `<p style="color:#555">${escapeHtml(t.footer(snapshot.workspaceName))}</p>`,
+    `<p style="color:#555">${escapeHtml(snapshot.workspaceName)}</p>`,
     '</body></html>',
   ].join('\n');
 

@@ -287,13 +287,35 @@ describe('the message as it goes out', () => {
     expect(mail.subject).toMatch(expected);
   });
 
-  it('speaks the workspace language: German for de-*, English otherwise', () => {
+  it('speaks the workspace language when the booking has none: German for de-*, English when unsupported', () => {
     expect(
       renderMail('reminder', 2, snapshot({ locale: 'de-AT', reminderMinutes: 1440 }), context).text,
     ).toContain('Sie beginnt in 1 Tag.');
     expect(renderMail('canceled', 2, snapshot({ locale: 'fr-FR' }), context).subject).toMatch(
+      /^Réservation annulée :/,
+    );
+    expect(renderMail('canceled', 2, snapshot({ locale: 'ja-JP' }), context).subject).toMatch(
       /^Booking canceled:/,
     );
+  });
+
+  it('speaks to the customer in the language they booked in, and to staff in the workspace’s', () => {
+    const booked = snapshot({ locale: 'de-DE', language: 'pl', reminderMinutes: 120 });
+    const mail = renderMail('reminder', 2, booked, context);
+    expect(mail.subject).toMatch(/^Przypomnienie:/);
+    expect(mail.text).toContain('Zaczyna się za 2 godziny.');
+    expect(mail.html).toContain('<html lang="pl" dir="ltr">');
+    // The manage page opens in that language too, whatever the browser following the link says.
+    expect(mail.text).toMatch(/\/manage\/[^\s]+\?lang=pl\n/);
+    const staff = renderMail('staff_new', 2, { ...booked, audience: 'staff' }, context);
+    expect(staff.subject).toMatch(/^Neue Buchung:/);
+  });
+
+  it('lays Arabic emails out right to left', () => {
+    const mail = renderMail('confirmed', 1, snapshot({ language: 'ar' }), context);
+    expect(mail.subject).toMatch(/^تم تأكيد الحجز:/);
+    expect(mail.html).toContain('<html lang="ar" dir="rtl">');
+    expect(mail.html).toContain('text-align:right');
   });
 
   it('escapes what customers typed in the HTML part', () => {

@@ -16,6 +16,22 @@ export async function locationAddresses(db: Db, workspaceId: string, locationIds
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** The language each of these bookings was made in (the booking page's), by booking id; null = none. */
+export async function bookingLanguages(
+  db: Db,
+  workspaceId: string,
+  bookingIds: string[],
+): Promise<Map<string, string | null>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('bookings')
+    .select(['id', 'language'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', bookingIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.language]));
+}
+
 /**
  * Where these staffers' booking emails go, by staffer id, archived ones included (a booking keeps
  * its staffer): their own address, what they chose, and the email of the member who is the

@@ -40,8 +40,11 @@ export type PageStudio = Awaited<ReturnType<typeof openPageStudio>>;
 
 /** The hidden and filled fields of the first form posting to `action` (ends with), as a browser sends them. */
 export function formFields(html: string, action: string): Record<string, string> {
+  // Posting: the header's language form is a GET to the page's own path, which may end alike.
   const forms = [...html.matchAll(/<form[^>]*action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g)];
-  const form = forms.find((m) => decode(m[1]!).split('?')[0]!.endsWith(action));
+  const form = forms.find(
+    (m) => /^<form[^>]*method="post"/.test(m[0]) && decode(m[1]!).split('?')[0]!.endsWith(action),
+  );
   if (!form) throw new Error(`no form posting to ${action}`);
   const fields: Record<string, string> = {};
   for (const input of form[2]!.matchAll(/<input([^>]*)>/g)) {

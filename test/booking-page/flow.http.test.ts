@@ -73,6 +73,29 @@ describe('the flow without JavaScript', () => {
     expect(payload.data.booking.source).toBe('online-booking');
   });
 
+  it('stores the language the customer booked in, for their emails; the API stores none', async () => {
+    const details = await walkToDetails('Monday, September 7, 2026', '2:00 PM');
+    const confirm = await s.post(`/book/${s.slug}/confirm`, {
+      ...formFields(details.body, '/confirm'),
+      lang: 'pl',
+      customer_phone: '+4915100000077',
+    });
+    expect(confirm.body).toContain('Potwierdź rezerwację');
+    const booked = await s.post(`/book/${s.slug}/book`, formFields(confirm.body, '/book'));
+    expect(location(booked)).toMatch(/[?&]lang=pl(&|$)/);
+    const rows = await s.t.db
+      .selectFrom('bookings')
+      .select(['source', 'language'])
+      .where('workspace_id', '=', s.t.workspace.id)
+      .execute();
+    expect(rows.filter((row) => row.language === 'pl')).toEqual([
+      { source: 'online-booking', language: 'pl' },
+    ]);
+    expect(rows.filter((row) => row.source !== 'online-booking').every((row) => row.language === null)).toBe(
+      true,
+    );
+  });
+
   it('makes one booking of a double-submitted form (its idempotency key)', async () => {
     const details = await walkToDetails('Thursday, September 3, 2026', '10:00 AM');
     const confirm = await s.post(`/book/${s.slug}/confirm`, {
@@ -125,7 +148,8 @@ describe('the flow without JavaScript', () => {
     // The nearest free times of Anna: 10:00 and 12:00 Berlin (08:00Z, 10:00Z) are among them.
     expect(conflict.body).toContain('value="2026-09-04T08:00:00Z"');
     expect(conflict.body).toContain('value="2026-09-04T10:00:00Z"');
-    expect(conflict.body).not.toContain('value="2026-09-04T09:00:00Z"');
+    // Among the offered times (the header's language form carries the choices so far, `at` too).
+    expect(conflict.body.slice(conflict.body.indexOf('<main'))).not.toContain('value="2026-09-04T09:00:00Z"');
   });
 
   it('refuses a filled honeypot with a form error and books nothing', async () => {
@@ -205,8 +229,41 @@ describe('steps and errors', () => {
   it('picks the language from ?lang=, then Accept-Language, then the workspace locale', async () => {
     const url = `/book/${s.slug}?location=${s.f.location.id}`;
     expect((await s.get(url)).body).toContain('Choose a service');
-    expect((await s.get(url, { 'accept-language': 'fr;q=1, de;q=0.8' })).body).toContain('Leistung wählen');
+    expect((await s.get(url, { 'accept-language': 'zh;q=1, de;q=0.8' })).body).toContain('Leistung wählen');
+    expect((await s.get(url, { 'accept-language': 'pl-PL,pl;q=0.9' })).body).toContain('Wybierz usługę');
     expect((await s.get(`${url}&lang=en`, { 'accept-language': 'de' })).body).toContain('Choose a service');
+  });
+
+  it('lays Arabic out right to left, with arrows pointing the way it reads', async () => {
+    const page = await s.get(`/book/${s.slug}?service=${s.f.haircut.id}&staffer=${s.f.anna.id}&lang=ar`);
+    expect(page.body).toContain('<html lang="ar" dir="rtl">');
+    // "Back" points to the start of the line, which is the right in Arabic.
+    expect(page.body).toMatch(/class="back"[^>]*>→ رجوع</);
+    expect(page.body).toContain('الأيام التالية ←');
+    const german = await s.get(`/book/${s.slug}?service=${s.f.haircut.id}&staffer=${s.f.anna.id}&lang=de`);
+    expect(german.body).toContain('<html lang="de" dir="ltr">');
+    expect(german.body).toContain('Spätere Tage →');
+  });
+
+  it('offers every language in one small form that works without JavaScript', async () => {
+    const page = (await s.get(`/book/${s.slug}?location=${s.f.location.id}&lang=uk`)).body;
+    const form = /<form class="lang" method="get" action="([^"]*)">([\s\S]*?)<\/form>/.exec(page);
+    expect(form?.[1]).toBe(`/book/${s.slug}`);
+    expect(form?.[2]).toContain(`name="location" value="${s.f.location.id}"`);
+    expect([...form![2]!.matchAll(/<option value="(\w+)"/g)].map((m) => m[1])).toEqual([
+      'en',
+      'de',
+      'fr',
+      'es',
+      'it',
+      'pt',
+      'nl',
+      'pl',
+      'uk',
+      'tr',
+      'ar',
+    ]);
+    expect(form?.[2]).toContain('<option value="uk" lang="uk" selected>Українська</option>');
   });
 
   it('shows a service added through the API at once, grouped under its category', async () => {

@@ -43,6 +43,16 @@ async function events(uuid: string) {
 }
 
 describe('the manage link', () => {
+  it('speaks the language asked for, and its language form comes back to the manage page', async () => {
+    const { manage } = await book('2026-09-10T09:00:00Z');
+    const page = (await s.get(`${manage}?lang=ar`)).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<h1>حجزك</h1>');
+    expect(page).toContain(`<form class="lang" method="get" action="${manage}">`);
+    const polish = await s.get(`${manage}?lang=pl`);
+    expect(polish.body).toContain('<h1>Twoja rezerwacja</h1>');
+  });
+
   it('shows the booking and a valid RFC 5545 file with a stable UID at the booked instant', async () => {
     const { manage, uuid } = await book('2026-09-10T07:00:00Z');
     const page = await s.get(`${manage}?lang=en`);

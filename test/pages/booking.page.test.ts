@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoWorkspace } from '../../src/workspaces/demo.service.js';
@@ -14,6 +15,7 @@ import {
   launch,
   listeningApp,
   openPage,
+  SCREENSHOTS,
   screenshots,
 } from './booking-page-browser.js';
 
@@ -483,4 +485,89 @@ describe('embedding', () => {
     expect(errors).toEqual([]);
     await close();
   });
+});
+
+describe('languages', () => {
+  // An app of its own: the flows above used up the per-IP booking limit of 127.0.0.1.
+  let own: { t: TestApp; base: string; f: BookingFixture; slug: string };
+  beforeAll(async () => {
+    const { t: app, base: url } = await listeningApp(clock);
+    own = { t: app, base: url, f: await bookingFixture(app), slug: app.workspace.slug };
+  });
+  afterAll(async () => {
+    await own?.t.close();
+  });
+
+  // German from the browser's Accept-Language, Polish from ?lang=, Arabic from the switcher.
+  const walks = [
+    { lang: 'de', locale: 'de-DE', query: '', details: 'Ihre Angaben', booked: 'Ihre Buchung ist bestätigt' },
+    {
+      lang: 'pl',
+      locale: 'en-US',
+      query: '&lang=pl',
+      details: 'Twoje dane',
+      booked: 'Twoja rezerwacja jest potwierdzona',
+    },
+    { lang: 'ar', locale: 'en-US', query: '', details: 'بياناتك', booked: 'تم تأكيد حجزك' },
+  ] as const;
+
+  it.each(walks)(
+    'books in $lang at 375 px, laid out in its direction, with a clean console',
+    async (walk) => {
+      const { page, errors, close } = await openPage(browser, {
+        locale: walk.locale,
+        timezoneId: 'Europe/Berlin',
+        viewport: { width: 375, height: 800 },
+      });
+      const shot = async (step: string) => {
+        await expectFits(page);
+        await page.screenshot({
+          path: path.join(SCREENSHOTS, `book-${walk.lang}-${step}-375.png`),
+          fullPage: true,
+        });
+      };
+      const { t, base, f, slug } = own;
+      await page.goto(`${base}/book/${slug}?service=${f.haircut.id}${walk.query}`);
+      if (walk.lang === 'ar') {
+        // The switcher is a plain GET form: pick the language, send it, keep the choices so far.
+        await page.locator('select[name=lang]').selectOption('ar');
+        await page.locator('form.lang button').click();
+        await page.waitForURL(/lang=ar/);
+        expect(page.url()).toContain(`service=${f.haircut.id}`);
+      }
+      await expect(page.locator('html').getAttribute('lang')).resolves.toBe(walk.lang);
+      await expect(page.locator('html').getAttribute('dir')).resolves.toBe(
+        walk.lang === 'ar' ? 'rtl' : 'ltr',
+      );
+      await shot('staffer');
+      await page.getByRole('link', { name: 'Anna' }).click();
+      await page.locator('ul.days').waitFor();
+      await page.locator('.days a:not([aria-current])').first().click();
+      await page.locator('ul.slots a').first().waitFor();
+      await expectAccessible(page, `${walk.lang} slot`);
+      await shot('slot');
+      await page.locator('ul.slots a').first().click();
+      await page.getByRole('heading', { name: walk.details }).waitFor();
+      await page.locator('#customer_phone').fill('+49 151 23456789');
+      await page.locator('#customer_first_name').fill('Ada');
+      await shot('details');
+      await page.locator('form[action$="/confirm"] button[type=submit]').click();
+      await page.locator('form[action$="/book"]').waitFor();
+      await shot('confirm');
+      await page.locator('form[action$="/book"] button[type=submit]').click();
+      await page.getByRole('heading', { name: walk.booked }).waitFor();
+      await expectAccessible(page, `${walk.lang} booked`);
+      await shot('booked');
+      const [made] = await t.db
+        .selectFrom('bookings')
+        .select('language')
+        .where('workspace_id', '=', t.workspace.id)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .execute();
+      expect(made?.language).toBe(walk.lang);
+      expect(errors).toEqual([]);
+      await close();
+    },
+  );
 });

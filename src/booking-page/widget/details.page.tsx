@@ -69,7 +69,10 @@ function ContactLines({ ctx, contact }: { ctx: PageContext; contact: LocationCon
       ))}
       {contact.phone && (
         <span class="contact">
-          {ctx.t.phone}: <a href={contact.phone.href}>{contact.phone.text}</a>
+          {ctx.t.phone}:{' '}
+          <a href={contact.phone.href} dir="ltr">
+            {contact.phone.text}
+          </a>
         </span>
       )}
       {contact.map && (
@@ -264,21 +267,30 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
           {name && (
             <>
               <dt>{t.name}</dt>
-              <dd>{name}</dd>
+              <dd>
+                <bdi>{name}</bdi>
+              </dd>
             </>
           )}
           <dt>{t.phone}</dt>
-          <dd>{data.values.customer_phone}</dd>
+          {/* Isolated: what was typed keeps its own direction inside Arabic (a "+" would jump to the end). */}
+          <dd>
+            <bdi dir="ltr">{data.values.customer_phone}</bdi>
+          </dd>
           {data.values.customer_email && (
             <>
               <dt>{t.customer_email}</dt>
-              <dd>{data.values.customer_email}</dd>
+              <dd>
+                <bdi dir="ltr">{data.values.customer_email}</bdi>
+              </dd>
             </>
           )}
           {data.values.booking_comment && (
             <>
               <dt>{t.booking_comment}</dt>
-              <dd>{data.values.booking_comment}</dd>
+              <dd>
+                <bdi>{data.values.booking_comment}</bdi>
+              </dd>
             </>
           )}
         </dl>

@@ -130,7 +130,11 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           } else if (!(await acceptSolution(workspace, altcha))) {
             throw new SpamRefused();
           }
-          const bookingId = await bookFromPage({ ...context, db: uow.db, uow }, booking, checked.phone!);
+          const bookingId = await bookFromPage(
+            { ...context, db: uow.db, uow },
+            { ...booking, language: ctx.lang },
+            checked.phone!,
+          );
           const manage = `/manage/${manageToken(workspace, bookingId)}`;
           const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
           const href = pageHref(workspace.slug, state, {}, manage);
@@ -330,7 +334,8 @@ function details_(
     errors,
     formKey,
     back: pageHref(ctx.slug, ctx.state, { at: undefined }),
-    phoneHint: ctx.t.phoneHint(example ?? '+49 1512 3456789'),
+    // Isolated left to right: in Arabic text the groups of a number would run right to left.
+    phoneHint: ctx.t.phoneHint(`\u2066${example ?? '+49 1512 3456789'}\u2069`),
     notice,
     alternatives,
   });

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import { LANGUAGE_NAMES, LANGUAGES } from '../../platform/i18n.js';
 import { renderDocument } from '../../platform/pages/document.js';
-import { type PageContext, pageHref } from './state.js';
+import { type PageContext, pageHref, STATE_KEYS } from './state.js';
 import { BOOKING_PAGE_CSS } from './styles.js';
 
 export interface LayoutOptions {
@@ -23,6 +24,7 @@ export function renderPage(ctx: PageContext, options: LayoutOptions): string {
   return renderDocument({
     title: `${options.title} · ${ctx.workspaceName}`,
     lang: ctx.lang,
+    dir: ctx.dir,
     css: BOOKING_PAGE_CSS,
     nonce: ctx.nonce,
     islands: ['booking'],
@@ -42,22 +44,12 @@ export function renderPage(ctx: PageContext, options: LayoutOptions): string {
           >
             {ctx.workspaceName}
           </a>
-          <nav aria-label="Language">
-            {(['en', 'de'] as const).map((lang) =>
-              lang === ctx.lang ? (
-                <span aria-current="true">{lang.toUpperCase()}</span>
-              ) : (
-                <a href={pageHref(ctx.slug, ctx.state, { lang })} hreflang={lang} lang={lang}>
-                  {lang.toUpperCase()}
-                </a>
-              ),
-            )}
-          </nav>
+          <LanguageSwitcher ctx={ctx} />
         </header>
         <main id="main">
           {options.back && (
             <a class="back" href={options.back}>
-              ← {ctx.t.back}
+              {ctx.arrow.back} {ctx.t.back}
             </a>
           )}
           <h1>{options.heading}</h1>
@@ -84,4 +76,31 @@ export function renderErrorPage(ctx: PageContext, heading: string, text: string)
       </>
     ),
   });
+}
+
+/**
+ * Eleven languages do not fit side by side at 320 px: a select in a GET form, which works without
+ * JavaScript (the button sends it). It comes back to this page (a manage page stays one) with the
+ * choices so far as hidden fields; after a POST, to the step those choices lead to. Each language
+ * is named in itself and marked with its own `lang`.
+ */
+function LanguageSwitcher({ ctx }: { ctx: PageContext }) {
+  return (
+    <form class="lang" method="get" action={ctx.path ?? pageHref(ctx.slug, {})}>
+      {STATE_KEYS.filter((key) => key !== 'lang' && ctx.state[key] !== undefined).map((key) => (
+        <input type="hidden" name={key} value={ctx.state[key]} />
+      ))}
+      <label class="sr" for="lang">
+        {ctx.t.language}
+      </label>
+      <select id="lang" name="lang">
+        {LANGUAGES.map((lang) => (
+          <option value={lang} lang={lang} selected={lang === ctx.lang}>
+            {LANGUAGE_NAMES[lang]}
+          </option>
+        ))}
+      </select>
+      <button type="submit">{ctx.t.switchLanguage}</button>
+    </form>
+  );
 }

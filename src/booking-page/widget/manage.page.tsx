@@ -48,7 +48,10 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
         <SummaryList ctx={ctx} summary={data.summary} />
         <p>{t.manageIntro}</p>
         <p class="manage-link">
-          {t.manageLink}: <a href={data.manageUrl}>{data.manageUrl}</a>
+          {t.manageLink}:{' '}
+          <a href={data.manageUrl} dir="ltr">
+            {data.manageUrl}
+          </a>
         </p>
         <div class="actions">
           <a class="button" href={pageHref(ctx.slug, {}, {}, `${path}/calendar.ics`)} download="booking.ics">

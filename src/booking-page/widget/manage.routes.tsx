@@ -164,7 +164,7 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
             )}
           >
             <p>
-              {formatDateTime(booking.start_time.getTime(), ctx.zone, ctx.locale)} →{' '}
+              {formatDateTime(booking.start_time.getTime(), ctx.zone, ctx.locale)} {ctx.arrow.forward}{' '}
               <strong>{formatDateTime(parseInstant(at)!, ctx.zone, ctx.locale)}</strong>
             </p>
             <input type="hidden" name="reserved_on" value={at} />

@@ -58,14 +58,14 @@ export function MonthPicker({ ctx, data }: { ctx: PageContext; data: MonthPicker
       <nav class="pager" aria-label={t.months}>
         {prev >= data.today.slice(0, 7) ? (
           <a href={link({ month: prev })} data-swap="month-prev">
-            ← {monthName(prev, locale)}
+            {ctx.arrow.back} {monthName(prev, locale)}
           </a>
         ) : (
           <span />
         )}
         {next <= data.last.slice(0, 7) && (
           <a href={link({ month: next })} data-swap="month-next">
-            {monthName(next, locale)} →
+            {monthName(next, locale)} {ctx.arrow.forward}
           </a>
         )}
       </nav>

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { Db } from '../../platform/db/client.js';
-import { intlLocale, pickLanguage } from '../../platform/i18n.js';
+import { intlLocale, pickLanguage, textDirection } from '../../platform/i18n.js';
 import { contentSecurityPolicy, newNonce } from '../../platform/pages/csp.js';
 import { canonicalZone } from '../../platform/time/zone.js';
 import type { AvailabilityInvalidation } from '../../slots/availability-invalidation.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { type Catalog, openCatalog } from '../catalog.js';
-import { MESSAGES } from '../i18n.js';
+import { messagesFor } from '../i18n.js';
 import { type PageContext, readState } from './state.js';
 
 /** The workspace of /book/<slug> and this request's catalog, or a 404 page. */
@@ -38,6 +38,8 @@ export function pageContext(
   const tz = state.tz === undefined ? undefined : canonicalZone(state.tz);
   if (tz === undefined) delete state.tz;
   else state.tz = tz;
+  const locale = intlLocale(lang, workspace?.locale ?? 'en-US');
+  const t = messagesFor(lang, locale);
   const nonce = newNonce();
   const origins = workspace?.embed_origins ?? [];
   reply
@@ -48,11 +50,14 @@ export function pageContext(
     .type('text/html; charset=utf-8');
   return {
     slug: workspace?.slug ?? '',
-    workspaceName: workspace?.name ?? MESSAGES[lang].bookOnline,
+    workspaceName: workspace?.name ?? t.bookOnline,
     state,
     lang,
-    t: MESSAGES[lang],
-    locale: intlLocale(lang, workspace?.locale ?? 'en-US'),
+    dir: textDirection(lang),
+    path: request.method === 'GET' ? request.url.split('?')[0] : undefined,
+    arrow: textDirection(lang) === 'rtl' ? { back: '→', forward: '←' } : { back: '←', forward: '→' },
+    t,
+    locale,
     zone: tz ?? locationZone ?? 'UTC',
     nonce,
     embedOrigins: origins,

@@ -84,7 +84,7 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
               )}
               data-swap="1"
             >
-              ← {ctx.t.earlier}
+              {ctx.arrow.back} {ctx.t.earlier}
             </a>
           ) : (
             <span />
@@ -99,7 +99,7 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
               )}
               data-swap="1"
             >
-              {ctx.t.later} →
+              {ctx.t.later} {ctx.arrow.forward}
             </a>
           )}
         </nav>

@@ -69,6 +69,15 @@ export interface PageContext {
   workspaceName: string;
   state: PageState;
   lang: Lang;
+  /** The writing direction of the language: Arabic is laid out right to left. */
+  dir: 'ltr' | 'rtl';
+  /**
+   * The path of this page when it was a GET (a manage page, a step), for the language form to
+   * come back to; undefined after a POST, whose page has no URL of its own.
+   */
+  path?: string | undefined;
+  /** Arrows toward the start (back, earlier) and the end (later) of the reading direction. */
+  arrow: { back: string; forward: string };
   t: Messages;
   /** Intl locale (workspace locale when it is of this language). */
   locale: string;

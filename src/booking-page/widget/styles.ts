@@ -1,15 +1,19 @@
 /**
  * The booking page's whole stylesheet, inlined into each page (one request, no web fonts: the
- * system font stack). Mobile first; works from 320 px. Colours meet WCAG AA contrast.
+ * system font stack). Mobile first; works from 320 px. Colours meet WCAG AA contrast. Sides are
+ * logical (margin-inline-start, border-inline-start), so Arabic pages (`dir=rtl`) mirror as a whole.
  */
 export const BOOKING_PAGE_CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f6f7f9}
 body.embed{background:#fff}
-header{display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d8dde3}
+header{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.5rem 1rem;padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d8dde3}
 .embed header{padding:.5rem 1rem}
 .brand{font-weight:700;color:inherit;text-decoration:none}
-nav a,nav span{margin-left:.5rem;font-size:.875rem}
+nav a,nav span{margin-inline-start:.5rem;font-size:.875rem}
+.lang{display:flex;gap:.25rem;align-items:center;margin-inline-start:auto}
+.lang select{width:auto;max-width:9rem;padding:.25rem;font-size:.875rem}
+.lang button{margin:0;padding:.3125rem .625rem;font-size:.875rem}
 main{max-width:40rem;margin:0 auto;padding:1rem}
 h1{font-size:1.375rem;margin:.5rem 0 1rem}
 h2{font-size:1.0625rem;margin:1.25rem 0 .5rem}
@@ -31,7 +35,7 @@ ul.choices{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .slots a:hover{background:#e8f0fb}
 .slots small{display:block;font-weight:400;color:#4d5661}
 .current-slot{display:block;text-align:center;padding:.5rem .25rem;border:1px dashed #4d5661;border-radius:.375rem;background:#eef0f3;font-weight:600}
-.current{background:#fff;border:1px solid #d8dde3;border-left:4px solid #0b57b0;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 1rem}
+.current{background:#fff;border:1px solid #d8dde3;border-inline-start:4px solid #0b57b0;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 1rem}
 .pager{display:flex;justify-content:space-between;margin:.5rem 0 1rem}
 .month{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
 .month summary{cursor:pointer;font-weight:600;color:#0b57b0}
@@ -55,13 +59,15 @@ label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
 input[type=text],input[type=tel],input[type=email],input[type=search],textarea,select{width:100%;padding:.5rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
 .zone select,.zone input{width:100%}
+input[type=tel],input[type=email]{direction:ltr}
+[dir=rtl] input[type=tel],[dir=rtl] input[type=email]{text-align:right}
 textarea{min-height:5rem}
 .hint{font-size:.875rem;color:#4d5661;margin:.125rem 0 0}
 .error{color:#b3261e;font-size:.9375rem;margin:.25rem 0 0}
 [aria-invalid=true]{border-color:#b3261e}
 .notice{padding:.75rem 1rem;border-radius:.5rem;background:#fff4e5;border:1px solid #f0b45b;margin-bottom:1rem}
 .notice.ok{background:#e9f6ec;border-color:#7cc48c}
-.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.hp{position:absolute;inset-inline-start:-10000px;width:1px;height:1px;overflow:hidden}
 button,.button{display:inline-block;margin-top:1rem;padding:.625rem 1.25rem;border:0;border-radius:.375rem;background:#0b57b0;color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}
 button.secondary,.button.secondary{background:#fff;color:#0b57b0;border:1px solid #0b57b0}
 button.danger{background:#b3261e}

@@ -245,6 +245,8 @@ export interface BookingsTable {
   booking_comment: Generated<string>;
   booking_callback: boolean | null;
   source: Generated<string>;
+  /** The language the customer booked in (the booking page's); null = the workspace locale's. */
+  language: string | null;
   event_sequence: Generated<number>;
   created_by_key_id: string | null;
   created_at: Timestamp;

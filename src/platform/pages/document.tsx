@@ -9,8 +9,10 @@ import { renderToString } from 'preact-render-to-string';
  */
 export interface DocumentOptions {
   title: string;
-  /** BCP 47 language of the page (`en`, `de`). */
+  /** BCP 47 language of the page (`en`, `de`, `ar`, …). */
   lang: string;
+  /** Writing direction; `rtl` lays the page out right to left (Arabic). Left to right when absent. */
+  dir?: 'ltr' | 'rtl' | undefined;
   /** The surface's stylesheet, inlined in <head> (the CSP allows it by its nonce). */
   css: string;
   /** A fresh random value per response; the CSP names it (see csp.ts). */
@@ -24,7 +26,7 @@ export interface DocumentOptions {
 
 export function renderDocument(options: DocumentOptions): string {
   const page = (
-    <html lang={options.lang}>
+    <html lang={options.lang} dir={options.dir}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,0 +1,33 @@
+import type { MailCatalog } from '../mail-texts.js';
+
+export default {
+  subject_confirmed: 'تم تأكيد الحجز: {what}، {when}',
+  subject_rescheduled: 'تم نقل الحجز: {what}، الموعد الجديد {when}',
+  subject_canceled: 'تم إلغاء الحجز: {what}، {when}',
+  subject_completed: 'شكرًا لزيارتك {workspace}',
+  subject_reminder: 'تذكير: {what}، {when}',
+  subject_staff_new: 'حجز جديد: {what}، {when}',
+  subject_staff_changed: 'تم تغيير حجز: {what}، {when}',
+  subject_staff_canceled: 'تم إلغاء حجز: {what}، {when}',
+  subject_test: 'رسالة تجريبية من {workspace}',
+  intro_confirmed: 'تم تأكيد حجزك.',
+  intro_rescheduled: 'تم نقل حجزك إلى وقت جديد.',
+  intro_canceled: 'تم إلغاء حجزك.',
+  intro_completed: 'شكرًا لزيارتك. نأمل أن نراك مرة أخرى.',
+  intro_reminder: 'هذا تذكير بحجزك.',
+  intro_staff_new: 'تم إنشاء حجز لك.',
+  intro_staff_changed: 'تغيّر أحد حجوزاتك.',
+  intro_staff_canceled: 'تم إلغاء أحد حجوزاتك.',
+  intro_test: 'هذه رسالة تجريبية من الإعدادات ← الإشعارات. إذا كنت تقرؤها، فالرسائل تصل إلى مستلميها.',
+  hello: 'مرحبًا {name}،',
+  helloPlain: 'مرحبًا،',
+  when: 'الموعد',
+  what: 'الخدمة',
+  with: 'مع',
+  where: 'المكان',
+  customer: 'العميل',
+  manage: 'عرض حجزك أو تغييره أو إلغاؤه',
+  reminderIn:
+    'يبدأ بعد {unit, select, day {{count, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}}} hour {{count, plural, zero {# ساعة} one {ساعة واحدة} two {ساعتين} few {# ساعات} many {# ساعة} other {# ساعة}}} other {{count, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}}}.',
+  attachment: 'يضيف ملف التقويم المرفق (\u2066.ics\u2069) الحجز إلى تقويمك أو يحدّثه فيه.',
+} satisfies MailCatalog;

@@ -1,0 +1,35 @@
+import type { MailCatalog } from '../mail-texts.js';
+
+export default {
+  subject_confirmed: 'Buchung bestätigt: {what}, {when}',
+  subject_rescheduled: 'Buchung verschoben: {what}, neu {when}',
+  subject_canceled: 'Buchung storniert: {what}, {when}',
+  subject_completed: 'Vielen Dank für Ihren Besuch bei {workspace}',
+  subject_reminder: 'Erinnerung: {what}, {when}',
+  subject_staff_new: 'Neue Buchung: {what}, {when}',
+  subject_staff_changed: 'Buchung geändert: {what}, {when}',
+  subject_staff_canceled: 'Buchung storniert: {what}, {when}',
+  subject_test: 'Test-E-Mail von {workspace}',
+  intro_confirmed: 'Ihre Buchung ist bestätigt.',
+  intro_rescheduled: 'Ihre Buchung wurde auf einen neuen Termin verschoben.',
+  intro_canceled: 'Ihre Buchung wurde storniert.',
+  intro_completed: 'vielen Dank für Ihren Besuch. Wir freuen uns auf Ihren nächsten.',
+  intro_reminder: 'wir erinnern Sie an Ihre Buchung.',
+  intro_staff_new: 'für Sie wurde eine Buchung angelegt.',
+  intro_staff_changed: 'eine Ihrer Buchungen wurde geändert.',
+  intro_staff_canceled: 'eine Ihrer Buchungen wurde storniert.',
+  intro_test:
+    'dies ist eine Test-E-Mail aus Einstellungen → Benachrichtigungen. Wenn Sie sie lesen, kommen E-Mails an.',
+  hello: 'Hallo {name},',
+  helloPlain: 'Hallo,',
+  when: 'Wann',
+  what: 'Was',
+  with: 'Bei',
+  where: 'Wo',
+  customer: 'Kunde',
+  manage: 'Buchung ansehen, ändern oder stornieren',
+  reminderIn:
+    'Sie beginnt in {unit, select, day {{count, plural, one {# Tag} other {# Tagen}}} hour {{count, plural, one {# Stunde} other {# Stunden}}} other {{count, plural, one {# Minute} other {# Minuten}}}}.',
+  attachment:
+    'Die angehängte Kalenderdatei (.ics) trägt die Buchung in Ihren Kalender ein oder aktualisiert sie dort.',
+} satisfies MailCatalog;

@@ -1,0 +1,38 @@
+/**
+ * The emails' texts in English, the source language: every other catalog in this folder has
+ * exactly these keys and, in each message, these arguments (a test checks). ICU MessageFormat,
+ * read by intl-messageformat. `what` is the booked services, `when` the formatted start with its
+ * zone, `workspace` the business's name.
+ */
+export default {
+  subject_confirmed: 'Booking confirmed: {what}, {when}',
+  subject_rescheduled: 'Booking moved: {what}, now {when}',
+  subject_canceled: 'Booking canceled: {what}, {when}',
+  subject_completed: 'Thank you for your visit at {workspace}',
+  subject_reminder: 'Reminder: {what}, {when}',
+  subject_staff_new: 'New booking: {what}, {when}',
+  subject_staff_changed: 'Booking changed: {what}, {when}',
+  subject_staff_canceled: 'Booking canceled: {what}, {when}',
+  subject_test: 'Test email from {workspace}',
+  intro_confirmed: 'your booking is confirmed.',
+  intro_rescheduled: 'your booking has been moved to a new time.',
+  intro_canceled: 'your booking has been canceled.',
+  intro_completed: 'thank you for your visit. We hope to see you again.',
+  intro_reminder: 'a reminder of your booking.',
+  intro_staff_new: 'a booking was made for you.',
+  intro_staff_changed: 'one of your bookings has changed.',
+  intro_staff_canceled: 'one of your bookings has been canceled.',
+  intro_test:
+    'this is a test email from Settings → Notifications. If you can read it, emails reach their recipients.',
+  hello: 'Hello {name},',
+  helloPlain: 'Hello,',
+  when: 'When',
+  what: 'What',
+  with: 'With',
+  where: 'Where',
+  customer: 'Customer',
+  manage: 'See, change or cancel your booking',
+  reminderIn:
+    'It starts in {unit, select, day {{count, plural, one {# day} other {# days}}} hour {{count, plural, one {# hour} other {# hours}}} other {{count, plural, one {# minute} other {# minutes}}}}.',
+  attachment: 'The attached calendar file (.ics) adds the booking to your calendar or updates it there.',
+};

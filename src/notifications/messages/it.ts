@@ -1,0 +1,35 @@
+import type { MailCatalog } from '../mail-texts.js';
+
+export default {
+  subject_confirmed: 'Prenotazione confermata: {what}, {when}',
+  subject_rescheduled: 'Prenotazione spostata: {what}, ora {when}',
+  subject_canceled: 'Prenotazione annullata: {what}, {when}',
+  subject_completed: 'Grazie per la tua visita da {workspace}',
+  subject_reminder: 'Promemoria: {what}, {when}',
+  subject_staff_new: 'Nuova prenotazione: {what}, {when}',
+  subject_staff_changed: 'Prenotazione modificata: {what}, {when}',
+  subject_staff_canceled: 'Prenotazione annullata: {what}, {when}',
+  subject_test: 'Email di prova da {workspace}',
+  intro_confirmed: 'la tua prenotazione è confermata.',
+  intro_rescheduled: 'la tua prenotazione è stata spostata a un nuovo orario.',
+  intro_canceled: 'la tua prenotazione è stata annullata.',
+  intro_completed: 'grazie per la tua visita. Speriamo di rivederti presto.',
+  intro_reminder: 'un promemoria della tua prenotazione.',
+  intro_staff_new: 'è stata fatta una prenotazione con te.',
+  intro_staff_changed: 'una delle tue prenotazioni è cambiata.',
+  intro_staff_canceled: 'una delle tue prenotazioni è stata annullata.',
+  intro_test:
+    'questa è un’email di prova da Impostazioni → Notifiche. Se riesci a leggerla, le email arrivano ai destinatari.',
+  hello: 'Ciao {name},',
+  helloPlain: 'Ciao,',
+  when: 'Quando',
+  what: 'Cosa',
+  with: 'Con',
+  where: 'Dove',
+  customer: 'Cliente',
+  manage: 'Vedi, modifica o annulla la prenotazione',
+  reminderIn:
+    'Inizia tra {unit, select, day {{count, plural, one {# giorno} other {# giorni}}} hour {{count, plural, one {# ora} other {# ore}}} other {{count, plural, one {# minuto} other {# minuti}}}}.',
+  attachment:
+    'Il file di calendario allegato (.ics) aggiunge la prenotazione al tuo calendario o la aggiorna.',
+} satisfies MailCatalog;

@@ -1,0 +1,33 @@
+import type { MailCatalog } from '../mail-texts.js';
+
+export default {
+  subject_confirmed: 'Boeking bevestigd: {what}, {when}',
+  subject_rescheduled: 'Boeking verplaatst: {what}, nu {when}',
+  subject_canceled: 'Boeking geannuleerd: {what}, {when}',
+  subject_completed: 'Bedankt voor uw bezoek aan {workspace}',
+  subject_reminder: 'Herinnering: {what}, {when}',
+  subject_staff_new: 'Nieuwe boeking: {what}, {when}',
+  subject_staff_changed: 'Boeking gewijzigd: {what}, {when}',
+  subject_staff_canceled: 'Boeking geannuleerd: {what}, {when}',
+  subject_test: 'Testmail van {workspace}',
+  intro_confirmed: 'uw boeking is bevestigd.',
+  intro_rescheduled: 'uw boeking is naar een nieuwe tijd verplaatst.',
+  intro_canceled: 'uw boeking is geannuleerd.',
+  intro_completed: 'bedankt voor uw bezoek. We hopen u snel weer te zien.',
+  intro_reminder: 'een herinnering aan uw boeking.',
+  intro_staff_new: 'er is een boeking voor u gemaakt.',
+  intro_staff_changed: 'een van uw boekingen is gewijzigd.',
+  intro_staff_canceled: 'een van uw boekingen is geannuleerd.',
+  intro_test: 'dit is een testmail vanuit Instellingen → Meldingen. Kunt u hem lezen, dan komen e-mails aan.',
+  hello: 'Hallo {name},',
+  helloPlain: 'Hallo,',
+  when: 'Wanneer',
+  what: 'Wat',
+  with: 'Bij',
+  where: 'Waar',
+  customer: 'Klant',
+  manage: 'Uw boeking bekijken, wijzigen of annuleren',
+  reminderIn:
+    'Uw afspraak begint over {unit, select, day {{count, plural, one {# dag} other {# dagen}}} hour {{count, plural, one {# uur} other {# uur}}} other {{count, plural, one {# minuut} other {# minuten}}}}.',
+  attachment: 'Het bijgevoegde agendabestand (.ics) zet de boeking in uw agenda of werkt hem daar bij.',
+} satisfies MailCatalog;

@@ -1,0 +1,35 @@
+import type { MailCatalog } from '../mail-texts.js';
+
+export default {
+  subject_confirmed: 'Rezerwacja potwierdzona: {what}, {when}',
+  subject_rescheduled: 'Rezerwacja przeniesiona: {what}, teraz {when}',
+  subject_canceled: 'Rezerwacja odwołana: {what}, {when}',
+  subject_completed: 'Dziękujemy za wizytę w {workspace}',
+  subject_reminder: 'Przypomnienie: {what}, {when}',
+  subject_staff_new: 'Nowa rezerwacja: {what}, {when}',
+  subject_staff_changed: 'Zmieniona rezerwacja: {what}, {when}',
+  subject_staff_canceled: 'Odwołana rezerwacja: {what}, {when}',
+  subject_test: 'Testowy e-mail od {workspace}',
+  intro_confirmed: 'Twoja rezerwacja jest potwierdzona.',
+  intro_rescheduled: 'Twoja rezerwacja została przeniesiona na nowy termin.',
+  intro_canceled: 'Twoja rezerwacja została odwołana.',
+  intro_completed: 'dziękujemy za wizytę. Mamy nadzieję, że jeszcze się zobaczymy.',
+  intro_reminder: 'przypominamy o Twojej rezerwacji.',
+  intro_staff_new: 'dokonano rezerwacji u Ciebie.',
+  intro_staff_changed: 'jedna z Twoich rezerwacji się zmieniła.',
+  intro_staff_canceled: 'jedna z Twoich rezerwacji została odwołana.',
+  intro_test:
+    'to jest testowy e-mail z Ustawienia → Powiadomienia. Jeśli go czytasz, e-maile docierają do odbiorców.',
+  hello: 'Dzień dobry {name},',
+  helloPlain: 'Dzień dobry,',
+  when: 'Kiedy',
+  what: 'Co',
+  with: 'Pracownik',
+  where: 'Gdzie',
+  customer: 'Klient',
+  manage: 'Zobacz, zmień lub odwołaj rezerwację',
+  reminderIn:
+    'Zaczyna się za {unit, select, day {{count, plural, one {# dzień} few {# dni} many {# dni} other {# dnia}}} hour {{count, plural, one {# godzinę} few {# godziny} many {# godzin} other {# godziny}}} other {{count, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}}}.',
+  attachment:
+    'Załączony plik kalendarza (.ics) dodaje rezerwację do Twojego kalendarza lub ją tam aktualizuje.',
+} satisfies MailCatalog;

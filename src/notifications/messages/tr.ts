@@ -1,0 +1,34 @@
+import type { MailCatalog } from '../mail-texts.js';
+
+export default {
+  subject_confirmed: 'Randevu onaylandı: {what}, {when}',
+  subject_rescheduled: 'Randevu taşındı: {what}, yeni saat {when}',
+  subject_canceled: 'Randevu iptal edildi: {what}, {when}',
+  subject_completed: '{workspace} ziyaretiniz için teşekkürler',
+  subject_reminder: 'Hatırlatma: {what}, {when}',
+  subject_staff_new: 'Yeni randevu: {what}, {when}',
+  subject_staff_changed: 'Randevu değişti: {what}, {when}',
+  subject_staff_canceled: 'Randevu iptal edildi: {what}, {when}',
+  subject_test: '{workspace} test e-postası',
+  intro_confirmed: 'Randevunuz onaylandı.',
+  intro_rescheduled: 'Randevunuz yeni bir saate taşındı.',
+  intro_canceled: 'Randevunuz iptal edildi.',
+  intro_completed: 'Ziyaretiniz için teşekkür ederiz. Sizi yeniden görmeyi umuyoruz.',
+  intro_reminder: 'Randevunuzu hatırlatmak isteriz.',
+  intro_staff_new: 'Sizin için bir randevu oluşturuldu.',
+  intro_staff_changed: 'Randevularınızdan biri değişti.',
+  intro_staff_canceled: 'Randevularınızdan biri iptal edildi.',
+  intro_test:
+    'Bu, Ayarlar → Bildirimler’den gönderilen bir test e-postasıdır. Okuyabiliyorsanız e-postalar alıcılarına ulaşıyor.',
+  hello: 'Merhaba {name},',
+  helloPlain: 'Merhaba,',
+  when: 'Ne zaman',
+  what: 'Ne',
+  with: 'Çalışan',
+  where: 'Nerede',
+  customer: 'Müşteri',
+  manage: 'Randevunuzu görün, değiştirin veya iptal edin',
+  reminderIn:
+    '{unit, select, day {{count, plural, one {# gün} other {# gün}}} hour {{count, plural, one {# saat} other {# saat}}} other {{count, plural, one {# dakika} other {# dakika}}}} sonra başlıyor.',
+  attachment: 'Ekteki takvim dosyası (.ics) randevuyu takviminize ekler veya orada günceller.',
+} satisfies MailCatalog;
