@@ -43,6 +43,23 @@ const ICONS: Record<string, { file: string; type: string }> = {
   '/app-icon-512.png': { file: 'icon-512.png', type: 'image/png' },
 };
 
+const iconBytes = new Map<string, Promise<Buffer>>();
+
+/** One committed icon file, read once. */
+function iconFile(file: string): Promise<Buffer> {
+  let bytes = iconBytes.get(file);
+  if (!bytes) {
+    bytes = readFile(path.join(projectRoot(), 'src', 'panel-kit', 'app-icon', file));
+    iconBytes.set(file, bytes);
+  }
+  return bytes;
+}
+
+/** The app's icon as SVG: also the server's favicon (src/workspaces/site/front.routes.tsx). */
+export function appIconSvg(): Promise<Buffer> {
+  return iconFile('icon.svg');
+}
+
 // Public: a browser fetches the manifest and icons without the session cookie.
 const open = { config: { panelAccess: 'public' as const } };
 
@@ -50,18 +67,12 @@ export function appManifestRoutes(panel: FastifyInstance): void {
   panel.get('/manifest.webmanifest', open, async (_request, reply) =>
     reply.type('application/manifest+json').header('cache-control', 'public, max-age=86400').send(MANIFEST),
   );
-  const bytes = new Map<string, Promise<Buffer>>();
   for (const [route, icon] of Object.entries(ICONS)) {
-    panel.get(route, open, async (_request, reply) => {
-      let file = bytes.get(route);
-      if (!file) {
-        file = readFile(path.join(projectRoot(), 'src', 'panel-kit', 'app-icon', icon.file));
-        bytes.set(route, file);
-      }
-      return reply
+    panel.get(route, open, async (_request, reply) =>
+      reply
         .type(icon.type)
         .header('cache-control', 'public, max-age=86400')
-        .send(await file);
-    });
+        .send(await iconFile(icon.file)),
+    );
   }
 }
