@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 
+/** A schedule `sc` with at least one weekly time range on some day: a staffer customers can book. */
+const HAS_WEEKLY_HOURS = sql<boolean>`EXISTS (
+  SELECT 1 FROM jsonb_each(sc.weekly) AS day(name, ranges)
+  WHERE jsonb_typeof(day.ranges) = 'array' AND jsonb_array_length(day.ranges) > 0)`;
+
 export interface SetupProgress {
   location: boolean;
   service: boolean;
@@ -35,10 +40,7 @@ export async function readSetupProgress(db: Db, workspaceId: string): Promise<Se
         JOIN schedules sc ON sc.workspace_id = ${workspaceId} AND sc.staffer_id = ss.staffer_id
           AND sc.location_id = ss.location_id
         WHERE ss.workspace_id = ${workspaceId}
-          AND EXISTS (SELECT 1 FROM jsonb_each(sc.weekly) AS day(name, ranges)
-                      WHERE jsonb_typeof(day.ranges) = 'array' AND jsonb_array_length(day.ranges) > 0)) AS hours`.execute(
-    db,
-  );
+          AND ${HAS_WEEKLY_HOURS}) AS hours`.execute(db);
   return result.rows[0]!;
 }
 
@@ -59,8 +61,7 @@ export async function listBookableWorkspaces(db: Db): Promise<{ slug: string; na
       JOIN locations l ON l.workspace_id = ss.workspace_id AND l.id = ss.location_id AND l.archived_at IS NULL
       JOIN schedules sc ON sc.workspace_id = ss.workspace_id AND sc.staffer_id = ss.staffer_id
         AND sc.location_id = ss.location_id
-      WHERE EXISTS (SELECT 1 FROM jsonb_each(sc.weekly) AS day(name, ranges)
-                    WHERE jsonb_typeof(day.ranges) = 'array' AND jsonb_array_length(day.ranges) > 0))
+      WHERE ${HAS_WEEKLY_HOURS})
     ORDER BY w.name, w.slug
     LIMIT ${LISTED_BOOKING_PAGES}`.execute(db);
   return result.rows;
