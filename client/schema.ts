@@ -3664,6 +3664,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{customerUuid}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a customer's personal data (the right to erasure); bookings and totals stay
+         * @description Empties the customer's phone, names and email, their comments and notes, and their data in stored events, webhook bodies, emails and idempotent answers, in one transaction. Bookings, orders and payments keep their times and amounts. Erasing again answers the same. Cannot be undone (docs/customer-data.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    customerUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                email: string;
+                                first_name: string;
+                                last_name: string;
+                                /** @example +4915112345678 */
+                                phone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerUuid}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything kept about one customer, as one JSON document (the right of access)
+         * @description The profile, every booking in the shape of GET /bookings/{uuid} with its history, the emails sent about those bookings with their text, and the consents given (docs/customer-data.md). Not wrapped in `data`: the document is the answer.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    customerUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/locations": {
         parameters: {
             query?: never;
@@ -8588,6 +8760,8 @@ export interface paths {
                                 created_at: string;
                                 /** @example EUR */
                                 currency: string;
+                                /** @description Customers with no booking for this many months are erased (docs/customer-data.md); null: never */
+                                customer_retention_months: number | null;
                                 /** @description Origins (https://host[:port]) allowed to embed the booking page in a frame */
                                 embed_origins: string[];
                                 horizon_days: number;
@@ -8653,6 +8827,8 @@ export interface paths {
                          * @example EUR
                          */
                         currency?: string;
+                        /** @description Erase customers with no booking for this many months; null turns it off */
+                        customer_retention_months?: number | null;
                         /** @description Origins (https://host[:port]) that may embed the booking page; empty = it cannot be framed */
                         embed_origins?: string[];
                         horizon_days?: number;
@@ -8751,6 +8927,8 @@ export interface paths {
                                 created_at: string;
                                 /** @example EUR */
                                 currency: string;
+                                /** @description Customers with no booking for this many months are erased (docs/customer-data.md); null: never */
+                                customer_retention_months: number | null;
                                 /** @description Origins (https://host[:port]) allowed to embed the booking page in a frame */
                                 embed_origins: string[];
                                 horizon_days: number;

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { RetentionSweeper } from './customers/retention-sweeper.js';
 import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-worker.js';
 import { emailHandler } from './notifications/outbox-handler.js';
 import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
@@ -7,6 +8,7 @@ import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { webhookHandler } from './webhooks/outbox-handler.js';
+import { openWritePath } from './write-path.js';
 
 /**
  * The handlers every outbox event is dispatched to, in this order: a change's webhook deliveries,
@@ -17,10 +19,14 @@ export function outboxHandlers(): HandlerRegistry {
   return registerHandlers([webhookHandler, emailHandler]);
 }
 
-/** The process's two workers: webhook deliveries and emails, on one set of partition leases. */
+/**
+ * The process's workers: webhook deliveries and emails, on one set of partition leases, and the
+ * hourly retention sweep of customers (docs/customer-data.md).
+ */
 export interface Workers {
   webhook: WebhookWorker;
   mail: MailWorker;
+  retention: RetentionSweeper;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -40,14 +46,24 @@ export function openWorkers(
   });
   // The mail worker shares the webhook worker's partition leases (one heartbeat per process).
   const mail = mailWorkerFromConfig(config, { ...deps, handlers, leases: webhook.leases });
+  const retention = new RetentionSweeper({
+    db: deps.db,
+    uow: openWritePath(deps.db).uow,
+    clock: deps.clock,
+    linkBase: deps.publicBase,
+    logger: deps.logger,
+  });
   return {
     webhook,
     mail,
+    retention,
     start() {
       webhook.start();
       mail.start();
+      retention.start();
     },
     async stop() {
+      await retention.stop();
       await mail.stop();
       await webhook.stop();
     },

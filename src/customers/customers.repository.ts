@@ -31,16 +31,20 @@ function upsertStatement(tx: Tx, workspaceId: string, values: CustomerValues) {
       email: values.email ?? '',
     })
     .onConflict((oc) =>
-      oc.columns(['workspace_id', 'phone']).doUpdateSet({
-        first_name: sql`CASE WHEN customers.first_name = '' THEN excluded.first_name ELSE customers.first_name END`,
-        last_name: sql`CASE WHEN customers.last_name = '' THEN excluded.last_name ELSE customers.last_name END`,
-        email: sql`CASE WHEN customers.email = '' THEN excluded.email ELSE customers.email END`,
-        // Filling an empty field is a change of the customer; a repeat that adds nothing is not.
-        // excluded.updated_at is the proposed row's default, now(), which Citus would refuse here.
-        updated_at: sql`CASE WHEN (customers.first_name = '' AND excluded.first_name <> '')
+      // The live-phone key (0025_customer_erasure.sql): an erased customer is never matched.
+      oc
+        .columns(['workspace_id', 'phone'])
+        .where('erased_at', 'is', null)
+        .doUpdateSet({
+          first_name: sql`CASE WHEN customers.first_name = '' THEN excluded.first_name ELSE customers.first_name END`,
+          last_name: sql`CASE WHEN customers.last_name = '' THEN excluded.last_name ELSE customers.last_name END`,
+          email: sql`CASE WHEN customers.email = '' THEN excluded.email ELSE customers.email END`,
+          // Filling an empty field is a change of the customer; a repeat that adds nothing is not.
+          // excluded.updated_at is the proposed row's default, now(), which Citus would refuse here.
+          updated_at: sql`CASE WHEN (customers.first_name = '' AND excluded.first_name <> '')
           OR (customers.last_name = '' AND excluded.last_name <> '')
           OR (customers.email = '' AND excluded.email <> '') THEN excluded.updated_at ELSE customers.updated_at END`,
-      }),
+        }),
     );
 }
 

@@ -58,7 +58,7 @@ fieldset{border:0;padding:0;margin:0 0 1rem}
 .notice{border-left:4px solid var(--ok);background:#eaf5ed;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
 button,.button{font:inherit;display:inline-block;padding:.5rem .95rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none;line-height:1.3}
 button.secondary,.button.secondary{background:#fff;color:var(--accent)}
-button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
+button.danger{background:var(--danger);border-color:var(--danger);color:#fff}a.danger{color:var(--danger)}
 button.link{background:none;border:0;color:var(--accent);text-decoration:underline;padding:0}
 .row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 form.inline{display:inline}

@@ -40,6 +40,7 @@ export const SETTINGS_LIMITS = {
   min_notice_minutes: { min: 0, max: 525_600, unit: 'minutes (a year)' },
   manage_cutoff_minutes: { min: 0, max: 525_600, unit: 'minutes (a year)' },
   horizon_days: { min: 1, max: 730, unit: 'days' },
+  customer_retention_months: { min: 1, max: 240, unit: 'months' },
 } as const;
 
 let currencies: Set<string> | undefined;

@@ -62,6 +62,7 @@ describe('PATCH /workspace', () => {
       manage_cutoff_minutes: 120,
       embed_origins: ['https://shop.example', 'http://localhost:8080'],
       country_iso: 'de',
+      customer_retention_months: 24,
       contacts: { phone: '+49 30 1234567', email: ' hallo@salon.example ' },
     });
     expect(response.statusCode).toBe(200);
@@ -87,6 +88,7 @@ describe('PATCH /workspace', () => {
         manage_cutoff_minutes: 120,
         embed_origins: ['https://shop.example', 'http://localhost:8080'],
         country_iso: 'DE',
+        customer_retention_months: 24,
         contacts: { phone: '+49301234567', email: 'hallo@salon.example' },
         created_at: before.created_at,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
@@ -212,7 +214,16 @@ describe('PATCH /workspace validation', () => {
     ['country_iso', 'XQ'],
     ['country_iso', 'DEU'],
     ['country_iso', 7],
+    ['customer_retention_months', 0],
+    ['customer_retention_months', 241],
+    ['customer_retention_months', 1.5],
   ];
+  it('turns customer retention off again with null', async () => {
+    expect((await patch({ customer_retention_months: 6 })).json().data.customer_retention_months).toBe(6);
+    const off = await patch({ customer_retention_months: null });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().data.customer_retention_months).toBeNull();
+  });
   it('clears country and contacts with null, and names a bad contact field by its dotted key', async () => {
     expect((await patch({ country_iso: 'AT', contacts: { phone: '+4312345678' } })).statusCode).toBe(200);
     const cleared = await patch({ country_iso: null, contacts: { phone: null } });
@@ -293,6 +304,7 @@ describe('GET /workspace', () => {
       'manage_cutoff_minutes',
       'embed_origins',
       'country_iso',
+      'customer_retention_months',
       'contacts',
       'created_at',
       'updated_at',

@@ -21,6 +21,7 @@ export function presentWorkspace(workspace: WorkspaceRow) {
     embed_origins: workspace.embed_origins,
     // What integrations show about the business; null while not set.
     country_iso: workspace.country_iso === '' ? null : workspace.country_iso,
+    customer_retention_months: workspace.customer_retention_months,
     contacts: {
       phone: workspace.contact_phone === '' ? null : workspace.contact_phone,
       email: workspace.contact_email === '' ? null : workspace.contact_email,

@@ -38,6 +38,12 @@ export const WorkspaceJson = Type.Object({
   country_iso: Nullable(
     Type.String({ description: 'ISO 3166-1 alpha-2; null while unset', examples: ['DE'] }),
   ),
+  customer_retention_months: Nullable(
+    Type.Integer({
+      description:
+        'Customers with no booking for this many months are erased (docs/customer-data.md); null: never',
+    }),
+  ),
   contacts: Type.Object({
     phone: Nullable(Type.String({ examples: ['+4930123456'] })),
     email: Nullable(Type.String()),
@@ -86,6 +92,15 @@ export const WorkspaceSettingsBody = Type.Object({
       description:
         'Origins (https://host[:port]) that may embed the booking page; empty = it cannot be framed',
     }),
+  ),
+  customer_retention_months: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: SETTINGS_LIMITS.customer_retention_months.min,
+        maximum: SETTINGS_LIMITS.customer_retention_months.max,
+        description: 'Erase customers with no booking for this many months; null turns it off',
+      }),
+    ),
   ),
   country_iso: Type.Optional(
     Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, e.g. DE; null or "" clears' })),

@@ -113,6 +113,9 @@ export async function updateWorkspaceSettings(
     ...(settings.embed_origins !== undefined
       ? { embed_origins: JSON.stringify([...new Set(settings.embed_origins)]) }
       : {}),
+    ...(settings.customer_retention_months !== undefined
+      ? { customer_retention_months: settings.customer_retention_months }
+      : {}),
     ...(settings.country_iso !== undefined
       ? { country_iso: (settings.country_iso ?? '').toUpperCase() }
       : {}),

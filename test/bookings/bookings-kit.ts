@@ -23,9 +23,11 @@ export interface Studio {
   nextDay(): string;
 }
 
-export async function openStudio(): Promise<Studio> {
+export async function openStudio(
+  options: Pick<Parameters<typeof buildTestApp>[0] & object, 'config'> = {},
+): Promise<Studio> {
   const clock = new FixedClock(NOW);
-  const t = await buildTestApp({ clock });
+  const t = await buildTestApp({ clock, ...options });
   const f = await bookingFixture(t);
   // These tests were written for a workspace that requires a staffer; new workspaces assign
   // automatically, so the studio says which it is.

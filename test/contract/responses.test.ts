@@ -198,10 +198,13 @@ describe('declared response schemas', () => {
 
     const customers = await call('GET', '/customers?phone=%2B4915112345678', undefined, 200);
     await call('GET', `/customers/${customers.data[0].uuid}`, undefined, 200);
+    await call('GET', `/customers/${customers.data[0].uuid}/export`, undefined, 200);
 
     // The routes integrations of the real service call.
     await call('POST', '/customers', { phone: '+4915187654321', first_name: 'Max' }, 201);
     await call('POST', '/customers', { phone: '+4915187654321', email: 'max@example.com' }, 200);
+    const max = await call('GET', '/customers?phone=%2B4915187654321', undefined, 200);
+    await call('POST', `/customers/${max.data[0].uuid}/erase`, undefined, 200);
     const cart = (
       await call(
         'POST',

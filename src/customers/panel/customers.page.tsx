@@ -1,6 +1,6 @@
 import type { BookingView } from '../../bookings/bookings.repository.js';
 import { bookingWhen, paidOn, stafferName } from '../../bookings/panel/booking-when.js';
-import { emptyForm, TextField } from '../../panel-kit/forms.js';
+import { emptyForm, PostForm, TextField } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ListPager } from '../../panel-kit/list-pager.js';
 import type { CustomerRow } from '../customers.repository.js';
@@ -8,7 +8,7 @@ import type { CustomerRow } from '../customers.repository.js';
 export const CUSTOMERS = `${PANEL_PREFIX}/customers`;
 
 export const nameOf = (customer: CustomerRow) =>
-  `${customer.first_name} ${customer.last_name}`.trim() || customer.phone;
+  `${customer.first_name} ${customer.last_name}`.trim() || customer.phone || 'Erased customer';
 
 const since = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -92,6 +92,9 @@ export function CustomerPage(props: {
   paidTotal: string;
   money: (minor: number) => string;
   locationNames: Map<string, string>;
+  /** Owners and admins: export and erase the customer's data. */
+  manageData: boolean;
+  notice?: string | undefined;
 }) {
   const { customer } = props;
   const path = `${CUSTOMERS}/${customer.id}`;
@@ -101,6 +104,11 @@ export function CustomerPage(props: {
         <a href={CUSTOMERS}>Customers</a> /
       </p>
       <h1>{nameOf(customer)}</h1>
+      {props.notice && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
       <div class="card">
         <dl class="meta">
           <dt>Phone</dt>
@@ -115,7 +123,25 @@ export function CustomerPage(props: {
           <dd class="money" id="paid-total">
             {props.paidTotal}
           </dd>
+          {customer.erased_at && (
+            <>
+              <dt>Personal data</dt>
+              <dd>Erased on {since(customer.erased_at)}</dd>
+            </>
+          )}
         </dl>
+        {props.manageData && (
+          <p class="actions">
+            <a href={`${path}/export.json`} download>
+              Download their data (JSON)
+            </a>
+            {!customer.erased_at && (
+              <a class="danger" href={`${path}/erase`}>
+                Erase their data…
+              </a>
+            )}
+          </p>
+        )}
       </div>
       <h2>Bookings</h2>
       <div class="table-wrap">
@@ -167,6 +193,38 @@ export function CustomerPage(props: {
         href={(page) => `${path}?page=${page}`}
         label="Pages of bookings"
       />
+    </>
+  );
+}
+
+/** The step before erasing: what goes, what stays, and that it cannot be undone. */
+export function EraseCustomerPage(props: { customer: CustomerRow; csrf: string }) {
+  const { customer } = props;
+  const path = `${CUSTOMERS}/${customer.id}`;
+  return (
+    <>
+      <p class="crumbs">
+        <a href={CUSTOMERS}>Customers</a> / <a href={path}>{nameOf(customer)}</a> /
+      </p>
+      <h1>Erase {nameOf(customer)}’s data?</h1>
+      <div class="card">
+        <p>
+          Their phone, name and email, their comments and notes, and what emails, webhooks and stored answers
+          said about them are erased everywhere Kairos keeps them.
+        </p>
+        <p>
+          Their bookings, orders and payments stay, without their name, so your totals do not change. This
+          cannot be undone: download their data first if they asked for it.
+        </p>
+        <PostForm action={`${path}/erase`} csrf={props.csrf} label="Erase the customer's data">
+          <p class="actions">
+            <button type="submit" class="danger">
+              Erase their data
+            </button>
+            <a href={path}>Keep it</a>
+          </p>
+        </PostForm>
+      </div>
     </>
   );
 }

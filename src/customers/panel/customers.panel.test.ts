@@ -127,4 +127,58 @@ describe('Customers', () => {
     const anonymous = await s.t.app.inject({ method: 'GET', url: '/panel/customers' });
     expect(anonymous.statusCode).toBe(303);
   });
+
+  it('owners download a customer’s data and erase it after a confirm step; staff may do neither', async () => {
+    const guest = await book(
+      s.t,
+      bookingBody(s.f, at(s.nextDay(), '09:00'), {
+        customer_phone: '+4915177700077',
+        customer_first_name: 'Greta',
+        customer_last_name: 'Gast',
+      }),
+    );
+    const page = `/panel/customers/${guest.customer.uuid}`;
+    // Staff: no links, and the routes themselves refuse.
+    expect((await desk.get(page)).body).not.toContain('/export.json');
+    expect((await desk.get(`${page}/export.json`)).statusCode).toBe(403);
+    expect((await desk.get(`${page}/erase`)).statusCode).toBe(403);
+    await desk.get(page);
+    expect((await desk.post(`${page}/erase`)).statusCode).toBe(403);
+
+    const owner = await PanelClient.signedIn(
+      s.t.app,
+      s.t.db,
+      await makeUser(s.t.db, [{ workspaceId: s.t.workspace.id, role: 'owner' }]),
+    );
+    const shown = await owner.get(page);
+    expect(shown.body).toContain(`href="${page}/export.json"`);
+    expect(shown.body).toContain(`href="${page}/erase"`);
+    const exported = await owner.get(`${page}/export.json`);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-disposition']).toContain('attachment');
+    expect(JSON.parse(exported.body).customer).toMatchObject({
+      first_name: 'Greta',
+      phone: '+4915177700077',
+    });
+
+    // The confirm step says what stays; without the CSRF token nothing happens.
+    const confirm = await owner.get(`${page}/erase`);
+    expect(confirm.body).toContain('cannot be undone');
+    expect((await owner.post(`${page}/erase`, {}, { csrf: null })).statusCode).toBe(403);
+    expect((await change(s.t, 'GET', `/customers/${guest.customer.uuid}`)).first_name).toBe('Greta');
+
+    const erased = await owner.post(`${page}/erase`);
+    expect(erased.statusCode).toBe(303);
+    expect(erased.headers.location).toBe(`${page}?notice=erased`);
+    const after = await owner.get(`${page}?notice=erased`);
+    expect(after.body).toContain('Their personal data is erased.');
+    expect(after.body).toContain('Erased customer');
+    expect(after.body).not.toContain('Greta');
+    expect(after.body).not.toContain(`href="${page}/erase"`);
+    expect(await change(s.t, 'GET', `/customers/${guest.customer.uuid}`)).toMatchObject({
+      phone: '',
+      first_name: '',
+      last_name: '',
+    });
+  });
 });

@@ -3,13 +3,18 @@ import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
+import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
+import { can } from '../../users/roles.js';
+import { eraseCustomer, exportCustomerData } from '../customer-data.service.js';
 import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
 import { customerBookings, getCustomer, searchCustomersPage } from '../customers.service.js';
-import { CustomerPage, CustomersPage, nameOf } from './customers.page.js';
+import { CUSTOMERS, CustomerPage, CustomersPage, EraseCustomerPage, nameOf } from './customers.page.js';
 
 const access = { config: { panelAccess: 'bookings' as const } };
+/** A customer's data as a whole (export, erasure): owners and admins, as the workspace settings. */
+const dataAccess = { config: { panelAccess: 'settings' as const } };
 const PER_PAGE = 25;
 
 /** Customers (every role): the list with search by name or phone, and each customer's bookings and totals. */
@@ -43,6 +48,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       offset: (page - 1) * PER_PAGE,
     });
     const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
+    const erasedNotice = (request.query as Record<string, unknown>).notice === 'erased';
     return reply.page({
       title: nameOf(customer),
       body: CustomerPage({
@@ -54,7 +60,40 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         paidTotal: money(paid),
         money,
         locationNames,
+        manageData: can(sessionOf(request).workspace.role, 'settings'),
+        notice: erasedNotice && customer.erased_at ? 'Their personal data is erased.' : undefined,
       }),
+    });
+  });
+
+  panel.get('/customers/:customerUuid/export.json', dataAccess, async (request, reply) => {
+    const context = await panelContextOf(request);
+    const customerId = uuidParam(request, 'customerUuid');
+    const document = await exportCustomerData({ ...context, db: deps.db }, customerId);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="customer-${customerId}.json"`)
+      .send(JSON.stringify(document, null, 2));
+  });
+
+  panel.get('/customers/:customerUuid/erase', dataAccess, async (request, reply) => {
+    const customer = await getCustomer(
+      deps.db,
+      sessionOf(request).workspace.id,
+      uuidParam(request, 'customerUuid'),
+    );
+    return reply.page({
+      title: `Erase ${nameOf(customer)}’s data`,
+      body: EraseCustomerPage({ customer, csrf: reply.csrf() }),
+    });
+  });
+
+  panel.post('/customers/:customerUuid/erase', dataAccess, async (request, reply) => {
+    const context = await panelContextOf(request);
+    const customerId = uuidParam(request, 'customerUuid');
+    return redirectOnce(request, reply, deps.uow, context.workspace.id, async (uow) => {
+      await eraseCustomer({ ...context, uow }, customerId);
+      return `${CUSTOMERS}/${customerId}?notice=erased`;
     });
   });
 }

@@ -62,6 +62,8 @@ export interface WorkspacesTable {
   booking_page_secret: Generated<string>;
   /** migrations/0011_notifications.sql; read through src/notifications/notification-settings.rules.ts */
   notification_settings: Json<Record<string, unknown>>;
+  /** migrations/0025_customer_erasure.sql: erase customers with no booking for this long; null: never. */
+  customer_retention_months: number | null;
 }
 
 export interface ApiKeysTable {
@@ -200,6 +202,8 @@ export interface CustomersTable {
   email: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** migrations/0025_customer_erasure.sql: set when the customer's personal data was erased. */
+  erased_at: TimestampNullable;
 }
 
 export interface OccupanciesTable {

@@ -1,0 +1,238 @@
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/client.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
+
+/**
+ * Every place Kairos keeps a customer's personal data, for the export and the erasure of one
+ * customer (customer-data.service.ts, docs/customer-data.md). A table that starts holding
+ * customer data adds its statements here, so the list stays whole in one file.
+ */
+
+/** The ids of the customer's bookings, oldest first. */
+export async function bookingIdsOfCustomer(
+  db: Db,
+  workspaceId: string,
+  customerId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('customer_id', '=', customerId)
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The emails sent about the customer's bookings (to them, and to staff about them). */
+export async function mailOfBookings(db: Db, workspaceId: string, bookingIds: string[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('mail_messages')
+    .select([
+      'id',
+      'booking_id',
+      'kind',
+      'recipient',
+      'subject',
+      'body_text',
+      'snapshot',
+      'state',
+      'sent_at',
+      'created_at',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', 'in', bookingIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function historyOfBookings(db: Db, workspaceId: string, bookingIds: string[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('booking_history')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', 'in', bookingIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function eventsOfBookings(db: Db, workspaceId: string, bookingIds: string[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('outbox_events')
+    .select(['id', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', 'in', bookingIds)
+    .execute();
+}
+
+export async function deliveriesOfEvents(db: Db, workspaceId: string, eventIds: string[]) {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'body'])
+    .where('workspace_id', '=', workspaceId)
+    .where('event_id', 'in', eventIds)
+    .execute();
+}
+
+/** Stored idempotent answers that name the customer (their id appears in the answer). */
+export async function answersNaming(db: Db, workspaceId: string, customerId: string) {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['key', 'response_body'])
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`strpos(response_body::text, ${customerId}) > 0`)
+    .execute();
+}
+
+/** Empties the customer's personal fields and marks them erased; false when already erased. */
+export async function eraseCustomerRow(
+  tx: Tx,
+  workspaceId: string,
+  customerId: string,
+  at: Date,
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('customers')
+    .set({ phone: '', first_name: '', last_name: '', email: '', erased_at: at, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', customerId)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The customer's own words on their bookings: comments and public notes. */
+export async function eraseBookingTexts(tx: Tx, workspaceId: string, bookingIds: string[], at: Date) {
+  if (bookingIds.length === 0) return;
+  await tx
+    .updateTable('bookings')
+    .set({ booking_comment: '', updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', bookingIds)
+    .where('booking_comment', '<>', '')
+    .execute();
+  await tx
+    .updateTable('public_notes')
+    .set({ value: '' })
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', 'in', bookingIds)
+    .execute();
+}
+
+export async function replaceHistoryChanges(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  changes: Record<string, unknown>,
+) {
+  await tx
+    .updateTable('booking_history')
+    .set({ changes: JSON.stringify(changes) })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function replaceEventPayload(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  payload: Record<string, unknown>,
+) {
+  await tx
+    .updateTable('outbox_events')
+    .set({ payload: JSON.stringify(payload) })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function replaceDeliveryBody(tx: Tx, workspaceId: string, id: string, body: string) {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({ body })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * An email about the customer keeps its kind, state and times (the mail log's counts) and loses
+ * what it said and, when it went to the customer, where it went.
+ */
+export async function eraseMail(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  values: { snapshot: Record<string, unknown>; toCustomer: boolean },
+) {
+  await tx
+    .updateTable('mail_messages')
+    .set({
+      snapshot: JSON.stringify(values.snapshot),
+      subject: null,
+      body_text: null,
+      ...(values.toCustomer ? { recipient: '' } : {}),
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function replaceStoredAnswer(tx: Tx, workspaceId: string, key: string, body: string) {
+  await tx
+    .updateTable('idempotency_keys')
+    .set({ response_body: body })
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .execute();
+}
+
+/**
+ * Customers of the workspace, not erased, created before `before` and with no booking starting
+ * on or after it: the retention sweep's next few.
+ */
+export async function staleCustomers(
+  db: Db,
+  workspaceId: string,
+  before: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('customers as c')
+    .select('c.id')
+    .where('c.workspace_id', '=', workspaceId)
+    .where('c.erased_at', 'is', null)
+    .where('c.created_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('bookings as b')
+            .select('b.id')
+            .whereRef('b.workspace_id', '=', 'c.workspace_id')
+            .whereRef('b.customer_id', '=', 'c.id')
+            .where('b.start_time', '>=', before),
+        ),
+      ),
+    )
+    .orderBy('c.created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Workspaces that opted in to a retention period, with it. */
+export async function workspacesWithRetention(db: Db) {
+  return db
+    .selectFrom('workspaces')
+    .select(['id', 'customer_retention_months'])
+    .where('customer_retention_months', 'is not', null)
+    .execute();
+}

@@ -1,0 +1,173 @@
+import { presentBooking, presentHistoryEntry } from '../bookings/bookings.presenter.js';
+import { listBookingViews } from '../bookings/bookings.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { toUtcIso } from '../platform/time/zone.js';
+import type { RequestContext } from '../workspaces/request-context.js';
+import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
+import {
+  answersNaming,
+  bookingIdsOfCustomer,
+  deliveriesOfEvents,
+  eraseBookingTexts,
+  eraseCustomerRow,
+  eraseMail,
+  eventsOfBookings,
+  historyOfBookings,
+  mailOfBookings,
+  replaceDeliveryBody,
+  replaceEventPayload,
+  replaceHistoryChanges,
+  replaceStoredAnswer,
+  staleCustomers,
+  workspacesWithRetention,
+} from './customer-data.repository.js';
+import { type PersonalData, retentionCutoff, scrubPersonal, scrubText } from './customer-data.rules.js';
+import { type CustomerRow, presentCustomer, requireCustomer } from './customers.repository.js';
+
+/** The export's format version: a reader can tell what it holds. */
+export const CUSTOMER_EXPORT_FORMAT = 1;
+const PAGE = 100;
+
+/**
+ * Everything the workspace keeps about one customer, as one JSON document (the right of access):
+ * their profile, every booking in the API's shape with its order (payments) and history, and
+ * the emails sent about those bookings with what they said. `consents` lists what the customer
+ * agreed to; no consent is recorded yet, so it is empty.
+ */
+export async function exportCustomerData(ctx: RequestContext & { db: Db }, customerId: string) {
+  const { db, workspace } = ctx;
+  const customer = await requireCustomer(db, workspace.id, customerId);
+  const bookings = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const { rows } = await listBookingViews(
+      db,
+      workspace.id,
+      { customer_uuid: customer.id },
+      { perPage: PAGE, offset },
+      'oldest-first',
+    );
+    bookings.push(...rows);
+    if (rows.length < PAGE) break;
+  }
+  const bookingIds = bookings.map((view) => view.id);
+  const [history, mail] = await Promise.all([
+    historyOfBookings(db, workspace.id, bookingIds),
+    mailOfBookings(db, workspace.id, bookingIds),
+  ]);
+  return {
+    format: CUSTOMER_EXPORT_FORMAT,
+    exported_at: toUtcIso(ctx.now),
+    workspace: { slug: workspace.slug, name: workspace.name },
+    customer: {
+      ...presentCustomer(customer),
+      erased_at: customer.erased_at === null ? null : toUtcIso(customer.erased_at.getTime()),
+    },
+    bookings: bookings.map((view) => ({
+      ...presentBooking(view, workspace, ctx.linkBase),
+      history: history.filter((entry) => entry.booking_id === view.id).map(presentHistoryEntry),
+    })),
+    messages: mail
+      .filter((message) => message.recipient !== '' && message.recipient === customer.email)
+      .map((message) => ({
+        channel: 'email' as const,
+        booking_uuid: message.booking_id,
+        kind: message.kind,
+        recipient: message.recipient,
+        subject: message.subject,
+        body_text: message.body_text,
+        state: message.state,
+        sent_at: message.sent_at === null ? null : toUtcIso(message.sent_at.getTime()),
+        created_at: toUtcIso(message.created_at.getTime()),
+      })),
+    consents: [] as never[],
+  };
+}
+
+/**
+ * The right to erasure: the customer's personal data goes from every place it is kept
+ * (customer-data.repository.ts), in one transaction, while their bookings, orders and payments
+ * stay with their amounts and times, so the business's totals do not move. The customer row
+ * stays, emptied and marked erased; erasing again changes nothing. Webhook bodies already
+ * delivered to an integrator's server are beyond our reach: what we keep of them is scrubbed.
+ */
+export async function eraseCustomer(
+  ctx: RequestContext & { uow: UnitOfWork },
+  customerId: string,
+): Promise<CustomerRow> {
+  const { workspace } = ctx;
+  return ctx.uow.run(workspace.id, async (tx) => {
+    const customer = await requireCustomer(tx, workspace.id, customerId);
+    if (customer.erased_at !== null) return customer;
+    const at = new Date(ctx.now);
+    const personal: PersonalData = { phone: customer.phone, email: customer.email };
+    const bookingIds = await bookingIdsOfCustomer(tx, workspace.id, customer.id);
+
+    await eraseBookingTexts(tx, workspace.id, bookingIds, at);
+    for (const entry of await historyOfBookings(tx, workspace.id, bookingIds)) {
+      const { value, changed } = scrubPersonal(entry.changes, personal);
+      if (changed) await replaceHistoryChanges(tx, workspace.id, entry.id, value);
+    }
+    const events = await eventsOfBookings(tx, workspace.id, bookingIds);
+    for (const event of events) {
+      const { value, changed } = scrubPersonal(event.payload, personal);
+      if (changed) await replaceEventPayload(tx, workspace.id, event.id, value);
+    }
+    const deliveries = await deliveriesOfEvents(
+      tx,
+      workspace.id,
+      events.map((event) => event.id),
+    );
+    for (const delivery of deliveries) {
+      const { value, changed } = scrubText(delivery.body, personal);
+      if (changed) await replaceDeliveryBody(tx, workspace.id, delivery.id, value);
+    }
+    for (const message of await mailOfBookings(tx, workspace.id, bookingIds)) {
+      const { value } = scrubPersonal(message.snapshot, personal);
+      await eraseMail(tx, workspace.id, message.id, {
+        snapshot: value,
+        toCustomer: personal.email !== '' && message.recipient === personal.email,
+      });
+    }
+    for (const answer of await answersNaming(tx, workspace.id, customer.id)) {
+      if (answer.response_body === null) continue;
+      const { value, changed } = scrubText(answer.response_body, personal);
+      if (changed) await replaceStoredAnswer(tx, workspace.id, answer.key, value);
+    }
+    await eraseCustomerRow(tx, workspace.id, customer.id, at);
+    return requireCustomer(tx, workspace.id, customer.id);
+  });
+}
+
+/** At most this many customers are erased per workspace and sweep; the next sweep goes on. */
+const SWEEP_BATCH = 100;
+
+/**
+ * The retention sweep (run by the worker, `kairos customers retention-sweep`): in each workspace
+ * that set `customer_retention_months`, erases customers with no booking starting in that many
+ * months (and created before then). Returns how many it erased.
+ */
+export async function sweepRetention(deps: { db: Db; uow: UnitOfWork; now: number; linkBase: string }) {
+  let erased = 0;
+  for (const { id, customer_retention_months: months } of await workspacesWithRetention(deps.db)) {
+    const before = retentionCutoff(deps.now, months!);
+    const stale = await staleCustomers(deps.db, id, before, SWEEP_BATCH);
+    if (stale.length === 0) continue;
+    const workspace = await findWorkspaceById(deps.db, id);
+    if (!workspace) continue;
+    for (const customerId of stale) {
+      await eraseCustomer(
+        {
+          workspace,
+          actor: { type: 'system', id: null },
+          now: deps.now,
+          linkBase: deps.linkBase,
+          uow: deps.uow,
+        },
+        customerId,
+      );
+      erased += 1;
+    }
+  }
+  return erased;
+}
