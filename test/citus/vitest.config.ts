@@ -24,6 +24,7 @@ export default defineConfig({
       'src/webhooks/webhooks.api.test.ts',
       'src/webhooks/deliveries.api.test.ts',
       'src/customers/customers.test.ts',
+      'src/customers/customer-data.test.ts',
       'src/locations/locations.test.ts',
       'src/app/api/api-auth.test.ts',
       'src/workspaces/panel/home.panel.test.ts',
