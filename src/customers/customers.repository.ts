@@ -184,3 +184,21 @@ export async function customerPaidTotal(db: Db, workspaceId: string, customerId:
     .executeTakeFirstOrThrow();
   return Number(row.paid);
 }
+
+/** Sets the given names and email of a customer (the import's update); false when not there. */
+export async function updateCustomerRow(
+  tx: Tx,
+  workspaceId: string,
+  customerId: string,
+  changes: { first_name?: string; last_name?: string; email?: string },
+  at: Date,
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('customers')
+    .set({ ...changes, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', customerId)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

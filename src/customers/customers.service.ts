@@ -1,5 +1,5 @@
 import { listBookingViews, locationNamesOf } from '../bookings/bookings.repository.js';
-import { FieldErrorBag } from '../errors.js';
+import { FieldErrorBag, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { CustomerSearch } from './customer-search.rules.js';
@@ -8,6 +8,7 @@ import {
   customerPaidTotal,
   requireCustomer,
   searchCustomers,
+  updateCustomerRow,
   upsertCustomerRow,
 } from './customers.repository.js';
 import { normalizePhone } from './phone.rules.js';
@@ -87,4 +88,18 @@ export async function customerBookings(
     rows.map((row) => row.location_id),
   );
   return { rows, total, paid, locationNames };
+}
+
+/** Changes a customer's names or email (the import's update of an existing customer). */
+export async function updateCustomerDetails(
+  uow: UnitOfWork,
+  workspaceId: string,
+  customerId: string,
+  changes: { first_name?: string; last_name?: string; email?: string },
+  now: number,
+): Promise<void> {
+  await uow.run(workspaceId, async (tx) => {
+    if (!(await updateCustomerRow(tx, workspaceId, customerId, changes, new Date(now))))
+      throw notFound('Customer');
+  });
 }

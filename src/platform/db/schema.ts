@@ -515,6 +515,19 @@ export interface MailMessagesTable {
   updated_at: Timestamp;
 }
 
+/** migrations/0026_import_uploads.sql: a CSV file between its preview and its run (src/imports/). */
+export interface ImportUploadsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  kind: 'customers' | 'services' | 'staffers' | 'bookings';
+  file_name: Generated<string>;
+  content: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  ran_at: TimestampNullable;
+  result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -550,4 +563,5 @@ export interface DB {
   password_reset_tokens: PasswordResetTokensTable;
   calendar_feeds: CalendarFeedsTable;
   mail_messages: MailMessagesTable;
+  import_uploads: ImportUploadsTable;
 }
