@@ -24,7 +24,9 @@ export type Command =
   /** Handled by src/users/users.cli.ts (panel users). */
   | { kind: 'user'; args: string[] }
   /** Handled by src/calendar-feeds/calendar-feeds.cli.ts. */
-  | { kind: 'calendar-feed'; args: string[] };
+  | { kind: 'calendar-feed'; args: string[] }
+  /** Handled by src/imports/imports.cli.ts. */
+  | { kind: 'import'; args: string[] };
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; required?: boolean }>;
 
@@ -49,6 +51,7 @@ export function parseCommand(argv: string[]): Command {
   // The webhook commands belong to another module, with their own flags (and their own --help).
   if (group === 'webhook') return { kind: 'webhook', args: argv.slice(1) };
   if (group === 'calendar-feed') return { kind: 'calendar-feed', args: argv.slice(1) };
+  if (group === 'import') return { kind: 'import', args: argv.slice(1) };
   if (group === 'user') {
     parseUserArgs(argv.slice(1));
     return { kind: 'user', args: argv.slice(1) };

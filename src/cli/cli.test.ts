@@ -144,6 +144,7 @@ describe('the commands on a store', () => {
       command.kind === 'webhook' ||
       command.kind === 'user' ||
       command.kind === 'calendar-feed' ||
+      command.kind === 'import' ||
       command.kind === 'db-migrate' ||
       command.kind === 'db-distribute'
     ) {

@@ -19,6 +19,7 @@ export async function executeCommand(
     | { kind: 'webhook' }
     | { kind: 'user' }
     | { kind: 'calendar-feed' }
+    | { kind: 'import' }
     | { kind: 'db-migrate' }
     | { kind: 'db-distribute' }
   >,

@@ -22,6 +22,10 @@ Commands:
   calendar-feed link --workspace S --user E (--staffer U | --none)
       Which staffer a member is: their own feed holds that staffer's bookings.
       -> {"user":E,"staffer_uuid":U|null}
+  import customers|services|staffers|bookings --workspace S --file F.csv [--dry-run]
+      Imports a CSV file row by row (docs/import-export.md); --dry-run only says what each row
+      would do. Rows that match what the workspace has are left alone.
+      -> {"kind","ran","counts":{"create","update","unchanged","error"},"rows":[{"line","action","label","errors"}]}
   user create --email E [--name N]
       A panel user with a one-time password (chosen anew at the first sign-in).
       -> {"user":{"uuid","email","name"},"one_time_password":"..."}

@@ -1,5 +1,6 @@
 import { calendarFeedCommand } from '../calendar-feeds/calendar-feeds.cli.js';
 import { loadConfig } from '../config.js';
+import { importCommand } from '../imports/imports.cli.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
 import { openConfiguredBus } from '../platform/bus/open-bus.js';
 import { distributeSchema } from '../platform/db/citus-distribution.js';
@@ -61,7 +62,9 @@ export async function runCli(
               ? await webhookCommand(database, command.args, bus)
               : command.kind === 'calendar-feed'
                 ? await calendarFeedCommand(database, command.args, now(), env)
-                : await executeCommand(database, command, now(), bus);
+                : command.kind === 'import'
+                  ? await importCommand(database, command.args, now(), env)
+                  : await executeCommand(database, command, now(), bus);
     await bus?.close();
     bus = undefined;
     await database.close();
