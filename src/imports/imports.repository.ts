@@ -76,7 +76,7 @@ export async function bookingExists(
 }
 
 export async function insertUpload(
-  db: Db,
+  tx: Tx,
   values: {
     workspaceId: string;
     kind: ImportKind;
@@ -85,7 +85,7 @@ export async function insertUpload(
     createdBy: string | null;
   },
 ): Promise<string> {
-  const row = await db
+  const row = await tx
     .insertInto('import_uploads')
     .values({
       workspace_id: values.workspaceId,
@@ -120,8 +120,8 @@ export async function claimUpload(tx: Tx, workspaceId: string, id: string, at: D
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function saveUploadResult(db: Db, workspaceId: string, id: string, result: object) {
-  await db
+export async function saveUploadResult(tx: Tx, workspaceId: string, id: string, result: object) {
+  await tx
     .updateTable('import_uploads')
     .set({ result: JSON.stringify(result) })
     .where('workspace_id', '=', workspaceId)

@@ -1,6 +1,6 @@
 import { createBooking } from '../bookings/bookings.service.js';
 import { findOrCreateCustomer, updateCustomerDetails } from '../customers/customers.service.js';
-import { AppError } from '../errors.js';
+import { AppError, FieldErrorBag, notFound } from '../errors.js';
 import { CsvError, parseCsv } from '../platform/csv.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -18,6 +18,7 @@ import {
   checkColumns,
   customerChanges,
   type ImportKind,
+  isImportKind,
   MAX_IMPORT_ROWS,
   nameKey,
   type RowErrors,
@@ -28,7 +29,16 @@ import {
   rowValues,
   stafferKey,
 } from './import-rows.rules.js';
-import { bookingExists, customersByPhone, type ImportLookups, importLookups } from './imports.repository.js';
+import {
+  bookingExists,
+  claimUpload,
+  customersByPhone,
+  findUpload,
+  type ImportLookups,
+  importLookups,
+  insertUpload,
+  saveUploadResult,
+} from './imports.repository.js';
 
 export type RowAction = 'create' | 'update' | 'unchanged' | 'error';
 
@@ -469,4 +479,64 @@ async function planBookings(ctx: RequestContext & { db: Db }, rows: Rows, lookup
     });
   }
   return planned;
+}
+
+/** The largest file the panel takes: ~20,000 customer rows. */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Keeps a file posted in the panel for its preview and its one run; a 422 for an unknown kind,
+ * an empty or too large file.
+ */
+export async function storeUpload(
+  ctx: ImportContext,
+  values: { kind: unknown; csv: unknown; fileName: unknown },
+): Promise<string> {
+  const errors = new FieldErrorBag();
+  if (!isImportKind(values.kind)) errors.add('kind', 'Choose what the file holds.');
+  const csv = typeof values.csv === 'string' ? values.csv : '';
+  if (csv.trim() === '') errors.add('csv', 'Choose a file or paste its text.');
+  else if (Buffer.byteLength(csv) > MAX_UPLOAD_BYTES)
+    errors.add('csv', 'The file is larger than 5 MB: split it.');
+  errors.throwIfAny();
+  return ctx.uow.run(ctx.workspace.id, (tx) =>
+    insertUpload(tx, {
+      workspaceId: ctx.workspace.id,
+      kind: values.kind as ImportKind,
+      fileName: typeof values.fileName === 'string' ? values.fileName.slice(0, 200) : '',
+      content: csv,
+      createdBy: ctx.actor.type === 'user' ? ctx.actor.id : null,
+    }),
+  );
+}
+
+/** An upload's page: its preview, or once run, what the run did. */
+export async function uploadReport(ctx: RequestContext & { db: Db }, uploadId: string) {
+  const upload = await findUpload(ctx.db, ctx.workspace.id, uploadId);
+  if (!upload) throw notFound('Import');
+  let report: ImportReport;
+  if (upload.result !== null) report = upload.result as unknown as ImportReport;
+  else if (upload.ran_at !== null) {
+    report = {
+      kind: upload.kind,
+      ran: true,
+      ignoredColumns: [],
+      rows: [],
+      counts: { create: 0, update: 0, unchanged: 0, error: 0 },
+      fileError: 'This import has started and not finished yet: reload the page in a moment.',
+    };
+  } else report = await previewImport(ctx, upload.kind, upload.content);
+  return { id: upload.id, fileName: upload.file_name, report };
+}
+
+/** Runs an upload once: a second submit (another tab, a double click) finds it claimed. */
+export async function runUpload(ctx: ImportContext, uploadId: string): Promise<void> {
+  const upload = await findUpload(ctx.db, ctx.workspace.id, uploadId);
+  if (!upload) throw notFound('Import');
+  const claimed = await ctx.uow.run(ctx.workspace.id, (tx) =>
+    claimUpload(tx, ctx.workspace.id, upload.id, new Date(ctx.now)),
+  );
+  if (!claimed) return;
+  const report = await runImport(ctx, upload.kind, upload.content);
+  await ctx.uow.run(ctx.workspace.id, (tx) => saveUploadResult(tx, ctx.workspace.id, upload.id, report));
 }

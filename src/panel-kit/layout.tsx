@@ -69,6 +69,11 @@ const NAV: { group?: string; items: NavItem[] }[] = [
       },
       { href: `${PANEL_PREFIX}/team`, label: 'Team', show: (role) => can(role, 'team') },
       {
+        href: `${PANEL_PREFIX}/settings/data`,
+        label: 'Import and export',
+        show: (role) => can(role, 'settings'),
+      },
+      {
         href: `${PANEL_PREFIX}/settings/calendar-feeds`,
         label: 'Calendar feeds',
         show: (role) => can(role, 'settings'),

@@ -11,6 +11,7 @@ import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
 import { customersPanelRoutes } from '../../customers/panel/customers.routes.js';
 import { AppError } from '../../errors.js';
+import { importsPanelRoutes } from '../../imports/panel/imports.routes.js';
 import { locationsPanelRoutes } from '../../locations/panel/locations.routes.js';
 import { notificationsPanelRoutes } from '../../notifications/panel/notifications.routes.js';
 import { appManifestRoutes } from '../../panel-kit/app-manifest.js';
@@ -117,6 +118,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     staffersPanelRoutes,
     schedulesPanelRoutes,
     customersPanelRoutes,
+    importsPanelRoutes,
     bookingsListPanelRoutes,
     bookingsPanelRoutes,
     newBookingPanelRoutes,
