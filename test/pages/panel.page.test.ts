@@ -234,6 +234,39 @@ describe('the account panel in a browser', () => {
     await page.waitForURL(/notice=regenerated/);
     await expect(page.locator('#own-feed').innerText()).resolves.toMatch(/\/ical\/[A-Za-z0-9_-]{65}\.ics$/);
     await check(page, 'own-calendar-feed');
+    // Import and export: a file chosen in the browser fills the form (the island), a preview
+    // per row, then the run.
+    await nav(page, 'Import and export');
+    await check(page, 'import-export');
+    await page.getByLabel('What the file holds').selectOption('customers');
+    await page.getByLabel('File', { exact: true }).setInputFiles({
+      name: 'clients.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'phone;first_name;last_name\n+4915155550001;Rosa;Lind\n+4915155550002;Sven;\nnot-a-phone;Tom;\n',
+      ),
+    });
+    // The island reads the file asynchronously: wait for the box to fill.
+    await page.waitForFunction(() =>
+      (document.getElementById('import-csv') as HTMLTextAreaElement | null)?.value.includes('Rosa'),
+    );
+    await page.getByRole('button', { name: 'Preview the import' }).click();
+    await page.getByText('2 to create, 0 to update, 0 already there, 1 with errors.').waitFor();
+    await check(page, 'import-preview');
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await page.getByText('2 created, 0 updated, 0 already there, 1 with errors.').waitFor();
+    await check(page, 'import-done');
+
+    // A customer's data: erase after a confirm step.
+    await nav(page, 'Customers');
+    await page.getByRole('link', { name: 'Rosa Lind' }).click();
+    await check(page, 'customer-data-links');
+    await page.getByRole('link', { name: 'Erase their data…' }).click();
+    await check(page, 'customer-erase');
+    await page.getByRole('button', { name: 'Erase their data' }).click();
+    await page.waitForURL(/notice=erased/);
+    await check(page, 'customer-erased');
+
     await page.goto(`${base}/panel/no-such-page`);
     await check(page, 'not-found');
 

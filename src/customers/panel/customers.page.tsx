@@ -112,7 +112,7 @@ export function CustomerPage(props: {
       <div class="card">
         <dl class="meta">
           <dt>Phone</dt>
-          <dd>{customer.phone}</dd>
+          <dd>{customer.phone || '—'}</dd>
           <dt>Email</dt>
           <dd>{customer.email || '—'}</dd>
           <dt>Customer since</dt>
@@ -216,14 +216,21 @@ export function EraseCustomerPage(props: { customer: CustomerRow; csrf: string }
           Their bookings, orders and payments stay, without their name, so your totals do not change. This
           cannot be undone: download their data first if they asked for it.
         </p>
-        <PostForm action={`${path}/erase`} csrf={props.csrf} label="Erase the customer's data">
-          <p class="actions">
+        <div class="row">
+          <PostForm
+            action={`${path}/erase`}
+            csrf={props.csrf}
+            class="inline"
+            label="Erase the customer's data"
+          >
             <button type="submit" class="danger">
               Erase their data
             </button>
-            <a href={path}>Keep it</a>
-          </p>
-        </PostForm>
+          </PostForm>
+          <a class="button secondary" href={path}>
+            Keep it
+          </a>
+        </div>
       </div>
     </>
   );

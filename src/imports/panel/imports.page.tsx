@@ -12,11 +12,12 @@ const KIND_LABELS: Record<ImportKind, string> = {
   bookings: 'Future bookings',
 };
 
-const ACTION_LABELS: Record<RowAction, string> = {
-  create: 'New',
-  update: 'Update',
-  unchanged: 'Already there',
-  error: 'Error',
+/** What a row will do (preview) and what it did (after the run). */
+const ACTION_LABELS: Record<RowAction, [string, string]> = {
+  create: ['New', 'Created'],
+  update: ['Update', 'Updated'],
+  unchanged: ['Already there', 'Already there'],
+  error: ['Error', 'Not imported'],
 };
 
 /** Settings → Import and export: the two exports, and the import form. */
@@ -31,18 +32,24 @@ export function DataPage(props: { csrf: string; error?: string | undefined; kind
             Customers (CSV)
           </a>
         </p>
-        <form method="get" action={`${DATA}/bookings.csv`} class="inline" aria-label="Export bookings">
-          <label for="export-from">Bookings from</label>
-          <input id="export-from" name="from" type="date" />
-          <label for="export-to">to</label>
-          <input id="export-to" name="to" type="date" />
+        <form method="get" action={`${DATA}/bookings.csv`} aria-label="Export bookings">
+          <div class="row">
+            <div class="field">
+              <label for="export-from">Bookings from</label>
+              <input id="export-from" name="from" type="date" />
+            </div>
+            <div class="field">
+              <label for="export-to">to</label>
+              <input id="export-to" name="to" type="date" />
+            </div>
+          </div>
+          <p class="muted">
+            Dates are UTC days; leave them empty for every booking. Times in the file are each location’s.
+          </p>
           <button type="submit" class="secondary">
             Bookings (CSV)
           </button>
         </form>
-        <p class="muted">
-          Dates are UTC days; leave them empty for every booking. Times in the file are each location’s.
-        </p>
       </div>
       <h2>Import</h2>
       <div class="card">
@@ -79,15 +86,17 @@ export function DataPage(props: { csrf: string; error?: string | undefined; kind
               {props.error}
             </p>
           )}
-          <label for="import-kind">What the file holds</label>
-          <select id="import-kind" name="kind">
-            {IMPORT_KINDS.map((kind) => (
-              <option key={kind} value={kind} selected={kind === props.kind}>
-                {KIND_LABELS[kind]}
-              </option>
-            ))}
-          </select>
-          <div hidden>
+          <div class="field">
+            <label for="import-kind">What the file holds</label>
+            <select id="import-kind" name="kind">
+              {IMPORT_KINDS.map((kind) => (
+                <option key={kind} value={kind} selected={kind === props.kind}>
+                  {KIND_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field" hidden>
             <label for="import-file">File</label>
             <input
               id="import-file"
@@ -98,11 +107,11 @@ export function DataPage(props: { csrf: string; error?: string | undefined; kind
             />
           </div>
           <input type="hidden" id="import-name" name="file_name" value="" />
-          <label for="import-csv">The file’s text (or paste it here)</label>
-          <textarea id="import-csv" name="csv" rows={8} spellcheck={false} />
-          <p class="actions">
-            <button type="submit">Preview the import</button>
-          </p>
+          <div class="field">
+            <label for="import-csv">The file’s text (or paste it here)</label>
+            <textarea id="import-csv" name="csv" rows={8} spellcheck={false} />
+          </div>
+          <button type="submit">Preview the import</button>
         </PostForm>
       </div>
     </>
@@ -143,14 +152,21 @@ export function ImportPage(props: { id: string; fileName: string; report: Import
             </p>
           )}
           {!report.ran && toApply > 0 && (
-            <PostForm action={`${DATA}/imports/${props.id}/run`} csrf={props.csrf} label="Run the import">
-              <p class="actions">
+            <div class="row">
+              <PostForm
+                action={`${DATA}/imports/${props.id}/run`}
+                csrf={props.csrf}
+                class="inline"
+                label="Run the import"
+              >
                 <button type="submit">
                   Import {toApply} {toApply === 1 ? 'row' : 'rows'}
                 </button>
-                <a href={DATA}>Cancel</a>
-              </p>
-            </PostForm>
+              </PostForm>
+              <a class="button secondary" href={DATA}>
+                Cancel
+              </a>
+            </div>
           )}
         </div>
       )}
@@ -170,14 +186,20 @@ export function ImportPage(props: { id: string; fileName: string; report: Import
                 <tr key={row.line} class={row.action === 'error' ? 'row-error' : undefined}>
                   <td data-label="Line">{row.line}</td>
                   <td data-label="Row">{row.label}</td>
-                  <td data-label="Action">{ACTION_LABELS[row.action]}</td>
-                  <td data-label="Why not">
-                    {Object.entries(row.errors).map(([column, messages]) => (
-                      <div key={column}>
-                        <code>{column}</code>: {messages.join(' ')}
-                      </div>
-                    ))}
+                  <td data-label={report.ran ? 'Done' : 'Will be'}>
+                    {ACTION_LABELS[row.action][report.ran ? 1 : 0]}
                   </td>
+                  {Object.keys(row.errors).length > 0 ? (
+                    <td data-label="Why not">
+                      {Object.entries(row.errors).map(([column, messages]) => (
+                        <div key={column}>
+                          <code>{column}</code>: {messages.join(' ')}
+                        </div>
+                      ))}
+                    </td>
+                  ) : (
+                    <td class="muted">—</td>
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -17,8 +17,9 @@ beforeAll(async () => {
 afterAll(() => s.t.close());
 
 const customersNamed = async (name: string) =>
-  (await s.t.call('GET', '/customers?per_page=100')).json().data.filter((c: { first_name: string }) => c.first_name === name)
-    .length;
+  (await s.t.call('GET', '/customers?per_page=100'))
+    .json()
+    .data.filter((c: { first_name: string }) => c.first_name === name).length;
 
 describe('Import and export in the panel', () => {
   it('previews an upload, runs it once however often it is submitted, and shows what it did', async () => {
@@ -26,7 +27,11 @@ describe('Import and export in the panel', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('/assets/islands/csv-file.js');
     const csv = 'phone;first_name\n+4915144440001;Paula\n+4915144440002;Quinn\nbad;Row\n';
-    const uploaded = await owner.post('/panel/settings/data/imports', { kind: 'customers', csv, file_name: 'c.csv' });
+    const uploaded = await owner.post('/panel/settings/data/imports', {
+      kind: 'customers',
+      csv,
+      file_name: 'c.csv',
+    });
     expect(uploaded.statusCode).toBe(303);
     const preview = uploaded.headers.location as string;
     expect(preview).toMatch(/^\/panel\/settings\/data\/imports\/[0-9a-f-]{36}$/);
@@ -50,8 +55,14 @@ describe('Import and export in the panel', () => {
     const empty = await owner.post('/panel/settings/data/imports', { kind: 'customers', csv: '  ' });
     expect(empty.statusCode).toBe(422);
     expect(empty.body).toContain('Choose a file or paste its text.');
-    expect((await owner.post('/panel/settings/data/imports', { kind: 'rooms', csv: 'a\n1' })).statusCode).toBe(422);
-    const forged = await owner.post('/panel/settings/data/imports', { kind: 'customers', csv: 'phone\n+4915144440009\n' }, { csrf: null });
+    expect(
+      (await owner.post('/panel/settings/data/imports', { kind: 'rooms', csv: 'a\n1' })).statusCode,
+    ).toBe(422);
+    const forged = await owner.post(
+      '/panel/settings/data/imports',
+      { kind: 'customers', csv: 'phone\n+4915144440009\n' },
+      { csrf: null },
+    );
     expect(forged.statusCode).toBe(403);
   });
 
@@ -84,7 +95,10 @@ describe('Import and export in the panel', () => {
       s.t.db,
       await makeUser(s.t.db, [{ workspaceId: other.workspace.id, role: 'owner' }]),
     );
-    const mine = await owner.post('/panel/settings/data/imports', { kind: 'customers', csv: 'phone\n+4915144440010\n' });
+    const mine = await owner.post('/panel/settings/data/imports', {
+      kind: 'customers',
+      csv: 'phone\n+4915144440010\n',
+    });
     const path = mine.headers.location as string;
     expect((await stranger.get(path)).statusCode).toBe(404);
     await stranger.get('/panel/settings/data');
