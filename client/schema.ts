@@ -827,7 +827,7 @@ export interface paths {
                                 action: "created" | "rescheduled" | "status_changed" | "note_added" | "staffer_changed" | "services_changed" | "completed" | "canceled";
                                 actor: {
                                     /** @enum {unknown} */
-                                    type: "api_key" | "user" | "system";
+                                    type: "api_key" | "user" | "system" | "cli";
                                     /** Format: uuid */
                                     uuid: string | null;
                                 };

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import { invalidField, limitReached, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
@@ -54,6 +55,8 @@ export async function createApiKey(
   workspaceId: string,
   rawName: string,
   options: { limit?: number | undefined; createdBy?: string | null | undefined } = {},
+  /** Who makes it, for the audit log; none for a new workspace's first key. */
+  actor?: AuditActor,
 ): Promise<CreatedApiKey> {
   const name = rawName.trim();
   const createdBy = options.createdBy ?? null;
@@ -79,6 +82,8 @@ export async function createApiKey(
     secretHint: `secret_…${secret.slice(-4)}`,
     createdBy,
   });
+  // The first key of a new workspace is made with it, by no one: only later keys are logged.
+  if (actor) await recordAudit(tx, workspaceId, actor, 'api_key.created', row.id, { name: row.name });
   return { uuid: row.id, name: row.name, secret };
 }
 
@@ -93,8 +98,15 @@ export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyLi
 }
 
 /** Deleting is immediate: the auth check reads the key on every request, nothing caches it. */
-export async function deleteApiKey(db: Db, workspaceId: string, keyId: string): Promise<void> {
-  if (!(await softDeleteApiKey(db, workspaceId, keyId))) throw notFound('API key');
+export async function deleteApiKey(
+  tx: Tx,
+  workspaceId: string,
+  keyId: string,
+  actor: AuditActor,
+): Promise<void> {
+  const key = await findLiveApiKey(tx, workspaceId, keyId);
+  if (!key || !(await softDeleteApiKey(tx, workspaceId, keyId))) throw notFound('API key');
+  await recordAudit(tx, workspaceId, actor, 'api_key.deleted', keyId, { name: key.name });
 }
 
 /** The workspace's keys with who made them and when each was last used (the panel's list). */

@@ -212,6 +212,6 @@ export const HistoryEntryJson = Type.Object({
     {},
     { additionalProperties: true, description: 'What changed; keys depend on the action' },
   ),
-  actor: Type.Object({ type: Type.Enum(['api_key', 'user', 'system']), uuid: Nullable(Uuid) }),
+  actor: Type.Object({ type: Type.Enum(['api_key', 'user', 'system', 'cli']), uuid: Nullable(Uuid) }),
   created_at: IsoInstant,
 });

@@ -1,4 +1,5 @@
 import { createApiKey, deleteApiKey, listApiKeys } from '../api-keys/api-keys.service.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import { loadConfig } from '../config.js';
 import { invalidField, notFound } from '../errors.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
@@ -52,7 +53,13 @@ export async function executeCommand(
       if (command.name.trim() === '') throw invalidField('name', 'The name field is required.');
       const workspace = await requireWorkspace(db, command.workspace);
       const apiKey = await uow.run(workspace.id, (tx) =>
-        createApiKey(tx, workspace.id, command.name.trim(), { limit: loadConfig().maxApiKeysPerWorkspace }),
+        createApiKey(
+          tx,
+          workspace.id,
+          command.name.trim(),
+          { limit: loadConfig().maxApiKeysPerWorkspace },
+          CLI_ACTOR,
+        ),
       );
       return { api_key: apiKey };
     }
@@ -64,7 +71,7 @@ export async function executeCommand(
       const workspace = await requireWorkspace(db, command.workspace);
       // Not a uuid names no key of this workspace: the same not_found as an unknown one.
       if (!isUuid(command.uuid)) throw notFound('API key');
-      await uow.run(workspace.id, (tx) => deleteApiKey(tx, workspace.id, command.uuid));
+      await uow.run(workspace.id, (tx) => deleteApiKey(tx, workspace.id, command.uuid, CLI_ACTOR));
       return { deleted: true, uuid: command.uuid };
     }
   }

@@ -1,3 +1,4 @@
+import { recordAccess, recordAudit } from '../audit/audit.service.js';
 import { presentBooking, presentHistoryEntry } from '../bookings/bookings.presenter.js';
 import { listBookingViews } from '../bookings/bookings.repository.js';
 import type { Db } from '../platform/db/client.js';
@@ -35,7 +36,10 @@ const PAGE = 100;
  * the emails sent about those bookings with what they said. `consents` lists what the customer
  * agreed to; no consent is recorded yet, so it is empty.
  */
-export async function exportCustomerData(ctx: RequestContext & { db: Db }, customerId: string) {
+export async function exportCustomerData(
+  ctx: RequestContext & { db: Db; uow: UnitOfWork },
+  customerId: string,
+) {
   const { db, workspace } = ctx;
   const customer = await requireCustomer(db, workspace.id, customerId);
   const bookings = [];
@@ -51,6 +55,8 @@ export async function exportCustomerData(ctx: RequestContext & { db: Db }, custo
     if (rows.length < PAGE) break;
   }
   const bookingIds = bookings.map((view) => view.id);
+  // Who took a customer's data out, and when: the log keeps it (docs/audit-log.md).
+  await recordAccess(ctx.uow, workspace.id, ctx.actor, 'customer.exported', customer.id);
   const [history, mail] = await Promise.all([
     historyOfBookings(db, workspace.id, bookingIds),
     mailOfBookings(db, workspace.id, bookingIds),
@@ -135,6 +141,9 @@ export async function eraseCustomer(
       if (changed) await replaceStoredAnswer(tx, workspace.id, answer.key, value);
     }
     await eraseCustomerRow(tx, workspace.id, customer.id, at);
+    await recordAudit(tx, workspace.id, ctx.actor, 'customer.erased', customer.id, {
+      bookings: bookingIds.length,
+    });
     return requireCustomer(tx, workspace.id, customer.id);
   });
 }

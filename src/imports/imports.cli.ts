@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import { loadConfig, publicBaseUrl } from '../config.js';
 import { notFound, UsageError } from '../errors.js';
 import type { Database } from '../platform/db/client.js';
@@ -51,7 +52,7 @@ export async function importCommand(
   if (!workspace) throw notFound('Workspace');
   const ctx = {
     workspace,
-    actor: { type: 'system' as const, id: null },
+    actor: CLI_ACTOR,
     now,
     linkBase: publicBaseUrl(loadConfig(env)),
     db,

@@ -1,3 +1,4 @@
+import { recordAccess } from '../audit/audit.service.js';
 import { createBooking } from '../bookings/bookings.service.js';
 import { findOrCreateCustomer, updateCustomerDetails } from '../customers/customers.service.js';
 import { AppError, FieldErrorBag, notFound } from '../errors.js';
@@ -102,7 +103,12 @@ export async function runImport(ctx: ImportContext, kind: ImportKind, text: stri
           : { [error.statusCode === 409 ? 'start' : 'row']: [error.message] };
     }
   }
-  return finish({ ...report, ran: true }, planned);
+  const done = finish({ ...report, ran: true }, planned);
+  await recordAccess(ctx.uow, ctx.workspace.id, ctx.actor, 'data.imported', null, {
+    kind,
+    counts: done.counts,
+  });
+  return done;
 }
 
 /** The API's field names in a service's errors, as the file's columns name them. */

@@ -68,6 +68,7 @@ const NAV: { group?: string; items: NavItem[] }[] = [
         show: (role) => can(role, 'settings'),
       },
       { href: `${PANEL_PREFIX}/team`, label: 'Team', show: (role) => can(role, 'team') },
+      { href: `${PANEL_PREFIX}/settings/audit`, label: 'Audit log', show: (role) => can(role, 'team') },
       {
         href: `${PANEL_PREFIX}/settings/data`,
         label: 'Import and export',

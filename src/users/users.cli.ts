@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import { loadConfig, publicBaseUrl } from '../config.js';
 import { notFound, UsageError } from '../errors.js';
 import type { Database } from '../platform/db/client.js';
@@ -76,6 +77,7 @@ export async function userCommand(
         workspace.id,
         { email: values.email as string, role: values.role as string },
         now,
+        CLI_ACTOR,
       );
       return { user: { uuid: user.id, email: user.email }, workspace: workspace.slug, role };
     }

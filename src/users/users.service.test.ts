@@ -5,6 +5,9 @@ import { createWorkspace } from '../workspaces/workspaces.service.js';
 import { openWritePath } from '../write-path.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { resolveSession, signIn, signOut, switchWorkspace } from './sessions.service.js';
+
+const SYSTEM = { type: 'system' as const, id: null };
+
 import {
   acceptInvite,
   addMember,
@@ -75,16 +78,18 @@ describe('users and sessions', () => {
       { email: 'boss@example.com', password: 'long enough password' },
       now,
     );
-    await addMember(database.db, a.id, { email: 'boss@example.com', role: 'owner' }, now);
-    await addMember(database.db, b.id, { email: 'boss@example.com', role: 'staff' }, now);
-    await expect(changeRole(openWritePath(database.db).uow, a.id, owner.id, 'admin')).rejects.toMatchObject({
+    await addMember(database.db, a.id, { email: 'boss@example.com', role: 'owner' }, now, SYSTEM);
+    await addMember(database.db, b.id, { email: 'boss@example.com', role: 'staff' }, now, SYSTEM);
+    await expect(
+      changeRole(openWritePath(database.db).uow, a.id, owner.id, 'admin', SYSTEM),
+    ).rejects.toMatchObject({
       code: 'last_owner',
     });
-    await expect(removeMember(openWritePath(database.db).uow, a.id, owner.id)).rejects.toMatchObject({
+    await expect(removeMember(openWritePath(database.db).uow, a.id, owner.id, SYSTEM)).rejects.toMatchObject({
       code: 'last_owner',
     });
     await expect(
-      addMember(database.db, a.id, { email: 'boss@example.com', role: 'chief' }, now),
+      addMember(database.db, a.id, { email: 'boss@example.com', role: 'chief' }, now, SYSTEM),
     ).rejects.toMatchObject({ errors: { role: [expect.any(String)] } });
 
     const { token } = await signIn(database.db, 'boss@example.com', 'long enough password', now);
@@ -101,14 +106,14 @@ describe('users and sessions', () => {
       statusCode: 404,
     });
     // Removed from B: the session falls back to A.
-    await addMember(database.db, b.id, { email: 'boss@example.com', role: 'owner' }, now);
+    await addMember(database.db, b.id, { email: 'boss@example.com', role: 'owner' }, now, SYSTEM);
     const { user: other } = await createUser(
       database.db,
       { email: 'other-owner@example.com', password: 'long enough password' },
       now,
     );
-    await addMember(database.db, b.id, { email: other.email, role: 'owner' }, now);
-    await removeMember(openWritePath(database.db).uow, b.id, owner.id);
+    await addMember(database.db, b.id, { email: other.email, role: 'owner' }, now, SYSTEM);
+    await removeMember(openWritePath(database.db).uow, b.id, owner.id, SYSTEM);
     expect((await resolveSession(database.db, token, now))?.workspace).toMatchObject({ slug: 'roles-a' });
   });
 

@@ -1,3 +1,4 @@
+import { type AuditActor, CLI_ACTOR, recordAudit } from '../audit/audit.service.js';
 import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
@@ -84,6 +85,7 @@ export async function addMember(
   workspaceId: string,
   input: { email: string; role: string },
   now: number,
+  actor: AuditActor,
 ): Promise<{ user: UserRow; role: Role }> {
   const errors = new FieldErrorBag();
   const role = input.role;
@@ -95,6 +97,7 @@ export async function addMember(
     const owners = await lockOwners(tx, workspaceId);
     if (role !== 'owner' && owners.length === 1 && owners[0] === user.id) throw lastOwner();
     await upsertMembership(tx, workspaceId, user.id, role, new Date(now));
+    await recordAudit(tx, workspaceId, actor, 'team.member_added', user.id, { email: user.email, role });
   });
   return { user, role };
 }
@@ -110,6 +113,7 @@ export async function changeRole(
   workspaceId: string,
   userId: string,
   role: string,
+  actor: AuditActor,
 ): Promise<void> {
   const errors = new FieldErrorBag();
   checkRole(errors, role);
@@ -119,15 +123,22 @@ export async function changeRole(
     if (!(await findMembership(tx, workspaceId, userId))) throw notFound('Member');
     if (role !== 'owner' && owners.length === 1 && owners[0] === userId) throw lastOwner();
     await setMembershipRole(tx, workspaceId, userId, role as Role);
+    await recordAudit(tx, workspaceId, actor, 'team.role_changed', userId, { role });
   });
 }
 
 /** Removes a member; their sessions lose this workspace on the next request. */
-export async function removeMember(uow: UnitOfWork, workspaceId: string, userId: string): Promise<void> {
+export async function removeMember(
+  uow: UnitOfWork,
+  workspaceId: string,
+  userId: string,
+  actor: AuditActor,
+): Promise<void> {
   await uow.run(workspaceId, async (tx) => {
     const owners = await lockOwners(tx, workspaceId);
     if (owners.length === 1 && owners[0] === userId) throw lastOwner();
     if (!(await deleteMembership(tx, workspaceId, userId))) throw notFound('Member');
+    await recordAudit(tx, workspaceId, actor, 'team.member_removed', userId);
   });
 }
 
@@ -159,6 +170,17 @@ export async function inviteMember(
     at: new Date(now),
     expiresAt: new Date(now + INVITE_TTL_MS),
   });
+  await recordAudit(
+    db,
+    workspaceId,
+    invitedBy ? { type: 'user', id: invitedBy } : CLI_ACTOR,
+    'team.invited',
+    null,
+    {
+      email,
+      role,
+    },
+  );
   return { token, email, role: role as Role };
 }
 

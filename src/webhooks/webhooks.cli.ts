@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import { loadConfig } from '../config.js';
 import { type FieldErrors, notFound, UsageError } from '../errors.js';
 import type { InvalidationBus } from '../platform/bus/invalidation-bus.js';
@@ -129,16 +130,23 @@ export async function webhookCommand(
           allowPrivate: loadConfig().webhooksAllowPrivate,
           maxWebhooks: loadConfig().maxWebhooksPerWorkspace,
         },
+        CLI_ACTOR,
       );
       // As the API answers a create: the secret and the header values, shown this once.
       return { data: { ...presentWebhookWithSecret(webhook, secret), headers: webhook.headers } };
     }
     case 'delete': {
-      await deleteWebhook(uow, workspace.id, uuid as string);
+      await deleteWebhook(uow, workspace.id, uuid as string, CLI_ACTOR);
       return { deleted: true, uuid };
     }
     default: {
-      const { webhook, secret } = await rotateWebhookSecret(uow, workspace.id, uuid as string, now);
+      const { webhook, secret } = await rotateWebhookSecret(
+        uow,
+        workspace.id,
+        uuid as string,
+        now,
+        CLI_ACTOR,
+      );
       return { data: presentWebhookWithSecret(webhook, secret) };
     }
   }

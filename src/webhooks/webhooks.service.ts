@@ -1,3 +1,4 @@
+import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import { type FieldErrors, limitReached } from '../errors.js';
 import { EVENT_TYPES } from '../outbox/event-types.js';
 import type { Db } from '../platform/db/client.js';
@@ -104,6 +105,7 @@ export async function createWebhook(
   workspaceId: string,
   input: WebhookInput,
   context: WebhookContext,
+  actor: AuditActor,
   schemaErrors: FieldErrors = {},
 ): Promise<{ webhook: WebhookRow; secret: string }> {
   const { events, url, headers } = await validate(input, true, context.allowPrivate, schemaErrors);
@@ -117,7 +119,7 @@ export async function createWebhook(
         `This workspace already has ${limit} webhooks, the most it may have; delete one first.`,
       );
     }
-    return insertWebhook(tx, {
+    const row = await insertWebhook(tx, {
       workspaceId,
       url: url as string,
       events: events ?? [ALL_EVENTS],
@@ -128,6 +130,8 @@ export async function createWebhook(
       secret,
       at: new Date(context.now),
     });
+    await recordAudit(tx, workspaceId, actor, 'webhook.created', row.id, { url: row.url });
+    return row;
   });
   return { webhook, secret };
 }
@@ -139,12 +143,13 @@ export async function updateWebhook(
   webhookId: string,
   input: WebhookInput,
   context: WebhookContext,
+  actor: AuditActor,
   schemaErrors: FieldErrors = {},
 ): Promise<WebhookRow> {
   await requireWebhook(uow.db, workspaceId, webhookId);
   const { events, url, headers } = await validate(input, false, context.allowPrivate, schemaErrors);
-  return uow.run(workspaceId, (tx) =>
-    updateWebhookRow(tx, workspaceId, webhookId, {
+  return uow.run(workspaceId, async (tx) => {
+    const row = await updateWebhookRow(tx, workspaceId, webhookId, {
       ...(url !== undefined ? { url } : {}),
       ...(input.format !== undefined ? { format: input.format } : {}),
       ...(headers !== undefined ? { headers: JSON.stringify(headers) } : {}),
@@ -154,8 +159,14 @@ export async function updateWebhook(
         ? { enabled: input.enabled, disabled_reason: null, ...(input.enabled ? { failing_since: null } : {}) }
         : {}),
       updated_at: new Date(context.now),
-    }),
-  );
+    });
+    await recordAudit(tx, workspaceId, actor, 'webhook.updated', webhookId, {
+      fields: Object.keys(input)
+        .filter((key) => input[key as keyof WebhookInput] !== undefined)
+        .sort(),
+    });
+    return row;
+  });
 }
 
 /**
@@ -167,21 +178,32 @@ export async function rotateWebhookSecret(
   workspaceId: string,
   webhookId: string,
   now: number,
+  actor: AuditActor,
 ): Promise<{ webhook: WebhookRow; secret: string }> {
   const secret = generateWebhookSecret();
-  const webhook = await uow.run(workspaceId, (tx) =>
-    rotateSecretRow(tx, workspaceId, webhookId, {
+  const webhook = await uow.run(workspaceId, async (tx) => {
+    const row = await rotateSecretRow(tx, workspaceId, webhookId, {
       secret,
       previousExpiresAt: new Date(now + PREVIOUS_SECRET_TTL_MS),
       at: new Date(now),
-    }),
-  );
+    });
+    await recordAudit(tx, workspaceId, actor, 'webhook.secret_rotated', webhookId);
+    return row;
+  });
   return { webhook, secret };
 }
 
 /** Deletes the webhook and its delivery log; 404 when there is no such webhook here. */
-export async function deleteWebhook(uow: UnitOfWork, workspaceId: string, webhookId: string): Promise<void> {
-  await uow.run(workspaceId, (tx) => deleteWebhookRow(tx, workspaceId, webhookId));
+export async function deleteWebhook(
+  uow: UnitOfWork,
+  workspaceId: string,
+  webhookId: string,
+  actor: AuditActor,
+): Promise<void> {
+  await uow.run(workspaceId, async (tx) => {
+    await deleteWebhookRow(tx, workspaceId, webhookId);
+    await recordAudit(tx, workspaceId, actor, 'webhook.deleted', webhookId);
+  });
 }
 
 /** One page of the workspace's webhooks, with their total. */

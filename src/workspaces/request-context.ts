@@ -1,8 +1,11 @@
 import type { WorkspaceRow } from './workspaces.repository.js';
 
-/** Who made a change: recorded in a booking's history and handed to every service write. */
+/**
+ * Who made a change: recorded in a booking's history and the audit log, and handed to every
+ * service write. `cli`: an operator's command (src/cli/).
+ */
 export interface Actor {
-  type: 'api_key' | 'user' | 'system';
+  type: 'api_key' | 'user' | 'system' | 'cli';
   id: string | null;
 }
 

@@ -1,4 +1,5 @@
 import { type CreatedApiKey, createApiKey } from '../api-keys/api-keys.service.js';
+import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import { normalizePhone } from '../customers/phone.rules.js';
 import { FieldErrorBag, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
@@ -96,6 +97,7 @@ export async function updateWorkspaceSettings(
   uow: UnitOfWork,
   workspaceId: string,
   settings: WorkspaceSettings,
+  actor: AuditActor,
 ): Promise<WorkspaceRow> {
   const bookingForm: Partial<BookingForm> = { ...settings.booking_form };
   const changes: WorkspaceChanges = {
@@ -132,5 +134,11 @@ export async function updateWorkspaceSettings(
     return row;
   }
   // Slot step, notice and horizon shape every cached slot answer: the unit of work invalidates them.
-  return uow.run(workspaceId, (tx) => updateWorkspace(tx, workspaceId, changes));
+  return uow.run(workspaceId, async (tx) => {
+    const row = await updateWorkspace(tx, workspaceId, changes);
+    await recordAudit(tx, workspaceId, actor, 'settings.workspace_updated', workspaceId, {
+      fields: Object.keys(settings).sort(),
+    });
+    return row;
+  });
 }

@@ -94,7 +94,9 @@ describe('per-workspace caps', () => {
     }
     const live = await listApiKeys(t.db, workspace.id);
     expect(live).toHaveLength(4);
-    await deleteApiKey(t.db, workspace.id, live[0]!.uuid);
+    await openWritePath(t.db).uow.run(workspace.id, (tx) =>
+      deleteApiKey(tx, workspace.id, live[0]!.uuid, { type: 'system', id: null }),
+    );
     await expect(
       openWritePath(t.db).uow.run(workspace.id, (tx) =>
         createApiKey(tx, workspace.id, 'after delete', { limit: 4 }),

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userActor } from '../../audit/audit.service.js';
 import { AppError, notFound } from '../../errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -57,10 +58,13 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
         session.workspace.id,
         (uow) =>
           uow.run(session.workspace.id, (tx) =>
-            createApiKey(tx, session.workspace.id, name, {
-              createdBy: session.user.id,
-              limit: deps.config.maxApiKeysPerWorkspace,
-            }),
+            createApiKey(
+              tx,
+              session.workspace.id,
+              name,
+              { createdBy: session.user.id, limit: deps.config.maxApiKeysPerWorkspace },
+              userActor(session.user.id),
+            ),
           ),
         () => `${KEYS}?notice=already-created`,
         (key) => render(request, reply, { created: { name: key.name, secret: key.secret } }),
@@ -82,7 +86,10 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
     const session = sessionOf(request);
     // The form's key: a repeat gets the first redirect, not a 404 for the key it deleted.
     return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-      await deleteApiKey(uow.db, session.workspace.id, uuidParam(request, 'keyId'));
+      const keyId = uuidParam(request, 'keyId');
+      await uow.run(session.workspace.id, (tx) =>
+        deleteApiKey(tx, session.workspace.id, keyId, userActor(session.user.id)),
+      );
       return `${KEYS}?notice=deleted`;
     });
   });

@@ -73,7 +73,9 @@ describe('API-key authentication', () => {
     );
     const headers = { authorization: `Bearer ${key.secret}`, workspace: t.workspace.slug };
     expect((await ping(headers)).statusCode).toBe(200);
-    await deleteApiKey(t.db, t.workspace.id, key.uuid);
+    await openWritePath(t.db).uow.run(t.workspace.id, (tx) =>
+      deleteApiKey(tx, t.workspace.id, key.uuid, { type: 'system', id: null }),
+    );
     const response = await ping(headers);
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe('Bearer token is invalid');

@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { apiKeysPanelRoutes } from '../../api-keys/panel/api-keys.routes.js';
+import { auditPanelRoutes } from '../../audit/panel/audit.routes.js';
 import { newBookingPanelRoutes } from '../../bookings/panel/booking-new.routes.js';
 import { bookingsPanelRoutes } from '../../bookings/panel/bookings.routes.js';
 import { bookingsListPanelRoutes } from '../../bookings/panel/bookings-list.routes.js';
@@ -119,6 +120,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     schedulesPanelRoutes,
     customersPanelRoutes,
     importsPanelRoutes,
+    auditPanelRoutes,
     bookingsListPanelRoutes,
     bookingsPanelRoutes,
     newBookingPanelRoutes,

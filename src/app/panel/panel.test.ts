@@ -263,6 +263,7 @@ describe('roles and tenants', () => {
       t.workspace.id,
       { url: 'http://127.0.0.1:9/hook', events: ['*'] },
       { now: Date.now(), allowPrivate: true },
+      { type: 'system', id: null },
     );
     const client = await PanelClient.signedIn(t.app, t.db, staff);
     expect((await client.get('/panel')).statusCode).toBe(200);
@@ -320,6 +321,7 @@ describe('roles and tenants', () => {
       t.workspace.id,
       { url: 'http://127.0.0.1:9/tenant', events: ['*'] },
       { now: Date.now(), allowPrivate: true },
+      { type: 'system', id: null },
     );
     const client = await PanelClient.signedIn(t.app, t.db, otherOwner);
     const base = '/panel/settings/developers';

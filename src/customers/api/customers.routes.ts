@@ -65,7 +65,7 @@ export async function customersRoutes(app: ApiApp, deps: AppDeps): Promise<void>
     },
     async (request, reply) => {
       const document = await exportCustomerData(
-        { ...request.context, db: deps.db },
+        { ...request.context, db: deps.db, uow: deps.uow },
         request.params.customerUuid,
       );
       return reply

@@ -69,7 +69,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
   panel.get('/customers/:customerUuid/export.json', dataAccess, async (request, reply) => {
     const context = await panelContextOf(request);
     const customerId = uuidParam(request, 'customerUuid');
-    const document = await exportCustomerData({ ...context, db: deps.db }, customerId);
+    const document = await exportCustomerData({ ...context, db: deps.db, uow: deps.uow }, customerId);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="customer-${customerId}.json"`)

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { recordAccess } from '../../audit/audit.service.js';
 import { bookingsCsv } from '../../bookings/bookings-export.service.js';
 import { customersCsv } from '../../customers/customers-export.service.js';
 import { AppError } from '../../errors.js';
@@ -25,15 +26,17 @@ export function importsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
   );
 
   panel.get('/settings/data/customers.csv', access, async (request, reply) => {
-    const { workspace } = await panelContextOf(request);
+    const { workspace, actor } = await panelContextOf(request);
+    await recordAccess(deps.uow, workspace.id, actor, 'data.customers_exported', null);
     return csvFile(reply, `customers-${workspace.slug}.csv`, await customersCsv(deps.db, workspace.id));
   });
 
   panel.get('/settings/data/bookings.csv', access, async (request, reply) => {
-    const { workspace } = await panelContextOf(request);
+    const { workspace, actor } = await panelContextOf(request);
     const query = request.query as Record<string, unknown>;
     const from = day(query.from);
     const to = day(query.to);
+    await recordAccess(deps.uow, workspace.id, actor, 'data.bookings_exported', null, { from, to });
     const csv = await bookingsCsv(deps.db, workspace, {
       ...(from ? { reserved_on_from: new Date(`${from}T00:00:00Z`) } : {}),
       ...(to ? { reserved_on_to: new Date(`${to}T23:59:59.999Z`) } : {}),

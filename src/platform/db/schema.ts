@@ -294,7 +294,7 @@ export interface BookingHistoryTable {
   booking_id: string;
   action: string;
   changes: Json<Record<string, unknown>>;
-  actor_type: 'api_key' | 'user' | 'system';
+  actor_type: 'api_key' | 'user' | 'system' | 'cli';
   actor_id: string | null;
   created_at: Timestamp;
 }
@@ -528,6 +528,18 @@ export interface ImportUploadsTable {
   result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
+/** migrations/0027_audit_entries.sql: who changed what (src/audit/). */
+export interface AuditEntriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  at: Timestamp;
+  actor_type: 'user' | 'api_key' | 'cli' | 'system';
+  actor_id: string | null;
+  action: string;
+  subject_id: string | null;
+  details: Json<Record<string, unknown>>;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -564,4 +576,5 @@ export interface DB {
   calendar_feeds: CalendarFeedsTable;
   mail_messages: MailMessagesTable;
   import_uploads: ImportUploadsTable;
+  audit_entries: AuditEntriesTable;
 }

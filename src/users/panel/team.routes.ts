@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userActor } from '../../audit/audit.service.js';
 import { AppError, notFound } from '../../errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
@@ -109,7 +110,7 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
     try {
       // The form's key: a double click changes the role once and answers both the same way.
       return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-        await changeRole(uow, session.workspace.id, userId, role);
+        await changeRole(uow, session.workspace.id, userId, role, userActor(session.user.id));
         return `${TEAM}?notice=role-changed`;
       });
     } catch (error) {
@@ -137,7 +138,7 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const session = sessionOf(request);
     // The form's key: a repeat gets the first redirect, not a 404 for the member it removed.
     return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-      await removeMember(uow, session.workspace.id, uuidParam(request, 'userId'));
+      await removeMember(uow, session.workspace.id, uuidParam(request, 'userId'), userActor(session.user.id));
       return `${TEAM}?notice=removed`;
     });
   });

@@ -98,6 +98,7 @@ export async function webhooksRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
           request.auth.workspace.id,
           inputOf(request),
           context(),
+          request.context.actor,
           errors,
         );
         return { data: { ...presentWebhookWithSecret(webhook, secret), headers: webhook.headers } };
@@ -143,6 +144,7 @@ export async function webhooksRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
           request.params.webhookUuid,
           input,
           context(),
+          request.context.actor,
           errors,
         );
         return {
@@ -163,7 +165,12 @@ export async function webhooksRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     },
     async (request, reply) =>
       answerWrite(request, reply, deps.uow, 204, async (uow) => {
-        await deleteWebhook(uow, request.auth.workspace.id, request.params.webhookUuid);
+        await deleteWebhook(
+          uow,
+          request.auth.workspace.id,
+          request.params.webhookUuid,
+          request.context.actor,
+        );
         return undefined;
       }),
   );
@@ -185,6 +192,7 @@ export async function webhooksRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
           request.auth.workspace.id,
           request.params.webhookUuid,
           deps.clock.now(),
+          request.context.actor,
         );
         return { data: presentWebhookWithSecret(webhook, secret) };
       }),

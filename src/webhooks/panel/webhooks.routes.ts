@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userActor } from '../../audit/audit.service.js';
 import { AppError } from '../../errors.js';
 import { emptyForm, list, str } from '../../panel-kit/forms.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -38,6 +39,8 @@ const NOTICES: Record<string, string> = {
 /** Settings -> Developers -> Webhooks, modelled on Stripe's dashboard. Every write calls the API's services. */
 export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   const context = () => ({ now: deps.clock.now(), allowPrivate: deps.config.webhooksAllowPrivate });
+  /** The signed-in user, who makes the change (the audit log). */
+  const actorOf = (request: FastifyRequest) => userActor(sessionOf(request).user.id);
 
   async function renderDetail(
     request: FastifyRequest,
@@ -104,6 +107,7 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
             session.workspace.id,
             { url: values.url, description: values.description.trim(), events: values.events },
             context(),
+            actorOf(request),
           ),
         ({ webhook }) => `${HOOKS}/${webhook.id}?notice=already-created`,
         ({ webhook, secret }) => {
@@ -135,7 +139,7 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       const id = uuidParam(request, 'webhookId');
       // The form's key: a double click changes the endpoint once and answers both the same way.
       return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-        await updateWebhook(uow, session.workspace.id, id, { enabled }, context());
+        await updateWebhook(uow, session.workspace.id, id, { enabled }, context(), actorOf(request));
         return `${HOOKS}/${id}?notice=${action}d`;
       });
     });
@@ -151,7 +155,7 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       reply,
       deps.uow,
       session.workspace.id,
-      (uow) => rotateWebhookSecret(uow, session.workspace.id, id, deps.clock.now()),
+      (uow) => rotateWebhookSecret(uow, session.workspace.id, id, deps.clock.now(), actorOf(request)),
       () => `${HOOKS}/${id}?notice=already-rotated`,
       ({ secret }) => renderDetail(request, reply, { secret }),
     );

@@ -67,7 +67,12 @@ export async function workspacesRoutes(app: ApiApp, deps: AppDeps): Promise<void
         const body = request.body ?? {};
         throwIfInvalid(schemaFieldErrors(request), settingsRuleErrors(body as Record<string, unknown>));
         // request.auth.workspace is the row read before this change: answer the one now stored.
-        const workspace = await updateWorkspaceSettings(uow, request.auth.workspace.id, body);
+        const workspace = await updateWorkspaceSettings(
+          uow,
+          request.auth.workspace.id,
+          body,
+          request.context.actor,
+        );
         return withReadOutside(presentWorkspace(workspace));
       }),
   );

@@ -120,8 +120,9 @@ export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): 
         ...errors,
       });
       // The form's key: a double click saves once and answers both with the same redirect.
+      const { actor } = await panelContextOf(request);
       return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-        await updateWorkspaceSettings(uow, session.workspace.id, body as WorkspaceSettings);
+        await updateWorkspaceSettings(uow, session.workspace.id, body as WorkspaceSettings, actor);
         return `${WORKSPACE_SETTINGS}?notice=saved`;
       });
     } catch (error) {
