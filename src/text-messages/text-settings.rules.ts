@@ -153,12 +153,21 @@ export function checkTextSettings(
   const url = input.gatewayUrl.trim();
   const secret = input.gatewaySecret.trim();
   if (provider === 'twilio') {
-    if (!/^AC[0-9a-f]{32}$/i.test(sid)) errors.twilio_account_sid = ['An Account SID is AC and 32 hex digits.'];
+    if (!/^AC[0-9a-f]{32}$/i.test(sid))
+      errors.twilio_account_sid = ['An Account SID is AC and 32 hex digits.'];
     if (token === '' && !saved.twilioAuthToken) errors.twilio_auth_token = ['Enter the auth token.'];
     else if (token !== '' && !/^[0-9a-f]{32}$/i.test(token))
       errors.twilio_auth_token = ['An auth token is 32 hex digits.'];
-    if (!(E164.test(sender) || /^MG[0-9a-f]{32}$/i.test(sender) || (!input.whatsapp && ALPHA_SENDER.test(sender))))
-      errors.sender = ['A number like +14155550100, a messaging service SID (MG…) or a sender ID of up to 11 letters.'];
+    if (
+      !(
+        E164.test(sender) ||
+        /^MG[0-9a-f]{32}$/i.test(sender) ||
+        (!input.whatsapp && ALPHA_SENDER.test(sender))
+      )
+    )
+      errors.sender = [
+        'A number like +14155550100, a messaging service SID (MG…) or a sender ID of up to 11 letters.',
+      ];
   }
   if (provider === 'gateway') {
     if (url === '') errors.gateway_url = ['Enter the gateway’s URL.'];

@@ -71,7 +71,10 @@ export function gatewayProvider(options: GatewayOptions): TextMessageProvider {
       return {
         ok: false,
         permanent,
-        response: `gateway: ${code ?? 'no answer'} ${result.error ?? result.responseExcerpt ?? ''}`.slice(0, 500),
+        response: `gateway: ${code ?? 'no answer'} ${result.error ?? result.responseExcerpt ?? ''}`.slice(
+          0,
+          500,
+        ),
       };
     },
     recover: async () => 'unknown',

@@ -16,7 +16,9 @@ class RebasedRequestClient extends twilio.RequestClient {
     super({ timeout: 15_000 });
   }
   override request<TData>(opts: Parameters<twilio.RequestClient['request']>[0]) {
-    const uri = opts.uri.startsWith(TWILIO_API) ? `${this.apiBase}${opts.uri.slice(TWILIO_API.length)}` : opts.uri;
+    const uri = opts.uri.startsWith(TWILIO_API)
+      ? `${this.apiBase}${opts.uri.slice(TWILIO_API.length)}`
+      : opts.uri;
     return super.request<TData>({ ...opts, uri } as typeof opts & { data?: TData });
   }
 }
@@ -122,9 +124,7 @@ export function twilioProvider(options: TwilioOptions): TextMessageProvider {
       try {
         const message = await client.messages(ref).fetch();
         const priceMicros = priceMicrosOf(message.price);
-        return priceMicros === undefined
-          ? undefined
-          : { priceMicros, priceUnit: message.priceUnit ?? 'USD' };
+        return priceMicros === undefined ? undefined : { priceMicros, priceUnit: message.priceUnit ?? 'USD' };
       } catch {
         return undefined;
       }
