@@ -20,8 +20,9 @@ ALTER TABLE bookings ADD COLUMN text_consent boolean;
 
 -- The text outbox and log: one row per message, written in the transaction that dispatches the
 -- booking change it tells of. message_key (booking, kind, revision, offset) is unique, so a
--- redelivered event never queues a second one. The body is rendered when queued (what the log
--- shows is what goes out). state: pending (due at next_attempt_at), sending (claimed until
+-- redelivered event never queues a second one. `snapshot` is what the text tells, as of its
+-- revision; the worker renders the body from it when it sends (the manage link needs the server's
+-- public address, which the dispatcher does not know) and keeps body and segments. state: pending (due at next_attempt_at), sending (claimed until
 -- next_attempt_at), sent, delivered, failed, undelivered (the provider's word), logged (no
 -- provider: kept here only), opted_out (the number sent STOP), dropped (a reminder of a booking
 -- that changed), expired (a reminder past the start).
@@ -36,9 +37,10 @@ CREATE TABLE text_messages (
   channel         text NOT NULL CHECK (channel IN ('sms', 'whatsapp')),
   recipient       text NOT NULL,
   provider        text NOT NULL CHECK (provider IN ('none', 'twilio', 'gateway')),
-  body            text NOT NULL,
-  segments        integer NOT NULL,
-  encoding        text NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+  snapshot        jsonb NOT NULL,
+  body            text,
+  segments        integer,
+  encoding        text CHECK (encoding IN ('gsm7', 'ucs2')),
   state           text NOT NULL DEFAULT 'pending'
                     CHECK (state IN ('pending', 'sending', 'sent', 'delivered', 'failed', 'undelivered',
                       'logged', 'opted_out', 'dropped', 'expired')),

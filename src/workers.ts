@@ -5,22 +5,25 @@ import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
 import type { WorkerLogger } from './outbox/queue-worker.js';
 import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
+import { textMessageHandler } from './text-messages/outbox-handler.js';
+import { type TextWorker, textWorkerFromConfig } from './text-messages/text-worker.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { webhookHandler } from './webhooks/outbox-handler.js';
 
 /**
  * The handlers every outbox event is dispatched to, in this order: a change's webhook deliveries,
- * then its emails. The one list of the process (the server's workers, `npm run worker`, and the
+ * then its emails, then its text messages. The one list of the process (the server's workers, `npm run worker`, and the
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
-  return registerHandlers([webhookHandler, emailHandler]);
+  return registerHandlers([webhookHandler, emailHandler, textMessageHandler]);
 }
 
-/** The process's two workers: webhook deliveries and emails, on one set of partition leases. */
+/** The process's workers: webhook deliveries, emails and texts, on one set of partition leases. */
 export interface Workers {
   webhook: WebhookWorker;
   mail: MailWorker;
+  text: TextWorker;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -40,14 +43,18 @@ export function openWorkers(
   });
   // The mail worker shares the webhook worker's partition leases (one heartbeat per process).
   const mail = mailWorkerFromConfig(config, { ...deps, handlers, leases: webhook.leases });
+  const text = textWorkerFromConfig(config, { ...deps, handlers, leases: webhook.leases });
   return {
     webhook,
     mail,
+    text,
     start() {
       webhook.start();
       mail.start();
+      text.start();
     },
     async stop() {
+      await text.stop();
       await mail.stop();
       await webhook.stop();
     },

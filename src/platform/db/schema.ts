@@ -545,9 +545,10 @@ export interface TextMessagesTable {
   channel: 'sms' | 'whatsapp';
   recipient: string;
   provider: TextProviderName;
-  body: string;
-  segments: number;
-  encoding: 'gsm7' | 'ucs2';
+  snapshot: JsonRequired<Record<string, unknown>>;
+  body: string | null;
+  segments: number | null;
+  encoding: 'gsm7' | 'ucs2' | null;
   state: Generated<TextState>;
   due_at: Instant;
   starts_at: TimestampNullable;
