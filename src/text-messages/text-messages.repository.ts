@@ -453,3 +453,26 @@ export async function bookingTextFacts(tx: Tx, workspaceId: string, ids: string[
     .execute();
   return new Map(rows.map((row) => [row.id, { language: row.language, consent: row.text_consent }]));
 }
+
+/** The customer's next booking not yet over or final, by the phone it was made with. */
+export async function nextBookingOfPhone(db: Db, workspaceId: string, phone: string, now: number) {
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('customers as c', (join) =>
+      join.onRef('c.workspace_id', '=', 'b.workspace_id').onRef('c.id', '=', 'b.customer_id'),
+    )
+    .innerJoin('booking_statuses as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'b.workspace_id').onRef('s.id', '=', 'b.status_id'),
+    )
+    .innerJoin('locations as l', (join) =>
+      join.onRef('l.workspace_id', '=', 'b.workspace_id').onRef('l.id', '=', 'b.location_id'),
+    )
+    .select(['b.id', 'b.start_time', 's.type as status_type', 'b.language', 'l.timezone'])
+    .where('b.workspace_id', '=', workspaceId)
+    .where('c.phone', '=', phone)
+    .where('b.start_time', '>', new Date(now))
+    .where('s.type', 'not in', ['completed', 'canceled'])
+    .orderBy('b.start_time')
+    .limit(1)
+    .executeTakeFirst();
+}

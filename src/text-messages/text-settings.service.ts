@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import { normalizePhone } from '../customers/phone.rules.js';
+import { invalidField, validationFailed } from '../errors.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { secretBoxOf } from '../platform/secrets.js';
+import { checkWebhookUrl } from '../webhooks/ssrf-guard.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import {
+  findOptOut,
+  findTextConfig,
+  insertTexts,
+  listTextLog,
+  monthlyTextTotals,
+  saveTextConfig,
+} from './text-messages.repository.js';
+import { textKey } from './text-plan.rules.js';
+import { openCredentials, sealCredentials } from './text-providers.service.js';
+import {
+  checkTextSettings,
+  storedTextSettings,
+  type TextSettings,
+  type TextSettingsInput,
+  textSettingsOf,
+} from './text-settings.rules.js';
+
+type SecretsConfig = Pick<Config, 'secretKey' | 'databaseUrl' | 'dataDir' | 'webhooksAllowPrivate'>;
+
+/**
+ * Settings → Notifications → Text messages: 422 with field errors, the gateway URL through the
+ * webhooks' SSRF guard, typed credentials sealed with the server key (SecretKeyMissing when there
+ * is none); credentials left empty keep the saved ones.
+ */
+export async function updateTextSettings(
+  uow: UnitOfWork,
+  workspaceId: string,
+  input: TextSettingsInput,
+  config: SecretsConfig,
+  now: number,
+): Promise<TextSettings> {
+  const box = secretBoxOf(config);
+  const row = await findTextConfig(uow.db, workspaceId);
+  let saved = {};
+  try {
+    saved = openCredentials(box, workspaceId, row?.text_credentials ?? null);
+  } catch {
+    // Unreadable (another key): treated as none, so the form asks for them again.
+  }
+  const current = saved as { twilioAuthToken?: string; gatewaySecret?: string };
+  const { settings, credentials, errors } = checkTextSettings(input, {
+    twilioAuthToken: current.twilioAuthToken !== undefined,
+    gatewaySecret: current.gatewaySecret !== undefined,
+  });
+  if (!settings) throw validationFailed(errors);
+  if (settings.provider === 'gateway') {
+    const problem = await checkWebhookUrl(settings.gatewayUrl, config.webhooksAllowPrivate);
+    if (problem) throw invalidField('gateway_url', problem.replace('The url', 'The URL'));
+  }
+  const typed = Object.keys(credentials).length > 0;
+  const sealed = typed ? sealCredentials(box, workspaceId, { ...current, ...credentials }) : undefined;
+  await uow.run(workspaceId, (tx) =>
+    saveTextConfig(tx, workspaceId, storedTextSettings(settings), sealed, now),
+  );
+  return settings;
+}
+
+/** What the panel shows of the settings: never a credential, only whether one is saved. */
+export async function textSettingsView(db: Db, workspaceId: string, config: SecretsConfig) {
+  const row = await findTextConfig(db, workspaceId);
+  const settings = textSettingsOf(row?.text_settings);
+  let saved: { twilioAuthToken?: string; gatewaySecret?: string } = {};
+  let problem: string | undefined;
+  try {
+    saved = openCredentials(secretBoxOf(config), workspaceId, row?.text_credentials ?? null);
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  return {
+    settings,
+    hasAuthToken: saved.twilioAuthToken !== undefined,
+    hasGatewaySecret: saved.gatewaySecret !== undefined,
+    canSaveCredentials: secretBoxOf(config).available,
+    ...(problem ? { problem } : {}),
+  };
+}
+
+/** "Send a test text": queued like any other, so it shows the whole path works. */
+export async function sendTestText(uow: UnitOfWork, workspace: WorkspaceRow, phone: string, now: number) {
+  const to = normalizePhone(phone, (workspace.country_iso || undefined) as never);
+  if (!to) throw invalidField('phone', 'Enter a mobile number, like +14155550100.');
+  const settings = textSettingsOf(workspace.text_settings);
+  await uow.run(workspace.id, (tx) =>
+    insertTexts(
+      tx,
+      workspace.id,
+      [
+        {
+          bookingId: null,
+          kind: 'test',
+          revision: 0,
+          messageKey: textKey(null, 'test', 0, randomUUID()),
+          channel: settings.whatsapp ? 'whatsapp' : 'sms',
+          recipient: to,
+          provider: settings.provider,
+          snapshot: {
+            workspaceName: workspace.name,
+            workspaceSlug: workspace.slug,
+            locale: workspace.locale,
+            language: null,
+            manageToken: null,
+            services: '',
+            location: '',
+            zone: 'UTC',
+            start: new Date(now).toISOString(),
+          },
+          dueAt: now,
+          startsAt: null,
+        },
+      ],
+      now,
+    ),
+  );
+  return to;
+}
+
+export function textLogPage(db: Db, workspaceId: string, page: { limit: number; offset: number }) {
+  return listTextLog(db, workspaceId, page);
+}
+
+export function textMonthlyTotals(db: Db, workspaceId: string) {
+  return monthlyTextTotals(db, workspaceId);
+}
+
+/** Whether a customer's number opted out of this workspace's texts (the customer page shows it). */
+export async function textOptOutState(db: Db, workspaceId: string, phone: string) {
+  const row = await findOptOut(db, workspaceId, phone);
+  return row ? { optedOut: row.opted_out, keyword: row.keyword, at: row.updated_at } : undefined;
+}
