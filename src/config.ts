@@ -42,6 +42,11 @@ export interface Config {
    * deployments cannot save credentials.
    */
   secretKey: string | undefined;
+  /**
+   * TWILIO_API_BASE: where the Twilio provider sends its API calls instead of https://api.twilio.com
+   * (the tests' fake Twilio on loopback; a egress proxy). Unset in production.
+   */
+  twilioApiBase: string | undefined;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -85,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, env.PUBLIC_URL),
     secretKey: secretKey(env.SECRET_KEY),
+    twilioApiBase: env.TWILIO_API_BASE || undefined,
   };
 }
 

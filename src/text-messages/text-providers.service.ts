@@ -7,10 +7,8 @@ import type { TextCredentials, TextSettings } from './text-settings.rules.js';
 
 /** What a provider needs besides a workspace's settings: the process's, not the workspace's. */
 export interface ProviderEnvironment {
-  config: Pick<Config, 'secretKey' | 'databaseUrl' | 'dataDir' | 'webhooksAllowPrivate'>;
+  config: Pick<Config, 'secretKey' | 'databaseUrl' | 'dataDir' | 'webhooksAllowPrivate' | 'twilioApiBase'>;
   now: () => number;
-  /** Tests only: the fake Twilio's origin instead of https://api.twilio.com. */
-  twilioApiBase?: string | undefined;
 }
 
 /** The sealing context of a workspace's credentials: they open in no other workspace's row. */
@@ -42,7 +40,7 @@ export function providerOf(
       accountSid: settings.twilioAccountSid,
       authToken: credentials.twilioAuthToken ?? '',
       sender: settings.sender,
-      apiBase: env.twilioApiBase,
+      apiBase: env.config.twilioApiBase,
     });
   }
   return gatewayProvider({

@@ -24,8 +24,6 @@ export interface TextWorkerOptions extends QueueWorkerOptions {
   /** PUBLIC_URL (else the server's address): manage links and the providers' callback URLs. */
   publicBase: string;
   config: ProviderEnvironment['config'];
-  /** Tests only: the fake Twilio's origin. */
-  twilioApiBase?: string;
   claimMs?: number;
   random?: () => number;
 }
@@ -66,7 +64,6 @@ function textQueue(options: TextWorkerOptions): LeasedQueue<TextRow, TextOutcome
   const env: ProviderEnvironment = {
     config: options.config,
     now: () => clock.now(),
-    twilioApiBase: options.twilioApiBase,
   };
 
   function acceptedRecord(answer: Accepted, content: Partial<TextAttempt>): TextAttempt {

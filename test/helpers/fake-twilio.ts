@@ -84,7 +84,10 @@ export class FakeTwilio {
   waitForCreates(count: number, timeoutMs = 10_000): Promise<void> {
     if (this.creates.length >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`fake Twilio got ${this.creates.length} of ${count} creates`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`fake Twilio got ${this.creates.length} of ${count} creates`)),
+        timeoutMs,
+      );
       this.waiters.push({
         count,
         resolve: () => {
@@ -220,7 +223,11 @@ export class FakeTwilio {
   }
 
   /** The status callback of message `sid` (to the URL its create named). */
-  async statusCallback(sid: string, status: 'sent' | 'delivered' | 'failed' | 'undelivered', errorCode?: string) {
+  async statusCallback(
+    sid: string,
+    status: 'sent' | 'delivered' | 'failed' | 'undelivered',
+    errorCode?: string,
+  ) {
     const message = this.messages.find((m) => m.sid === sid);
     if (!message?.statusCallback) throw new Error(`no status callback for ${sid}`);
     message.status = status;
