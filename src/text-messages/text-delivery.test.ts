@@ -6,6 +6,7 @@ import { type BookingFixture, bookingFixture } from '../../test/helpers/booking-
 import { buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../test/helpers/clock.js';
 import { FakeTwilio } from '../../test/helpers/fake-twilio.js';
+import { makeUser, PanelClient } from '../../test/helpers/panel-client.js';
 import { WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
 import { type Config, loadConfig } from '../config.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
@@ -356,6 +357,13 @@ describe('texts through Twilio (the official SDK against a fake Twilio)', () => 
     expect(fake.creates.length).toBe(creates);
     const [text] = (await textsOf(booking.uuid)).filter((m) => m.kind === 'confirmed');
     expect(text!.state).toBe('opted_out');
+    // The panel shows the state on the customer.
+    const admin = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'admin' }]);
+    const panel = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const customerPage = await panel.get(`/panel/customers/${booking.customer.uuid}`);
+    expect(customerPage.body).toMatch(
+      /data-text-opt-out[^>]*>Opted out \(replied “Stop” on \d{4}-\d{2}-\d{2}\): receives no texts/,
+    );
     await fake.inbound(hook('inbound'), phone, SENDER, 'START', 'SM00000000000000000000000000000002');
     // The same STOP delivered again (Twilio's retry) is recorded once and opts nobody out again.
     await fake.inbound(hook('inbound'), phone, SENDER, 'Stop', 'SM00000000000000000000000000000001');
@@ -374,6 +382,9 @@ describe('texts through Twilio (the official SDK against a fake Twilio)', () => 
     await worker().runOnce(50);
     expect(fake.creates.length).toBe(creates + 1);
     expect((await textsOf(again.uuid)).find((m) => m.kind === 'confirmed')!.state).toBe('sent');
+    expect((await panel.get(`/panel/customers/${booking.customer.uuid}`)).body).toContain(
+      'Opted in again (replied “START”',
+    );
     // An unsigned inbound is refused.
     const forged = await fake.post(hook('inbound'), { From: phone, Body: 'STOP', MessageSid: 'SMx' }, 'bad');
     expect(forged.status).toBe(403);

@@ -5,6 +5,8 @@ import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
+import { textOptOutWords } from '../../text-messages/panel/text-messages.texts.js';
+import { textOptOutState } from '../../text-messages/text-settings.service.js';
 import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
 import { customerBookings, getCustomer, searchCustomersPage } from '../customers.service.js';
 import { CustomerPage, CustomersPage, nameOf } from './customers.page.js';
@@ -43,6 +45,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       offset: (page - 1) * PER_PAGE,
     });
     const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
+    const optOut = await textOptOutState(deps.db, workspaceId, customer.phone);
     return reply.page({
       title: nameOf(customer),
       body: CustomerPage({
@@ -54,6 +57,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         paidTotal: money(paid),
         money,
         locationNames,
+        textMessages: textOptOutWords(optOut),
       }),
     });
   });

@@ -91,3 +91,16 @@ export const TEXT_STATE_LABEL: Record<TextState, { label: string; badge: string 
   dropped: { label: 'dropped', badge: 'muted' },
   expired: { label: 'too late', badge: 'muted' },
 };
+
+/** The customer page's line on a number's opt-out (STOP / START), in English. */
+export function textOptOutWords(state: { optedOut: boolean; keyword: string; at: Date } | undefined) {
+  const day = (at: Date) => at.toISOString().slice(0, 10);
+  return {
+    label: 'Text messages',
+    value: !state
+      ? 'Receives texts'
+      : state.optedOut
+        ? `Opted out (replied “${state.keyword}” on ${day(state.at)}): receives no texts`
+        : `Opted in again (replied “${state.keyword}” on ${day(state.at)})`,
+  };
+}
