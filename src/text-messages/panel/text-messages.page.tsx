@@ -163,20 +163,19 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
       <div class="card">
         <h2>{T.hooks}</h2>
         <p class="muted">{T.hooksHint}</p>
-        <dl class="facts">
-          <dt>{T.twilioInbound}</dt>
-          <dd class="wrap">
-            <code>{`${props.hookBase}/twilio/inbound`}</code>
-          </dd>
-          <dt>{T.gatewayInbound}</dt>
-          <dd class="wrap">
-            <code>{`${props.hookBase}/gateway/inbound`}</code>
-          </dd>
-          <dt>{T.gatewayStatus}</dt>
-          <dd class="wrap">
-            <code>{`${props.hookBase}/gateway/status`}</code>
-          </dd>
-        </dl>
+        {(
+          [
+            [T.twilioInbound, 'twilio/inbound'],
+            [T.gatewayInbound, 'gateway/inbound'],
+            [T.gatewayStatus, 'gateway/status'],
+          ] as const
+        ).map(([label, suffix]) => (
+          <p class="wrap">
+            {label}
+            <br />
+            <code>{`${props.hookBase}/${suffix}`}</code>
+          </p>
+        ))}
       </div>
 
       <div class="card">
@@ -205,7 +204,7 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
         {props.preview.map((entry) => (
           <div class="text-preview" data-kind={entry.kind}>
             <h3>{T.kinds[entry.kind]}</h3>
-            <pre class="wrap" dir="auto">
+            <pre class="excerpt mail-text" dir="auto">
               {entry.body}
             </pre>
             <p class="muted">
@@ -235,7 +234,9 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
                   <td data-label={T.columns.month}>{row.month}</td>
                   <td data-label={T.columns.messages}>{row.messages}</td>
                   <td data-label={T.columns.segments}>{row.segments}</td>
-                  <td data-label={T.columns.price}>{row.unit ? money(row.price_micros, row.unit) : '—'}</td>
+                  <td data-label={T.columns.price}>
+                    {row.unit && row.price_micros > 0 ? money(row.price_micros, row.unit) : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -245,7 +246,7 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
 
       <h2 id="log">{T.log}</h2>
       <p class="muted">
-        {props.total === 0 ? T.noLog : `${props.total}`} <a href={`${TEXTS_PAGE}#log`}>{T.refresh}</a>
+        {props.total === 0 ? T.noLog : T.logCount(props.total)} <a href={`${TEXTS_PAGE}#log`}>{T.refresh}</a>
       </p>
       {props.log.length > 0 && (
         <div class="table-wrap">
@@ -270,7 +271,11 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
                       <div class="muted">
                         {row.sent_at ? `sent ${when(row.sent_at)}` : `due ${when(row.due_at)}`}
                       </div>
-                      {row.body && <div dir="auto">{row.body}</div>}
+                      {row.body && (
+                        <pre class="excerpt mail-text" dir="auto">
+                          {row.body}
+                        </pre>
+                      )}
                     </td>
                     <td data-label={T.columns.to} class="wrap">
                       {row.recipient}

@@ -13,9 +13,9 @@ export const TEXT_PANEL = {
   enabledHint: 'Off: no text is queued and the booking page asks no consent.',
   provider: 'Provider',
   providers: {
-    none: 'None: keep each message in the log only',
-    twilio: 'Twilio (SMS and WhatsApp)',
-    gateway: 'My own HTTP gateway (signed POST per message)',
+    none: 'None (log only)',
+    twilio: 'Twilio',
+    gateway: 'My HTTP gateway',
   },
   customerTexts: 'Send these texts',
   kinds: {
@@ -62,6 +62,7 @@ export const TEXT_PANEL = {
   noTotals: 'No message has left yet.',
   log: 'Message log',
   noLog: 'No text messages yet.',
+  logCount: (n: number) => `${n} message${n === 1 ? '' : 's'}, newest first.`,
   refresh: 'Refresh',
   columns: {
     message: 'Message',
