@@ -69,3 +69,19 @@ export function reminderSendTime(
   if (window.end < start) return window.end;
   return Math.max(now, window.start - 60_000);
 }
+
+const WALL = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * The panel's two wall times → the stored form ('HH:MM-HH:MM'), null for the default (both
+ * empty, or 21:00-08:00 typed), or an error. Equal times mean no quiet hours.
+ */
+export function checkQuietHours(start: string, end: string): { value: string | null } | { error: string } {
+  const from = start.trim();
+  const to = end.trim();
+  if (from === '' && to === '') return { value: null };
+  if (!WALL.test(from) || !WALL.test(to))
+    return { error: 'Enter both times as HH:MM, like 21:00 and 08:00.' };
+  const value = `${from}-${to}`;
+  return { value: value === '21:00-08:00' ? null : value };
+}

@@ -476,3 +476,26 @@ export async function nextBookingOfPhone(db: Db, workspaceId: string, phone: str
     .limit(1)
     .executeTakeFirst();
 }
+
+/** The workspace's live locations with their quiet hours (null = the default). */
+export async function listQuietHours(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('locations')
+    .select(['id', 'name', 'timezone', 'text_quiet_hours'])
+    .where('workspace_id', '=', workspaceId)
+    .where('archived_at', 'is', null)
+    .orderBy('name')
+    .execute();
+}
+
+/** Sets a location's quiet hours; false when the workspace has no such live location. */
+export async function saveQuietHours(tx: Tx, workspaceId: string, locationId: string, value: string | null) {
+  const result = await tx
+    .updateTable('locations')
+    .set({ text_quiet_hours: value })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', locationId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

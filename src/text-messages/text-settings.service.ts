@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { normalizePhone } from '../customers/phone.rules.js';
-import { invalidField, validationFailed } from '../errors.js';
+import { invalidField, notFound, validationFailed } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { secretBoxOf } from '../platform/secrets.js';
+import { formatMinutes } from '../platform/time/zone.js';
 import { checkWebhookUrl } from '../webhooks/ssrf-guard.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { checkQuietHours, quietHoursOf } from './quiet-hours.rules.js';
 import {
   findOptOut,
   findTextConfig,
   insertTexts,
+  listQuietHours,
   listTextLog,
   monthlyTextTotals,
+  saveQuietHours,
   saveTextConfig,
 } from './text-messages.repository.js';
 import { textKey } from './text-plan.rules.js';
@@ -136,4 +140,33 @@ export function textMonthlyTotals(db: Db, workspaceId: string) {
 export async function textOptOutState(db: Db, workspaceId: string, phone: string) {
   const row = await findOptOut(db, workspaceId, phone);
   return row ? { optedOut: row.opted_out, keyword: row.keyword, at: row.updated_at } : undefined;
+}
+
+/** The locations and their quiet hours, for the panel. */
+export async function quietHoursOfLocations(db: Db, workspaceId: string) {
+  return (await listQuietHours(db, workspaceId)).map((row) => {
+    const quiet = quietHoursOf(row.text_quiet_hours);
+    return {
+      id: row.id,
+      name: row.name,
+      zone: row.timezone,
+      start: formatMinutes(quiet.start),
+      end: formatMinutes(quiet.end),
+    };
+  });
+}
+
+/** A location's quiet hours (422 with the field's error; 404 for another workspace's location). */
+export async function updateQuietHours(
+  uow: UnitOfWork,
+  workspaceId: string,
+  locationId: string,
+  input: { start: string; end: string },
+): Promise<void> {
+  const checked = checkQuietHours(input.start, input.end);
+  if ('error' in checked) throw invalidField('quiet_hours', checked.error);
+  const saved = await uow.run(workspaceId, (tx) =>
+    saveQuietHours(tx, workspaceId, locationId, checked.value),
+  );
+  if (!saved) throw notFound('Location');
 }

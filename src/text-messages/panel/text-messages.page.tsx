@@ -28,6 +28,8 @@ export interface TextMessagesPageProps {
   csrf: string;
   form: FormState;
   testForm: FormState;
+  locations: { id: string; name: string; zone: string; start: string; end: string }[];
+  quietErrors?: { locationId: string; form: FormState };
   hasAuthToken: boolean;
   hasGatewaySecret: boolean;
   canSaveCredentials: boolean;
@@ -176,6 +178,37 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
             <code>{`${props.hookBase}/${suffix}`}</code>
           </p>
         ))}
+      </div>
+
+      <div class="card">
+        <h2 id="quiet-hours">{T.quietHours}</h2>
+        <p class="muted">{T.quietHoursHint}</p>
+        {props.locations.map((location) => {
+          const form: FormState =
+            props.quietErrors?.locationId === location.id
+              ? props.quietErrors.form
+              : { values: { start: location.start, end: location.end }, errors: {} };
+          const id = `q-${location.id.slice(0, 8)}`;
+          return (
+            <PostForm
+              action={`${TEXTS_PAGE}/locations/${location.id}`}
+              csrf={props.csrf}
+              label={`${T.quietHours}: ${location.name}`}
+            >
+              <h3>
+                {location.name} <span class="muted">({location.zone})</span>
+              </h3>
+              <div class="row">
+                <TextField form={form} name="start" id={`${id}-start`} label={T.quietFrom} type="time" />
+                <TextField form={form} name="end" id={`${id}-end`} label={T.quietTo} type="time" />
+              </div>
+              <FieldError form={form} name="quiet_hours" id={id} />
+              <button type="submit" class="secondary">
+                {T.quietSave}
+              </button>
+            </PostForm>
+          );
+        })}
       </div>
 
       <div class="card">

@@ -130,6 +130,35 @@ describe('Settings → Notifications → Text messages', () => {
   });
 });
 
+describe('quiet hours per location', () => {
+  it('are saved in the location’s own time; the default is stored as none; bad times are refused', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const page = await client.get(PAGE);
+    expect(page.body).toContain('Europe/Berlin');
+    expect(page.body).toMatch(/name="start"[^>]*value="21:00"/);
+    const location = await t.db
+      .selectFrom('locations')
+      .select('id')
+      .where('workspace_id', '=', t.workspace.id)
+      .executeTakeFirstOrThrow();
+    const action = `${PAGE}/locations/${location.id}`;
+    const quiet = () =>
+      t.db
+        .selectFrom('locations')
+        .select('text_quiet_hours')
+        .where('id', '=', location.id)
+        .executeTakeFirstOrThrow();
+    expect((await client.submit(PAGE, { start: '22:00', end: '07:30' }, action)).statusCode).toBe(303);
+    expect((await quiet()).text_quiet_hours).toBe('22:00-07:30');
+    expect((await client.get(PAGE)).body).toMatch(/name="start"[^>]*value="22:00"/);
+    const bad = await client.submit(PAGE, { start: '25:00', end: '07:30' }, action);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('Enter both times as HH:MM');
+    await client.submit(PAGE, { start: '21:00', end: '08:00' }, action);
+    expect((await quiet()).text_quiet_hours).toBeNull();
+  });
+});
+
 describe('on PostgreSQL without SECRET_KEY', () => {
   it('credentials cannot be saved, with a clear message', async () => {
     const pg = await buildTestApp({

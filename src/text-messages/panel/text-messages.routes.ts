@@ -2,16 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { langOf, pickLanguage } from '../../platform/i18n.js';
 import { countSegments } from '../segments.rules.js';
 import { renderText } from '../text-render.js';
 import {
+  quietHoursOfLocations,
   sendTestText,
   textLogPage,
   textMonthlyTotals,
   textSettingsView,
+  updateQuietHours,
   updateTextSettings,
 } from '../text-settings.service.js';
 import { TEXTS_PAGE, TextMessagesPage, type TextMessagesPageProps } from './text-messages.page.js';
@@ -30,16 +33,21 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
   async function render(
     request: FastifyRequest,
     reply: FastifyReply,
-    extra: { form?: FormState; testForm?: FormState } = {},
+    extra: {
+      form?: FormState;
+      testForm?: FormState;
+      quietErrors?: { locationId: string; form: FormState };
+    } = {},
     status = 200,
   ) {
     const { workspace } = await panelContextOf(request);
     const query = request.query as Record<string, string | undefined>;
     const page = Math.max(1, Math.min(10_000, Number.parseInt(query.page ?? '1', 10) || 1));
-    const [view, log, totals] = await Promise.all([
+    const [view, log, totals, locations] = await Promise.all([
       textSettingsView(deps.db, workspace.id, deps.config),
       textLogPage(deps.db, workspace.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
       textMonthlyTotals(deps.db, workspace.id),
+      quietHoursOfLocations(deps.db, workspace.id),
     ]);
     const { settings } = view;
     const previewLang = langOf(query.lang) ?? pickLanguage(undefined, undefined, workspace.locale);
@@ -78,6 +86,8 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         errors: {},
       },
       testForm: extra.testForm ?? { values: {}, errors: {} },
+      locations,
+      ...(extra.quietErrors ? { quietErrors: extra.quietErrors } : {}),
       hasAuthToken: view.hasAuthToken,
       hasGatewaySecret: view.hasGatewaySecret,
       canSaveCredentials: view.canSaveCredentials,
@@ -150,6 +160,26 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
       });
     } catch (error) {
       return render(request, reply, { testForm: { values: { phone }, errors: fieldErrors(error) } }, 422);
+    }
+  });
+
+  panel.post('/settings/notifications/texts/locations/:locationId', access, async (request, reply) => {
+    const { workspace } = await panelContextOf(request);
+    const locationId = uuidParam(request, 'locationId');
+    const values = { start: str(request.body, 'start'), end: str(request.body, 'end') };
+    try {
+      // The form's key: a double click saves once and answers both with the same redirect.
+      return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+        await updateQuietHours(uow, workspace.id, locationId, values);
+        return `${TEXTS_PAGE}?notice=quiet#quiet-hours`;
+      });
+    } catch (error) {
+      return render(
+        request,
+        reply,
+        { quietErrors: { locationId, form: { values, errors: fieldErrors(error) } } },
+        422,
+      );
     }
   });
 }

@@ -50,6 +50,12 @@ export const TEXT_PANEL = {
   twilioInbound: 'Twilio: “A message comes in” webhook of your number',
   gatewayInbound: 'Gateway: incoming messages',
   gatewayStatus: 'Gateway: delivery reports (each message also names its own)',
+  quietHours: 'Quiet hours',
+  quietHoursHint:
+    'Per location, in its own time: a reminder due inside them goes when they end. Default 21:00–08:00.',
+  quietFrom: 'From',
+  quietTo: 'To',
+  quietSave: 'Save quiet hours',
   test: 'Send a test message',
   testPhone: 'Mobile number',
   testButton: 'Send a test message',
@@ -77,6 +83,7 @@ export const TEXT_PANEL = {
   notices: {
     saved: 'The text message settings are saved.',
     test: 'A test message is queued; it shows in the message log below once the worker has taken it.',
+    quiet: 'The quiet hours are saved.',
   } as Record<string, string>,
 } as const;
 
