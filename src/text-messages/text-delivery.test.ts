@@ -164,6 +164,23 @@ describe('texts through Twilio (the official SDK against a fake Twilio)', () => 
     }
   });
 
+  it('WhatsApp: the same message with whatsapp: addresses', async () => {
+    await save({ whatsapp: true });
+    try {
+      const booking = await book(
+        t,
+        bookingBody(f, at(nextDay(), '15:00'), { customer_phone: '+5511987650001' }),
+      );
+      await worker().runOnce(50);
+      const create = fake.creates.at(-1)!;
+      expect(create).toMatchObject({ To: 'whatsapp:+5511987650001', From: `whatsapp:${SENDER}` });
+      const [text] = (await textsOf(booking.uuid)).filter((m) => m.kind === 'confirmed');
+      expect(text).toMatchObject({ channel: 'whatsapp', state: 'sent', recipient: '+5511987650001' });
+    } finally {
+      await save();
+    }
+  });
+
   it('a redelivered event never makes a second text', async () => {
     const booking = await book(
       t,
