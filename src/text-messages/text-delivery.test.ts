@@ -288,6 +288,16 @@ describe('texts through Twilio (the official SDK against a fake Twilio)', () => 
     const [b] = (await textsOf(outage.uuid)).filter((m) => m.kind === 'confirmed');
     expect(a).toMatchObject({ state: 'failed' });
     expect(a!.last_response).toContain('21211');
+    // Shown in the log with "Send again": a new text of the same content, sent on its own.
+    const admin = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'admin' }]);
+    const panel = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const page = '/panel/settings/notifications/texts';
+    expect((await panel.get(page)).body).toContain(`${page}/messages/${a!.id}/resend`);
+    expect((await panel.submit(page, {}, `${page}/messages/${a!.id}/resend`)).statusCode).toBe(303);
+    const copies = (await textsOf(refused.uuid)).filter((m) => m.kind === 'confirmed');
+    expect(copies).toHaveLength(2);
+    expect(copies[1]).toMatchObject({ state: 'pending', message_key: expect.stringContaining('.resend-') });
+    expect((await panel.submit(page, {}, `${page}/messages/${b!.id}/resend`)).statusCode).toBe(409);
     expect(b).toMatchObject({ state: 'pending', attempt_count: 1 });
     fake.reply = () => 'accept';
     clock.set(new Date(b!.next_attempt_at.getTime()).toISOString());

@@ -499,3 +499,12 @@ export async function saveQuietHours(tx: Tx, workspaceId: string, locationId: st
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export async function findText(db: Db | Tx, workspaceId: string, id: string): Promise<TextRow | undefined> {
+  return db
+    .selectFrom('text_messages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { normalizePhone } from '../customers/phone.rules.js';
-import { invalidField, notFound, validationFailed } from '../errors.js';
+import { conflict, invalidField, notFound, validationFailed } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
+import type { TextState } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { secretBoxOf } from '../platform/secrets.js';
 import { formatMinutes } from '../platform/time/zone.js';
@@ -11,6 +12,7 @@ import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { checkQuietHours, quietHoursOf } from './quiet-hours.rules.js';
 import {
   findOptOut,
+  findText,
   findTextConfig,
   insertTexts,
   listQuietHours,
@@ -21,6 +23,7 @@ import {
 } from './text-messages.repository.js';
 import { textKey } from './text-plan.rules.js';
 import { openCredentials, sealCredentials } from './text-providers.service.js';
+import type { TextSnapshot } from './text-render.js';
 import {
   checkTextSettings,
   storedTextSettings,
@@ -169,4 +172,39 @@ export async function updateQuietHours(
     saveQuietHours(tx, workspaceId, locationId, checked.value),
   );
   if (!saved) throw notFound('Location');
+}
+
+/** Texts the panel may send again: the provider refused them or could not deliver them. */
+export const RESENDABLE: readonly TextState[] = ['failed', 'undelivered'];
+
+/**
+ * "Send again" from the message log, for a failed or undelivered text: a new text with the same
+ * snapshot and a key of its own (the first one's key stays taken), due now.
+ */
+export async function resendText(uow: UnitOfWork, workspaceId: string, textId: string, now: number) {
+  await uow.run(workspaceId, async (tx) => {
+    const text = await findText(tx, workspaceId, textId);
+    if (!text) throw notFound('Text message');
+    if (!RESENDABLE.includes(text.state))
+      throw conflict('text_not_failed', 'Only a failed or undelivered text can be sent again.');
+    await insertTexts(
+      tx,
+      workspaceId,
+      [
+        {
+          bookingId: text.booking_id,
+          kind: text.kind,
+          revision: text.revision,
+          messageKey: `${text.message_key}.resend-${randomUUID().slice(0, 8)}`,
+          channel: text.channel,
+          recipient: text.recipient,
+          provider: text.provider,
+          snapshot: text.snapshot as unknown as TextSnapshot,
+          dueAt: now,
+          startsAt: text.starts_at?.getTime() ?? null,
+        },
+      ],
+      now,
+    );
+  });
 }

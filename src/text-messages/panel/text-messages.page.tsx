@@ -316,6 +316,18 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
                     <td data-label={T.columns.status}>
                       <span class={`badge ${status.badge}`}>{status.label}</span>
                       {row.attempt_count > 1 && <div class="muted">{row.attempt_count} attempts</div>}
+                      {(row.state === 'failed' || row.state === 'undelivered') && (
+                        <PostForm
+                          action={`${TEXTS_PAGE}/messages/${row.id}/resend`}
+                          csrf={props.csrf}
+                          class="inline"
+                        >
+                          <button type="submit" class="secondary">
+                            {T.resend}
+                            <span class="skip-label"> {row.recipient}</span>
+                          </button>
+                        </PostForm>
+                      )}
                     </td>
                     <td data-label={T.columns.segments}>{row.segments ?? '—'}</td>
                     <td data-label={T.columns.price}>{money(row.price_micros, row.price_unit)}</td>

@@ -10,6 +10,7 @@ import { countSegments } from '../segments.rules.js';
 import { renderText } from '../text-render.js';
 import {
   quietHoursOfLocations,
+  resendText,
   sendTestText,
   textLogPage,
   textMonthlyTotals,
@@ -181,5 +182,15 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         422,
       );
     }
+  });
+
+  panel.post('/settings/notifications/texts/messages/:textId/resend', access, async (request, reply) => {
+    const { workspace } = await panelContextOf(request);
+    const textId = uuidParam(request, 'textId');
+    // The form's key: a double click queues the text again once, not twice.
+    return redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
+      await resendText(uow, workspace.id, textId, deps.clock.now());
+      return `${TEXTS_PAGE}?notice=resent#log`;
+    });
   });
 }

@@ -70,6 +70,7 @@ export const TEXT_PANEL = {
   noLog: 'No text messages yet.',
   logCount: (n: number) => `${n} message${n === 1 ? '' : 's'}, newest first.`,
   refresh: 'Refresh',
+  resend: 'Send again',
   columns: {
     message: 'Message',
     to: 'To',
@@ -84,6 +85,7 @@ export const TEXT_PANEL = {
     saved: 'The text message settings are saved.',
     test: 'A test message is queued; it shows in the message log below once the worker has taken it.',
     quiet: 'The quiet hours are saved.',
+    resent: 'The text is queued to be sent again.',
   } as Record<string, string>,
 } as const;
 
