@@ -36,6 +36,17 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of every email; the workspace's sender name is its display name. */
   mailFrom: string;
+  /**
+   * SECRET_KEY: the key that seals provider credentials at rest (src/platform/secrets.ts), at
+   * least 32 characters. Unset: the embedded store keeps one in its data folder; PostgreSQL
+   * deployments cannot save credentials.
+   */
+  secretKey: string | undefined;
+  /**
+   * TWILIO_API_BASE: where the Twilio provider sends its API calls instead of https://api.twilio.com
+   * (the tests' fake Twilio on loopback; a egress proxy). Unset in production.
+   */
+  twilioApiBase: string | undefined;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -78,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invalidationChannel,
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, env.PUBLIC_URL),
+    secretKey: secretKey(env.SECRET_KEY),
+    twilioApiBase: env.TWILIO_API_BASE || undefined,
   };
 }
 
@@ -108,6 +121,13 @@ function smtpUrl(raw: string | undefined): string | undefined {
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
     throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
   if (!url.hostname) throw new Error('SMTP_URL must name a host');
+  return raw;
+}
+
+function secretKey(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (raw.length < 32)
+    throw new Error('SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)');
   return raw;
 }
 

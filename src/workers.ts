@@ -6,26 +6,29 @@ import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
 import type { WorkerLogger } from './outbox/queue-worker.js';
 import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
+import { textMessageHandler } from './text-messages/outbox-handler.js';
+import { type TextWorker, textWorkerFromConfig } from './text-messages/text-worker.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { webhookHandler } from './webhooks/outbox-handler.js';
 import { openWritePath } from './write-path.js';
 
 /**
  * The handlers every outbox event is dispatched to, in this order: a change's webhook deliveries,
- * then its emails. The one list of the process (the server's workers, `npm run worker`, and the
+ * then its emails, then its text messages. The one list of the process (the server's workers, `npm run worker`, and the
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
-  return registerHandlers([webhookHandler, emailHandler]);
+  return registerHandlers([webhookHandler, emailHandler, textMessageHandler]);
 }
 
 /**
- * The process's workers: webhook deliveries and emails, on one set of partition leases, and the
- * hourly retention sweep of customers (docs/customer-data.md).
+ * The process's workers: webhook deliveries, emails and texts, on one set of partition leases,
+ * and the hourly retention sweep of customers (docs/customer-data.md).
  */
 export interface Workers {
   webhook: WebhookWorker;
   mail: MailWorker;
+  text: TextWorker;
   retention: RetentionSweeper;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
@@ -46,6 +49,7 @@ export function openWorkers(
   });
   // The mail worker shares the webhook worker's partition leases (one heartbeat per process).
   const mail = mailWorkerFromConfig(config, { ...deps, handlers, leases: webhook.leases });
+  const text = textWorkerFromConfig(config, { ...deps, handlers, leases: webhook.leases });
   const retention = new RetentionSweeper({
     db: deps.db,
     uow: openWritePath(deps.db).uow,
@@ -56,14 +60,17 @@ export function openWorkers(
   return {
     webhook,
     mail,
+    text,
     retention,
     start() {
       webhook.start();
       mail.start();
+      text.start();
       retention.start();
     },
     async stop() {
       await retention.stop();
+      await text.stop();
       await mail.stop();
       await webhook.stop();
     },

@@ -26,6 +26,7 @@ import { API_PREFIX, apiSurface } from './api/api.plugin.js';
 import { icalSurface } from './ical/ical.plugin.js';
 import { PANEL_PREFIX, panelSurface } from './panel/panel.plugin.js';
 import { siteSurface } from './site/site.plugin.js';
+import { textHooksSurface } from './text-hooks/text-hooks.plugin.js';
 import { widgetSurface } from './widget/widget.plugin.js';
 
 export { API_PREFIX };
@@ -162,6 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   await app.register((panel) => panelSurface(panel, deps), { prefix: PANEL_PREFIX });
   await app.register((widget) => widgetSurface(widget, deps));
   await app.register((ical) => icalSurface(ical, deps));
+  await app.register((hooks) => textHooksSurface(hooks, deps));
   await app.register((site) => siteSurface(site, deps));
   return app as unknown as ApiApp;
 }

@@ -14,6 +14,7 @@ import type { Slot } from '../slots/engine/types.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { type EvaluationReuse, nextTimeSlots, slotsOfCheckedService } from '../slots/slots.service.js';
 import { listStaffersAtLocation, type StafferRecord } from '../staffers/staffers.repository.js';
+import { textSettingsOf } from '../text-messages/text-settings.rules.js';
 import { BOOKING_FORM_FIELDS } from '../workspaces/workspace-settings.rules.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
@@ -130,11 +131,13 @@ export interface ContactDetails {
   customer_email: string;
   booking_comment: string;
   booking_callback: boolean | undefined;
+  /** The text message consent box: undefined when the page did not show it. */
+  text_consent: boolean | undefined;
 }
 
 /** A field's trouble as the page words it (its messages in i18n.ts). */
 export type DetailError = 'required' | 'invalidField' | 'invalidPhone' | 'invalidEmail' | 'tooLong';
-export type DetailErrors = Partial<Record<'customer_phone' | BookingFormField, DetailError>>;
+export type DetailErrors = Partial<Record<'customer_phone' | BookingFormField | 'text_consent', DetailError>>;
 
 const DETAIL_ERROR: Record<InputIssue, DetailError> = {
   required: 'required',
@@ -159,6 +162,7 @@ export function readDetails(body: Record<string, unknown>): ContactDetails {
     customer_email: text('customer_email'),
     booking_comment: text('booking_comment'),
     booking_callback: text('booking_callback_shown') === '1' ? text('booking_callback') === 'yes' : undefined,
+    text_consent: text('text_consent_shown') === '1' ? text('text_consent') === 'yes' : undefined,
   };
 }
 
@@ -193,6 +197,8 @@ function createInputOf(workspace: WorkspaceRow, booking: PageBooking, phone: str
     booking_callback: form.booking_callback === 'hidden' ? undefined : details.booking_callback,
     source: 'online-booking',
     language: booking.language,
+    // Asked only while the workspace sends texts.
+    text_consent: textConsentAsked(workspace) ? booking.details.text_consent === true : undefined,
   };
 }
 
@@ -208,15 +214,26 @@ export function checkDetails(
   booking: PageBooking,
 ): { errors: DetailErrors; phone: string | undefined } {
   const input = createInputOf(workspace, booking, booking.details.customer_phone);
+  // A workspace that requires consent to texts books only with the box ticked.
+  const consent: DetailErrors =
+    textConsentAsked(workspace) === 'required' && booking.details.text_consent !== true
+      ? { text_consent: 'required' }
+      : {};
   try {
     const { phone } = parseCreateBooking(workspace, input, {
       defaultCountry: defaultCountry(workspace, location),
     });
-    return { errors: {}, phone };
+    return Object.keys(consent).length > 0 ? { errors: consent, phone: undefined } : { errors: {}, phone };
   } catch (error) {
     if (!(error instanceof InvalidInput)) throw error;
-    return { errors: detailErrorsOf(error), phone: undefined };
+    return { errors: { ...detailErrorsOf(error), ...consent }, phone: undefined };
   }
+}
+
+/** Whether the page asks for consent to texts, and how: only while the workspace sends them. */
+export function textConsentAsked(workspace: WorkspaceRow): 'optional' | 'required' | undefined {
+  const settings = textSettingsOf(workspace.text_settings);
+  return settings.enabled ? settings.consent : undefined;
 }
 
 /** The contact fields' errors of a refused create, in the page's words. */

@@ -299,6 +299,7 @@ export async function insertBooking(
     createdByKeyId: string | null;
     eventSequence: number;
     language?: string | null;
+    textConsent?: boolean | null;
   },
 ): Promise<void> {
   // The default status is read first, not by a subquery in VALUES: Citus plans no subquery
@@ -321,6 +322,7 @@ export async function insertBooking(
       booking_callback: values.bookingCallback,
       source: values.source,
       language: values.language ?? null,
+      text_consent: values.textConsent ?? null,
       created_by_key_id: values.createdByKeyId,
       event_sequence: values.eventSequence,
     })

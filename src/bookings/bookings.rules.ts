@@ -28,6 +28,11 @@ export interface CreateBookingInput {
    * workspace locale.
    */
   language?: string | undefined;
+  /**
+   * The booking page's text message consent (true, false), or undefined when not asked. Not part
+   * of the API's body either.
+   */
+  text_consent?: boolean | undefined;
 }
 
 export interface CheckedCreateInput {

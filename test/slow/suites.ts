@@ -12,5 +12,6 @@ export const SLOW_SUITES = [
   'test/concurrency/crash-replay.test.ts',
   'test/e2e/mail-durability.test.ts',
   'test/e2e/webhook-durability.test.ts',
+  'test/e2e/text-durability.test.ts',
   'test/hardening/fuzz.test.ts',
 ];

@@ -25,6 +25,7 @@ import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js'
 import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
 import { staffersPanelRoutes } from '../../staffers/panel/staffers.routes.js';
 import { statusesPanelRoutes } from '../../statuses/panel/statuses.routes.js';
+import { textMessagesPanelRoutes } from '../../text-messages/panel/text-messages.routes.js';
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
@@ -116,6 +117,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
+    textMessagesPanelRoutes,
     staffersPanelRoutes,
     schedulesPanelRoutes,
     customersPanelRoutes,

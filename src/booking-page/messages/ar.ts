@@ -38,6 +38,7 @@ export default {
   customer_email: 'البريد الإلكتروني',
   booking_comment: 'ملاحظة',
   booking_callback: 'يُرجى الاتصال بي قبل الموعد',
+  textConsent: 'أرسلوا لي رسائل نصية عن هذا الحجز (تأكيد، تغييرات، تذكيرات). أرسل STOP لإيقافها.',
   optional: '(اختياري)',
   required: 'هذا الحقل مطلوب.',
   invalidField: 'يُرجى التحقق من هذا الحقل.',

@@ -36,6 +36,8 @@ export default {
   customer_email: 'E-Mail',
   booking_comment: 'Kommentar',
   booking_callback: 'Bitte rufen Sie mich vor dem Termin zurück',
+  textConsent:
+    'Schickt mir SMS zu dieser Buchung (Bestätigung, Änderungen, Erinnerungen). Mit STOP abbestellen.',
   optional: '(optional)',
   required: 'Dieses Feld ist erforderlich.',
   invalidField: 'Bitte prüfen Sie dieses Feld.',

@@ -40,6 +40,8 @@ export default {
   customer_email: 'Email',
   booking_comment: 'Comment',
   booking_callback: 'Please call me back before the appointment',
+  textConsent:
+    'Send me text messages about this booking (confirmation, changes, reminders). Reply STOP to end them.',
   optional: '(optional)',
   required: 'This field is required.',
   invalidField: 'Please check this field.',

@@ -36,6 +36,8 @@ export default {
   customer_email: 'Correo electrónico',
   booking_comment: 'Comentario',
   booking_callback: 'Por favor, llámenme antes de la cita',
+  textConsent:
+    'Envíenme SMS sobre esta reserva (confirmación, cambios, recordatorios). Responde STOP para dejar de recibirlos.',
   optional: '(opcional)',
   required: 'Este campo es obligatorio.',
   invalidField: 'Revise este campo.',

@@ -36,6 +36,8 @@ export default {
   customer_email: 'E-mail',
   booking_comment: 'Commentaire',
   booking_callback: 'Merci de me rappeler avant le rendez-vous',
+  textConsent:
+    'Envoyez-moi des SMS sur cette réservation (confirmation, changements, rappels). Répondez STOP pour les arrêter.',
   optional: '(facultatif)',
   required: 'Ce champ est obligatoire.',
   invalidField: 'Veuillez vérifier ce champ.',

@@ -36,6 +36,8 @@ export default {
   customer_email: 'Email',
   booking_comment: 'Commento',
   booking_callback: 'Vi prego di richiamarmi prima dell’appuntamento',
+  textConsent:
+    'Inviatemi SMS su questa prenotazione (conferma, modifiche, promemoria). Rispondi STOP per interromperli.',
   optional: '(facoltativo)',
   required: 'Questo campo è obbligatorio.',
   invalidField: 'Controlla questo campo.',

@@ -36,6 +36,8 @@ export default {
   customer_email: 'E-mail',
   booking_comment: 'Opmerking',
   booking_callback: 'Bel mij a.u.b. terug vóór de afspraak',
+  textConsent:
+    'Stuur mij sms’jes over deze boeking (bevestiging, wijzigingen, herinneringen). Antwoord STOP om te stoppen.',
   optional: '(optioneel)',
   required: 'Dit veld is verplicht.',
   invalidField: 'Controleer dit veld.',

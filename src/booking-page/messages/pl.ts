@@ -37,6 +37,8 @@ export default {
   customer_email: 'E-mail',
   booking_comment: 'Komentarz',
   booking_callback: 'Proszę o telefon przed wizytą',
+  textConsent:
+    'Wysyłajcie mi SMS-y o tej rezerwacji (potwierdzenie, zmiany, przypomnienia). Odpisz STOP, aby je wyłączyć.',
   optional: '(opcjonalnie)',
   required: 'To pole jest wymagane.',
   invalidField: 'Sprawdź to pole.',

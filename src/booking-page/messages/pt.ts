@@ -36,6 +36,8 @@ export default {
   customer_email: 'E-mail',
   booking_comment: 'Comentário',
   booking_callback: 'Por favor, liguem-me antes da marcação',
+  textConsent:
+    'Enviem-me SMS sobre esta marcação (confirmação, alterações, lembretes). Responda STOP para parar.',
   optional: '(opcional)',
   required: 'Este campo é obrigatório.',
   invalidField: 'Verifique este campo.',

@@ -36,6 +36,8 @@ export default {
   customer_email: 'E-posta',
   booking_comment: 'Not',
   booking_callback: 'Lütfen randevudan önce beni arayın',
+  textConsent:
+    'Bu rezervasyonla ilgili bana SMS gönderin (onay, değişiklikler, hatırlatmalar). Durdurmak için STOP yazın.',
   optional: '(isteğe bağlı)',
   required: 'Bu alan zorunludur.',
   invalidField: 'Lütfen bu alanı kontrol edin.',

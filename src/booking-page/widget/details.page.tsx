@@ -120,13 +120,15 @@ export interface DetailsPageData {
   notice?: string | undefined;
   /** After a taken slot: the nearest free times to pick from instead. */
   alternatives?: Slot[] | undefined;
+  /** The text message consent box, while the workspace sends texts. */
+  textConsent?: 'optional' | 'required' | undefined;
 }
 
 /** Step 5: contact details (the booking-form setting decides which fields show and are required). */
 export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
   const { t } = ctx;
   const hasErrors = Object.keys(data.errors).length > 0;
-  const field = (name: 'customer_phone' | BookingFormField) => {
+  const field = (name: 'customer_phone' | BookingFormField | 'text_consent') => {
     const error = data.errors[name];
     return {
       id: name,
@@ -135,7 +137,7 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
       'aria-describedby': error ? `${name}-error` : name === 'customer_phone' ? 'phone-hint' : undefined,
     };
   };
-  const errorOf = (name: 'customer_phone' | BookingFormField) =>
+  const errorOf = (name: 'customer_phone' | BookingFormField | 'text_consent') =>
     data.errors[name] ? (
       <p class="error" id={`${name}-error`}>
         {t[data.errors[name]!]}
@@ -230,6 +232,22 @@ export function detailsPage(ctx: PageContext, data: DetailsPageData): string {
               </>
             ),
           )}
+          {data.textConsent && (
+            <>
+              <input type="hidden" name="text_consent_shown" value="1" />
+              <label class="check">
+                <input
+                  {...field('text_consent')}
+                  type="checkbox"
+                  value="yes"
+                  checked={data.values.text_consent === true}
+                  required={data.textConsent === 'required'}
+                />
+                {`${t.textConsent}${data.textConsent === 'optional' ? ` ${t.optional}` : ''}`}
+              </label>
+              {errorOf('text_consent')}
+            </>
+          )}
           <Honeypot />
           <button type="submit">{t.next}</button>
         </form>
@@ -316,6 +334,12 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
                 name="booking_callback"
                 value={data.values.booking_callback ? 'yes' : 'no'}
               />
+            </>
+          )}
+          {data.values.text_consent !== undefined && (
+            <>
+              <input type="hidden" name="text_consent_shown" value="1" />
+              <input type="hidden" name="text_consent" value={data.values.text_consent ? 'yes' : 'no'} />
             </>
           )}
           <input type="hidden" name="altcha" value="" />

@@ -19,6 +19,7 @@ import {
   type PageBooking,
   pageSlots,
   readDetails,
+  textConsentAsked,
 } from '../booking-page.service.js';
 import { isMonth, rangeStart } from '../calendar-range.js';
 import { acceptSolution, newChallenge } from '../proof-of-work.js';
@@ -40,6 +41,7 @@ const EMPTY: ContactDetails = {
   customer_email: '',
   booking_comment: '',
   booking_callback: undefined,
+  text_consent: undefined,
 };
 
 export interface FlowLimits {
@@ -338,6 +340,7 @@ function details_(
     phoneHint: ctx.t.phoneHint(`\u2066${example ?? '+49 1512 3456789'}\u2069`),
     notice,
     alternatives,
+    textConsent: textConsentAsked(workspace),
   });
 }
 

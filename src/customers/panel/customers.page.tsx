@@ -95,6 +95,8 @@ export function CustomerPage(props: {
   /** Owners and admins: export and erase the customer's data. */
   manageData: boolean;
   notice?: string | undefined;
+  /** Whether the number takes the workspace's text messages (STOP / START), in words. */
+  textMessages: { label: string; value: string };
 }) {
   const { customer } = props;
   const path = `${CUSTOMERS}/${customer.id}`;
@@ -115,6 +117,8 @@ export function CustomerPage(props: {
           <dd>{customer.phone || '—'}</dd>
           <dt>Email</dt>
           <dd>{customer.email || '—'}</dd>
+          <dt>{props.textMessages.label}</dt>
+          <dd data-text-opt-out>{props.textMessages.value}</dd>
           <dt>Customer since</dt>
           <dd>{since(customer.created_at)}</dd>
           <dt>Bookings</dt>

@@ -6,6 +6,8 @@ import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
+import { textOptOutWords } from '../../text-messages/panel/text-messages.texts.js';
+import { textOptOutState } from '../../text-messages/text-settings.service.js';
 import { can } from '../../users/roles.js';
 import { eraseCustomer, exportCustomerData } from '../customer-data.service.js';
 import { customerSearchOf, MAX_SEARCH_LENGTH } from '../customer-search.rules.js';
@@ -49,6 +51,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     });
     const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
     const erasedNotice = (request.query as Record<string, unknown>).notice === 'erased';
+    const optOut = await textOptOutState(deps.db, workspaceId, customer.phone);
     return reply.page({
       title: nameOf(customer),
       body: CustomerPage({
@@ -62,6 +65,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         locationNames,
         manageData: can(sessionOf(request).workspace.role, 'settings'),
         notice: erasedNotice && customer.erased_at ? 'Their personal data is erased.' : undefined,
+        textMessages: textOptOutWords(optOut),
       }),
     });
   });

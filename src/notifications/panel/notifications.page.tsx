@@ -8,6 +8,7 @@ import {
 } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { MailKind, MailState } from '../../platform/db/schema.js';
+import { TEXT_PANEL } from '../../text-messages/panel/text-messages.texts.js';
 import type { MailRow } from '../mail-queue.repository.js';
 import {
   CUSTOMER_EMAILS,
@@ -102,6 +103,9 @@ export function NotificationsPage(props: NotificationsPageProps) {
       <p class="lead">
         Emails to your customers and staff. Each is queued with the booking change it tells of and sent by the
         worker; every one shows in the mail log below.
+      </p>
+      <p>
+        <a href={`${NOTIFICATIONS}/texts`}>{TEXT_PANEL.linkFromNotifications}</a>
       </p>
       {props.notice && (
         <p class="notice" role="status">

@@ -64,6 +64,10 @@ export interface WorkspacesTable {
   notification_settings: Json<Record<string, unknown>>;
   /** migrations/0025_customer_erasure.sql: erase customers with no booking for this long; null: never. */
   customer_retention_months: number | null;
+  /** migrations/0020_text_messages.sql; read through src/text-messages/text-settings.rules.ts */
+  text_settings: Json<Record<string, unknown>>;
+  /** Sealed by src/platform/secrets.ts; null = no provider credentials saved. */
+  text_credentials: string | null;
 }
 
 export interface ApiKeysTable {
@@ -100,6 +104,8 @@ export interface LocationsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
+  /** migrations/0020_text_messages.sql: 'HH:MM-HH:MM' local, null = 21:00-08:00. */
+  text_quiet_hours: string | null;
 }
 
 export interface ServiceCategoriesTable {
@@ -252,6 +258,8 @@ export interface BookingsTable {
   /** The language the customer booked in (the booking page's); null = the workspace locale's. */
   language: string | null;
   event_sequence: Generated<number>;
+  /** migrations/0020_text_messages.sql: the booking page's text consent; null = not asked. */
+  text_consent: boolean | null;
   created_by_key_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -540,6 +548,70 @@ export interface AuditEntriesTable {
   details: Json<Record<string, unknown>>;
 }
 
+export type TextKind = 'confirmed' | 'rescheduled' | 'canceled' | 'reminder' | 'test';
+export type TextState =
+  | 'pending'
+  | 'sending'
+  | 'sent'
+  | 'delivered'
+  | 'failed'
+  | 'undelivered'
+  | 'logged'
+  | 'opted_out'
+  | 'dropped'
+  | 'expired';
+export type TextProviderName = 'none' | 'twilio' | 'gateway';
+
+/** migrations/0020_text_messages.sql: the text outbox and log. */
+export interface TextMessagesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  partition: GeneratedAlways<number>;
+  booking_id: string | null;
+  kind: TextKind;
+  revision: number;
+  message_key: string;
+  channel: 'sms' | 'whatsapp';
+  recipient: string;
+  provider: TextProviderName;
+  snapshot: JsonRequired<Record<string, unknown>>;
+  body: string | null;
+  segments: number | null;
+  encoding: 'gsm7' | 'ucs2' | null;
+  state: Generated<TextState>;
+  due_at: Instant;
+  starts_at: TimestampNullable;
+  next_attempt_at: Instant;
+  attempt_count: Generated<number>;
+  in_doubt: Generated<boolean>;
+  provider_ref: string | null;
+  price_micros: ColumnType<number | null, number | null | undefined, number | null>;
+  price_unit: string | null;
+  last_response: string | null;
+  sent_at: TimestampNullable;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TextOptOutsTable {
+  workspace_id: string;
+  phone: string;
+  opted_out: boolean;
+  keyword: string;
+  updated_at: Timestamp;
+}
+
+export interface TextInboundTable {
+  workspace_id: string;
+  provider: string;
+  provider_message_id: string;
+  phone: string;
+  body: string;
+  action: string;
+  booking_id: string | null;
+  received_at: Timestamp;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -577,4 +649,7 @@ export interface DB {
   mail_messages: MailMessagesTable;
   import_uploads: ImportUploadsTable;
   audit_entries: AuditEntriesTable;
+  text_messages: TextMessagesTable;
+  text_opt_outs: TextOptOutsTable;
+  text_inbound: TextInboundTable;
 }
