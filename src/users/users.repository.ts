@@ -22,6 +22,7 @@ export interface WorkspaceMembershipRow {
   workspace_id: string;
   slug: string;
   name: string;
+  locale: string;
   role: Role;
 }
 
@@ -75,7 +76,7 @@ export function listMembershipsOfUser(db: Db, userId: string): Promise<Workspace
   return db
     .selectFrom('memberships as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['m.workspace_id', 'w.slug', 'w.name', 'm.role'])
+    .select(['m.workspace_id', 'w.slug', 'w.name', 'w.locale', 'm.role'])
     .where('m.user_id', '=', userId)
     .orderBy('w.name')
     .orderBy('w.slug')

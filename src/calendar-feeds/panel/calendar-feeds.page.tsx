@@ -1,4 +1,4 @@
-import { Csrf } from '../../panel-kit/forms.js';
+import { CopySlot, Csrf } from '../../panel-kit/forms.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { FormKey } from '../../platform/pages/form-key.js';
 
@@ -16,7 +16,7 @@ function FeedUrl({ id, url, label }: { id: string; url: string; label: string })
     <div class="secret">
       <span class="visually-hidden">{label}: </span>
       <code id={id}>{url}</code>
-      <span data-copy-target={id} />
+      <CopySlot target={id} />
     </div>
   );
 }
