@@ -42,7 +42,12 @@ export function panelText(lang: Lang, workspaceLocale: string): PanelText {
   let text = built.get(id);
   if (!text) {
     const locale = intlLocale(lang, workspaceLocale);
-    text = { lang, locale, dir: textDirection(lang), t: translator(`panel.${lang}`, PANEL_CATALOGS[lang], locale) };
+    text = {
+      lang,
+      locale,
+      dir: textDirection(lang),
+      t: translator(`panel.${lang}`, PANEL_CATALOGS[lang], locale),
+    };
     built.set(id, text);
   }
   return text;
@@ -58,7 +63,11 @@ export function panelTextOf(request: FastifyRequest): PanelText {
   const header = request.headers['accept-language'];
   const lang =
     session?.user.language ??
-    pickLanguage(undefined, Array.isArray(header) ? header[0] : header, session?.workspace ? workspaceLocale : 'en');
+    pickLanguage(
+      undefined,
+      Array.isArray(header) ? header[0] : header,
+      session?.workspace ? workspaceLocale : 'en',
+    );
   return panelText(lang, workspaceLocale);
 }
 

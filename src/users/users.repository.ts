@@ -52,6 +52,16 @@ export function insertUser(
     .executeTakeFirstOrThrow();
 }
 
+/** The user's panel language; null leaves it to the browser and the workspace. */
+export async function setUserLanguage(
+  db: Db,
+  userId: string,
+  language: string | null,
+  at: Date,
+): Promise<void> {
+  await db.updateTable('users').set({ language, updated_at: at }).where('id', '=', userId).execute();
+}
+
 export async function setPasswordHash(
   db: Db,
   userId: string,

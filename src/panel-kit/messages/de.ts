@@ -134,7 +134,8 @@ export default {
   'home.bookingPage': 'Ihre Buchungsseite',
   'home.bookingPageSoon':
     'Hier buchen Kund:innen, sobald die Einrichtung fertig ist. Teilen Sie die Adresse oder binden Sie sie in Ihre Website ein.',
-  'home.bookingPageReady': 'Hier buchen Kund:innen. Teilen Sie die Adresse oder binden Sie sie in Ihre Website ein.',
+  'home.bookingPageReady':
+    'Hier buchen Kund:innen. Teilen Sie die Adresse oder binden Sie sie in Ihre Website ein.',
   'home.bookingPageAddress': 'Adresse der Buchungsseite: ',
   'home.openBookingPage': 'Buchungsseite öffnen',
   'home.setup': 'Einrichtung',
@@ -148,7 +149,8 @@ export default {
     '{link}: Name, Kontakte, Währung und Gebietsschema, das Buchungsformular und die Buchungsregeln.',
   'home.settings.team': '{link}: Mitglieder einladen, Rollen ändern.',
   'home.settings.calendarFeeds': '{link}: die Buchungen jeder Mitarbeiter:in als abonnierbarer Kalender.',
-  'home.settings.notifications': '{link}: welche E-Mails Kund:innen und Team bekommen, und das Mail-Protokoll.',
+  'home.settings.notifications':
+    '{link}: welche E-Mails Kund:innen und Team bekommen, und das Mail-Protokoll.',
   'home.settings.apiKeys': '{link}: einer pro Anbindung; senden Sie ihn als {header} mit {workspace}.',
   'home.settings.webhooks': '{link}: Buchungsereignisse an Ihre eigene URL.',
   'home.staffRole':

@@ -148,7 +148,8 @@ export default {
   'home.setup.statuses': '{link}: the steps of a booking and their colours.',
   'home.setup.paymentAccounts': "{link}: where each location's money goes.",
   'home.settings': 'Settings',
-  'home.settings.workspace': '{link}: name, contacts, currency and locale, the booking form and the booking rules.',
+  'home.settings.workspace':
+    '{link}: name, contacts, currency and locale, the booking form and the booking rules.',
   'home.settings.team': '{link}: invite members, change roles.',
   'home.settings.calendarFeeds': "{link}: each staffer's bookings as a calendar to subscribe to.",
   'home.settings.notifications': '{link}: which emails customers and staff get, and the mail log.',
