@@ -94,9 +94,9 @@ export function withElements(
   const marked =
     typeof text === 'string'
       ? text
-      : text(Object.fromEntries(names.map((name, index) => [name, `\u0000${index}\u0000`])));
+      : text(Object.fromEntries(names.map((name, index) => [name, `\uE000${index}\uE000`])));
   return marked
-    .split(/\u0000(\d+)\u0000/)
+    .split(/\uE000(\d+)\uE000/)
     .map((part, index) => (index % 2 === 1 ? elements[names[Number(part)]!] : part))
     .filter((part) => part !== '');
 }
