@@ -58,11 +58,11 @@ export class GridStyles {
   /** The stylesheet: only the classes used (so the page must be built before this is called). */
   css(): string {
     let css = '';
-    for (const [color, name] of this.colours) css += `.${name}{border-left-color:${color}}`;
+    for (const [color, name] of this.colours) css += `.${name}{border-inline-start-color:${color}}`;
     for (const [key, name] of this.rules) {
       const [top, height, lane, lanes] = key.split('/').map(Number) as [number, number, number, number];
       const width =
-        lanes > 1 ? `;left:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%` : '';
+        lanes > 1 ? `;inset-inline-start:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%` : '';
       css += `.${name}{top:${top}px;height:${height}px${width}}`;
     }
     return css;
