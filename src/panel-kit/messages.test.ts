@@ -26,8 +26,10 @@ describe('the panel catalogs', () => {
       const same = Object.entries(PANEL_CATALOGS[lang]).filter(
         ([key, message]) => message === PANEL_CATALOGS.en[key as keyof typeof PANEL_CATALOGS.en],
       );
-      // A few words are the same in English (Admin, Webhooks, Menu); most texts are not.
-      expect(same.length, `${lang}: ${same.map(([key]) => key).join(', ')}`).toBeLessThan(12);
+      // A few words are the same as in English (Admin, Webhooks, Menu, Spam); most texts are not.
+      expect(same.length, `${lang}: ${same.map(([key]) => key).join(', ')}`).toBeLessThan(
+        Object.keys(PANEL_CATALOGS.en).length / 10,
+      );
     }
   });
 
