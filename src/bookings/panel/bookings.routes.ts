@@ -121,7 +121,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const open = Math.max(0, booking.order.total - booking.order.amount_paid);
     const text = panelTextOf(request);
     return reply.page({
-      title: text.t('booking.title', { services: booking.ordered_services.map((line) => line.name).join(' + ') }),
+      title: text.t('booking.title', {
+        services: booking.ordered_services.map((line) => line.name).join(' + '),
+      }),
       status: extra.status ?? 200,
       body: BookingPage({
         booking,

@@ -62,7 +62,9 @@ export class GridStyles {
     for (const [key, name] of this.rules) {
       const [top, height, lane, lanes] = key.split('/').map(Number) as [number, number, number, number];
       const width =
-        lanes > 1 ? `;inset-inline-start:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%` : '';
+        lanes > 1
+          ? `;inset-inline-start:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%`
+          : '';
       css += `.${name}{top:${top}px;height:${height}px${width}}`;
     }
     return css;
