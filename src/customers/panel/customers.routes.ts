@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
@@ -27,9 +28,10 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         offset: (page - 1) * PER_PAGE,
       },
     );
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Customers',
-      body: CustomersPage({ q, customers: rows, page, perPage: PER_PAGE, total }),
+      title: text.t('customers.title'),
+      body: CustomersPage({ q, customers: rows, page, perPage: PER_PAGE, total, text }),
     });
   });
 
@@ -42,7 +44,8 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       perPage: PER_PAGE,
       offset: (page - 1) * PER_PAGE,
     });
-    const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
+    const text = panelTextOf(request);
+    const money = (minor: number) => formatMoney(minor, workspace.currency, text.locale);
     return reply.page({
       title: nameOf(customer),
       body: CustomerPage({
@@ -54,6 +57,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         paidTotal: money(paid),
         money,
         locationNames,
+        text,
       }),
     });
   });
