@@ -157,7 +157,7 @@ export function BookingsListPage(props: {
               </tr>
             )}
             {props.bookings.map((booking) => {
-              const when = bookingWhen(booking);
+              const when = bookingWhen(booking, props.text.lang === 'en' ? undefined : props.text.locale);
               return (
                 <tr>
                   <td data-label={t('booking.when')}>

@@ -130,7 +130,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         zone,
         localDate: localDateOf(start, zone),
         localTime: wallTime(start, zone),
-        when: `${wallDate(start, zone)}, ${wallTime(start, zone)} – ${wallTime(end, zone)}`,
+        when: `${wallDate(start, zone, text.lang === 'en' ? undefined : text.locale)}, ${wallTime(start, zone)} – ${wallTime(end, zone)}`,
         history: describeHistory(
           history,
           {
@@ -143,8 +143,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           {
             zone,
             currency: workspace.currency,
-            locale: workspace.locale,
+            locale: text.locale,
             userId: sessionOf(request).user.id,
+            text,
           },
         ),
         staffers: staffersChoices,

@@ -145,7 +145,7 @@ export function CustomerPage(props: {
               </tr>
             )}
             {props.bookings.map((booking) => {
-              const when = bookingWhen(booking);
+              const when = bookingWhen(booking, props.text.lang === 'en' ? undefined : props.text.locale);
               const paid = paidOn(booking);
               return (
                 <tr>
