@@ -380,4 +380,30 @@ export default {
   'history.system': 'Die Kund:in online oder das System',
   'history.you': 'Sie, in der Verwaltung',
   'history.member': '{name}, in der Verwaltung',
+  'feeds.how':
+    'Abonnieren Sie die URL in Google Kalender (Weitere Kalender → Per URL), Apple Kalender (Ablage → Neues Kalenderabonnement) oder Outlook (Kalender hinzufügen → Aus dem Internet abonnieren). Wer die URL hat, sieht die Buchungen: Erneuern Sie sie, wenn sie bekannt geworden ist, dann funktioniert die alte URL sofort nicht mehr.',
+  'feeds.regenerated': 'Die Feed-URL ist bereit. Frühere URLs dieses Feeds funktionieren nicht mehr.',
+  'feeds.lead':
+    'Die Buchungen jeder Mitarbeiter:in, von vor 30 Tagen bis zum Buchungshorizont, als abonnierbarer Kalender.',
+  'feeds.table': 'Kalender-Feeds der Mitarbeiter:innen',
+  'feeds.url': 'Feed-URL',
+  'feeds.panelUser': 'Benutzer:in der Verwaltung',
+  'feeds.noStaffers': 'Noch keine Mitarbeiter:innen.',
+  'feeds.feedOf': 'Feed von {name}',
+  'feeds.made': 'Erstellt {when}',
+  'feeds.noFeed': 'Noch kein Feed.',
+  'feeds.regenerate': 'URL erneuern',
+  'feeds.make': 'Feed-URL erstellen',
+  'feeds.forStaffer': ' für {name}',
+  'feeds.none': 'Keine',
+  'feeds.note':
+    'Die Benutzer:in einer Mitarbeiter:in findet dieselben Buchungen im eigenen Feed (Ihr Kalender-Feed). Wer welche Mitarbeiter:in ist, wird an einer Stelle festgelegt, {link}, und bestimmt auch ihre Buchungs-E-Mails und ihre eigene Kalenderspalte.',
+  'feeds.notificationsLink': 'Einstellungen → Benachrichtigungen',
+  'feeds.ownLinked':
+    'Ihre Buchungen bei {workspace} als {staffer}, von vor 30 Tagen bis zum Buchungshorizont.',
+  'feeds.ownUnlinked':
+    'Sie sind noch mit keiner Mitarbeiter:in von {workspace} verknüpft, daher ist Ihr Feed leer. Eine Inhaber:in oder ein Admin verknüpft Sie unter Einstellungen → Benachrichtigungen.',
+  'feeds.ownUrl': 'Ihre Feed-URL',
+  'feeds.ownNone': 'Sie haben noch keine Feed-URL.',
+  'feeds.ownMake': 'Meine Feed-URL erstellen',
 } satisfies PanelCatalog;

@@ -382,4 +382,30 @@ export default {
   'history.system': 'The customer online, or the system',
   'history.you': 'You, in the panel',
   'history.member': '{name}, in the panel',
+  // Calendar feeds (calendar-feeds/panel/*).
+  'feeds.how':
+    'Subscribe to the URL in Google Calendar (Other calendars → From URL), Apple Calendar (File → New Calendar Subscription) or Outlook (Add calendar → Subscribe from web). Anyone with the URL sees the bookings: regenerate it if it leaked, and the old URL stops at once.',
+  'feeds.regenerated': 'The feed URL is ready. Any URL the feed had before no longer works.',
+  'feeds.lead':
+    "Each staffer's bookings, from 30 days back to the booking horizon, as a calendar to subscribe to.",
+  'feeds.table': 'Calendar feeds of the staffers',
+  'feeds.url': 'Feed URL',
+  'feeds.panelUser': 'Panel user',
+  'feeds.noStaffers': 'No staffers yet.',
+  'feeds.feedOf': 'Feed of {name}',
+  'feeds.made': 'Made {when}',
+  'feeds.noFeed': 'No feed yet.',
+  'feeds.regenerate': 'Regenerate URL',
+  'feeds.make': 'Make a feed URL',
+  'feeds.forStaffer': ' for {name}',
+  'feeds.none': 'None',
+  'feeds.note':
+    'The panel user of a staffer finds the same bookings in their own feed (Your calendar feed). Who is which staffer is set in one place, {link}, and decides their booking emails and their own calendar column as well.',
+  'feeds.notificationsLink': 'Settings → Notifications',
+  'feeds.ownLinked': 'Your bookings at {workspace} as {staffer}, from 30 days back to the booking horizon.',
+  'feeds.ownUnlinked':
+    'You are not linked to a staffer of {workspace} yet, so your feed is empty. An owner or admin links you under Settings → Notifications.',
+  'feeds.ownUrl': 'Your feed URL',
+  'feeds.ownNone': 'You have no feed URL yet.',
+  'feeds.ownMake': 'Make my feed URL',
 };

@@ -371,4 +371,30 @@ export default {
   'history.system': 'El cliente en línea, o el sistema',
   'history.you': 'Tú, en el panel',
   'history.member': '{name}, en el panel',
+  'feeds.how':
+    'Suscríbete a la URL en Google Calendar (Otros calendarios → Desde URL), Calendario de Apple (Archivo → Nueva suscripción a calendario) u Outlook (Agregar calendario → Suscribirse desde la web). Quien tenga la URL ve las reservas: regénerala si se ha filtrado y la anterior deja de funcionar al momento.',
+  'feeds.regenerated': 'La URL del calendario está lista. Las URL anteriores ya no funcionan.',
+  'feeds.lead':
+    'Las reservas de cada persona, desde hace 30 días hasta el horizonte de reserva, como calendario al que suscribirse.',
+  'feeds.table': 'Calendarios del equipo',
+  'feeds.url': 'URL del calendario',
+  'feeds.panelUser': 'Usuario del panel',
+  'feeds.noStaffers': 'Aún no hay personas en el equipo.',
+  'feeds.feedOf': 'Calendario de {name}',
+  'feeds.made': 'Creada el {when}',
+  'feeds.noFeed': 'Aún no hay calendario.',
+  'feeds.regenerate': 'Regenerar URL',
+  'feeds.make': 'Crear una URL',
+  'feeds.forStaffer': ' para {name}',
+  'feeds.none': 'Ninguno',
+  'feeds.note':
+    'El usuario del panel de una persona encuentra las mismas reservas en su propio calendario (Tu calendario suscribible). Quién es cada persona se define en un solo sitio, {link}, y decide también sus correos de reservas y su columna del calendario.',
+  'feeds.notificationsLink': 'Ajustes → Notificaciones',
+  'feeds.ownLinked':
+    'Tus reservas en {workspace} como {staffer}, desde hace 30 días hasta el horizonte de reserva.',
+  'feeds.ownUnlinked':
+    'Aún no estás vinculado a ninguna persona de {workspace}, así que tu calendario está vacío. Un propietario o administrador te vincula en Ajustes → Notificaciones.',
+  'feeds.ownUrl': 'La URL de tu calendario',
+  'feeds.ownNone': 'Aún no tienes URL de calendario.',
+  'feeds.ownMake': 'Crear mi URL',
 } satisfies PanelCatalog;

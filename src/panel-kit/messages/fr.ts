@@ -380,4 +380,30 @@ export default {
   'history.system': 'Le client en ligne, ou le système',
   'history.you': 'Vous, dans le panneau',
   'history.member': '{name}, dans le panneau',
+  'feeds.how':
+    'Abonnez-vous à l’URL dans Google Agenda (Autres agendas → À partir de l’URL), Apple Calendrier (Fichier → Nouvel abonnement à un calendrier) ou Outlook (Ajouter un calendrier → S’abonner à partir du web). Toute personne ayant l’URL voit les réservations : régénérez-la si elle a fuité, et l’ancienne cesse aussitôt de fonctionner.',
+  'feeds.regenerated': 'L’URL du flux est prête. Les URL précédentes du flux ne fonctionnent plus.',
+  'feeds.lead':
+    'Les réservations de chaque membre, de 30 jours en arrière jusqu’à l’horizon de réservation, comme agenda à suivre.',
+  'feeds.table': 'Flux d’agenda des membres',
+  'feeds.url': 'URL du flux',
+  'feeds.panelUser': 'Utilisateur du panneau',
+  'feeds.noStaffers': 'Pas encore de membres.',
+  'feeds.feedOf': 'Flux de {name}',
+  'feeds.made': 'Créée le {when}',
+  'feeds.noFeed': 'Pas encore de flux.',
+  'feeds.regenerate': 'Régénérer l’URL',
+  'feeds.make': 'Créer une URL de flux',
+  'feeds.forStaffer': ' pour {name}',
+  'feeds.none': 'Aucun',
+  'feeds.note':
+    'L’utilisateur du panneau lié à un membre trouve les mêmes réservations dans son propre flux (Votre flux d’agenda). Qui est quel membre se règle à un seul endroit, {link}, et décide aussi de ses e-mails de réservation et de sa colonne d’agenda.',
+  'feeds.notificationsLink': 'Réglages → Notifications',
+  'feeds.ownLinked':
+    'Vos réservations chez {workspace} en tant que {staffer}, de 30 jours en arrière jusqu’à l’horizon de réservation.',
+  'feeds.ownUnlinked':
+    'Vous n’êtes encore lié à aucun membre de {workspace}, votre flux est donc vide. Un propriétaire ou un admin vous lie sous Réglages → Notifications.',
+  'feeds.ownUrl': 'L’URL de votre flux',
+  'feeds.ownNone': 'Vous n’avez pas encore d’URL de flux.',
+  'feeds.ownMake': 'Créer mon URL de flux',
 } satisfies PanelCatalog;

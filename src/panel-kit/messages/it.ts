@@ -374,4 +374,30 @@ export default {
   'history.system': 'Il cliente online, o il sistema',
   'history.you': 'Tu, nel pannello',
   'history.member': '{name}, nel pannello',
+  'feeds.how':
+    'Iscriviti all’URL in Google Calendar (Altri calendari → Da URL), Calendario di Apple (File → Nuova iscrizione calendario) o Outlook (Aggiungi calendario → Sottoscrivi dal Web). Chi ha l’URL vede le prenotazioni: rigenerala se è trapelata, e la vecchia smette subito di funzionare.',
+  'feeds.regenerated': 'L’URL del feed è pronta. Le URL precedenti del feed non funzionano più.',
+  'feeds.lead':
+    'Le prenotazioni di ogni persona, da 30 giorni fa fino all’orizzonte di prenotazione, come calendario da seguire.',
+  'feeds.table': 'Feed del calendario del personale',
+  'feeds.url': 'URL del feed',
+  'feeds.panelUser': 'Utente del pannello',
+  'feeds.noStaffers': 'Ancora nessuna persona.',
+  'feeds.feedOf': 'Feed di {name}',
+  'feeds.made': 'Creata il {when}',
+  'feeds.noFeed': 'Ancora nessun feed.',
+  'feeds.regenerate': 'Rigenera URL',
+  'feeds.make': 'Crea un’URL del feed',
+  'feeds.forStaffer': ' per {name}',
+  'feeds.none': 'Nessuno',
+  'feeds.note':
+    'L’utente del pannello di una persona trova le stesse prenotazioni nel proprio feed (Il tuo feed del calendario). Chi è quale persona si imposta in un solo posto, {link}, e decide anche le sue email di prenotazione e la sua colonna del calendario.',
+  'feeds.notificationsLink': 'Impostazioni → Notifiche',
+  'feeds.ownLinked':
+    'Le tue prenotazioni presso {workspace} come {staffer}, da 30 giorni fa fino all’orizzonte di prenotazione.',
+  'feeds.ownUnlinked':
+    'Non sei ancora collegato a una persona di {workspace}, quindi il tuo feed è vuoto. Un titolare o amministratore ti collega in Impostazioni → Notifiche.',
+  'feeds.ownUrl': 'L’URL del tuo feed',
+  'feeds.ownNone': 'Non hai ancora un’URL del feed.',
+  'feeds.ownMake': 'Crea la mia URL del feed',
 } satisfies PanelCatalog;

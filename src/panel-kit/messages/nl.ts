@@ -372,4 +372,29 @@ export default {
   'history.system': 'De klant online, of het systeem',
   'history.you': 'U, in de beheeromgeving',
   'history.member': '{name}, in de beheeromgeving',
+  'feeds.how':
+    'Abonneer u op de URL in Google Agenda (Andere agenda’s → Via URL), Apple Agenda (Archief → Nieuw agenda-abonnement) of Outlook (Agenda toevoegen → Abonneren vanaf internet). Iedereen met de URL ziet de boekingen: vernieuw hem als hij is uitgelekt, dan werkt de oude meteen niet meer.',
+  'feeds.regenerated': 'De feed-URL is klaar. Eerdere URL’s van deze feed werken niet meer.',
+  'feeds.lead':
+    'De boekingen van elke medewerker, van 30 dagen terug tot de boekingshorizon, als agenda om op te abonneren.',
+  'feeds.table': 'Agendafeeds van de medewerkers',
+  'feeds.url': 'Feed-URL',
+  'feeds.panelUser': 'Gebruiker',
+  'feeds.noStaffers': 'Nog geen medewerkers.',
+  'feeds.feedOf': 'Feed van {name}',
+  'feeds.made': 'Gemaakt {when}',
+  'feeds.noFeed': 'Nog geen feed.',
+  'feeds.regenerate': 'URL vernieuwen',
+  'feeds.make': 'Feed-URL maken',
+  'feeds.forStaffer': ' voor {name}',
+  'feeds.none': 'Geen',
+  'feeds.note':
+    'De gebruiker van een medewerker vindt dezelfde boekingen in de eigen feed (Uw agendafeed). Wie welke medewerker is, stelt u op één plek in, {link}, en dat bepaalt ook de boekingsmails en de eigen agendakolom.',
+  'feeds.notificationsLink': 'Instellingen → Meldingen',
+  'feeds.ownLinked': 'Uw boekingen bij {workspace} als {staffer}, van 30 dagen terug tot de boekingshorizon.',
+  'feeds.ownUnlinked':
+    'U bent nog niet gekoppeld aan een medewerker van {workspace}, dus uw feed is leeg. Een eigenaar of beheerder koppelt u onder Instellingen → Meldingen.',
+  'feeds.ownUrl': 'Uw feed-URL',
+  'feeds.ownNone': 'U hebt nog geen feed-URL.',
+  'feeds.ownMake': 'Mijn feed-URL maken',
 } satisfies PanelCatalog;

@@ -373,4 +373,30 @@ export default {
   'history.system': 'Klient online lub system',
   'history.you': 'Ty, w panelu',
   'history.member': '{name}, w panelu',
+  'feeds.how':
+    'Zasubskrybuj adres URL w Kalendarzu Google (Inne kalendarze → Z adresu URL), Kalendarzu Apple (Plik → Nowa subskrypcja kalendarza) lub Outlooku (Dodaj kalendarz → Subskrybuj z internetu). Każdy, kto ma adres URL, widzi rezerwacje: wygeneruj go ponownie, jeśli wyciekł, a stary od razu przestanie działać.',
+  'feeds.regenerated': 'Adres URL kanału jest gotowy. Poprzednie adresy tego kanału już nie działają.',
+  'feeds.lead':
+    'Rezerwacje każdego pracownika, od 30 dni wstecz do horyzontu rezerwacji, jako kalendarz do subskrypcji.',
+  'feeds.table': 'Kanały kalendarza pracowników',
+  'feeds.url': 'Adres URL kanału',
+  'feeds.panelUser': 'Użytkownik panelu',
+  'feeds.noStaffers': 'Nie ma jeszcze pracowników.',
+  'feeds.feedOf': 'Kanał: {name}',
+  'feeds.made': 'Utworzono {when}',
+  'feeds.noFeed': 'Brak kanału.',
+  'feeds.regenerate': 'Wygeneruj nowy URL',
+  'feeds.make': 'Utwórz adres URL kanału',
+  'feeds.forStaffer': ' dla: {name}',
+  'feeds.none': 'Brak',
+  'feeds.note':
+    'Użytkownik panelu powiązany z pracownikiem widzi te same rezerwacje we własnym kanale (Twój kanał kalendarza). Kto jest którym pracownikiem, ustawia się w jednym miejscu, {link}, co decyduje też o e-mailach o rezerwacjach i własnej kolumnie w kalendarzu.',
+  'feeds.notificationsLink': 'Ustawienia → Powiadomienia',
+  'feeds.ownLinked':
+    'Twoje rezerwacje w {workspace} jako {staffer}, od 30 dni wstecz do horyzontu rezerwacji.',
+  'feeds.ownUnlinked':
+    'Nie jesteś jeszcze powiązany z żadnym pracownikiem w {workspace}, więc Twój kanał jest pusty. Właściciel lub administrator powiązuje Cię w Ustawienia → Powiadomienia.',
+  'feeds.ownUrl': 'Adres URL Twojego kanału',
+  'feeds.ownNone': 'Nie masz jeszcze adresu URL kanału.',
+  'feeds.ownMake': 'Utwórz mój adres URL kanału',
 } satisfies PanelCatalog;

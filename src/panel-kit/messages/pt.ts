@@ -371,4 +371,30 @@ export default {
   'history.system': 'O cliente online, ou o sistema',
   'history.you': 'Você, no painel',
   'history.member': '{name}, no painel',
+  'feeds.how':
+    'Subscreva o URL no Google Calendar (Outros calendários → A partir do URL), no Calendário da Apple (Ficheiro → Nova subscrição de calendário) ou no Outlook (Adicionar calendário → Subscrever a partir da Web). Quem tiver o URL vê as marcações: gere-o de novo se tiver sido divulgado, e o antigo deixa logo de funcionar.',
+  'feeds.regenerated': 'O URL do feed está pronto. Os URL anteriores deixaram de funcionar.',
+  'feeds.lead':
+    'As marcações de cada pessoa, de há 30 dias até ao horizonte de marcação, como calendário a subscrever.',
+  'feeds.table': 'Feeds de calendário da equipa',
+  'feeds.url': 'URL do feed',
+  'feeds.panelUser': 'Utilizador do painel',
+  'feeds.noStaffers': 'Ainda não há pessoas na equipa.',
+  'feeds.feedOf': 'Feed de {name}',
+  'feeds.made': 'Criado em {when}',
+  'feeds.noFeed': 'Ainda sem feed.',
+  'feeds.regenerate': 'Gerar novo URL',
+  'feeds.make': 'Criar um URL de feed',
+  'feeds.forStaffer': ' para {name}',
+  'feeds.none': 'Nenhum',
+  'feeds.note':
+    'O utilizador do painel de uma pessoa encontra as mesmas marcações no seu próprio feed (O seu feed de calendário). Quem é cada pessoa define-se num só sítio, {link}, e decide também os seus e-mails de marcações e a sua coluna do calendário.',
+  'feeds.notificationsLink': 'Definições → Notificações',
+  'feeds.ownLinked':
+    'As suas marcações em {workspace} como {staffer}, de há 30 dias até ao horizonte de marcação.',
+  'feeds.ownUnlinked':
+    'Ainda não está ligado a nenhuma pessoa de {workspace}, por isso o seu feed está vazio. Um proprietário ou administrador liga-o em Definições → Notificações.',
+  'feeds.ownUrl': 'O URL do seu feed',
+  'feeds.ownNone': 'Ainda não tem URL de feed.',
+  'feeds.ownMake': 'Criar o meu URL de feed',
 } satisfies PanelCatalog;

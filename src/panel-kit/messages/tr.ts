@@ -370,4 +370,30 @@ export default {
   'history.system': 'Çevrimiçi müşteri ya da sistem',
   'history.you': 'Siz, panelde',
   'history.member': '{name}, panelde',
+  'feeds.how':
+    'URL’ye Google Takvim’de (Diğer takvimler → URL’den), Apple Takvim’de (Dosya → Yeni Takvim Aboneliği) veya Outlook’ta (Takvim ekle → Web’den abone ol) abone olun. URL’ye sahip olan herkes randevuları görür: sızdıysa yeniden oluşturun, eski URL hemen çalışmaz olur.',
+  'feeds.regenerated': 'Akış URL’si hazır. Akışın önceki URL’leri artık çalışmıyor.',
+  'feeds.lead':
+    'Her personelin randevuları, 30 gün öncesinden randevu ufkuna kadar, abone olunacak bir takvim olarak.',
+  'feeds.table': 'Personelin takvim akışları',
+  'feeds.url': 'Akış URL’si',
+  'feeds.panelUser': 'Panel kullanıcısı',
+  'feeds.noStaffers': 'Henüz personel yok.',
+  'feeds.feedOf': '{name} akışı',
+  'feeds.made': '{when} tarihinde oluşturuldu',
+  'feeds.noFeed': 'Henüz akış yok.',
+  'feeds.regenerate': 'URL’yi yenile',
+  'feeds.make': 'Akış URL’si oluştur',
+  'feeds.forStaffer': ' ({name} için)',
+  'feeds.none': 'Yok',
+  'feeds.note':
+    'Bir personelin panel kullanıcısı aynı randevuları kendi akışında bulur (Takvim akışınız). Kimin hangi personel olduğu tek bir yerde, {link} altında ayarlanır ve randevu e-postalarını ve kendi takvim sütununu da belirler.',
+  'feeds.notificationsLink': 'Ayarlar → Bildirimler',
+  'feeds.ownLinked':
+    '{workspace} içindeki randevularınız ({staffer} olarak), 30 gün öncesinden randevu ufkuna kadar.',
+  'feeds.ownUnlinked':
+    'Henüz {workspace} içinde bir personele bağlı değilsiniz, bu yüzden akışınız boş. Bir sahip veya yönetici sizi Ayarlar → Bildirimler altında bağlar.',
+  'feeds.ownUrl': 'Akış URL’niz',
+  'feeds.ownNone': 'Henüz akış URL’niz yok.',
+  'feeds.ownMake': 'Akış URL’mi oluştur',
 } satisfies PanelCatalog;
