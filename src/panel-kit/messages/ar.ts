@@ -387,4 +387,14 @@ export default {
   'feeds.ownUrl': 'رابط خلاصتك',
   'feeds.ownNone': 'ليس لديك رابط خلاصة بعد.',
   'feeds.ownMake': 'إنشاء رابط خلاصتي',
+  'emails.none':
+    'لست مرتبطًا بأي موظف في مساحة العمل هذه، لذا لا تصلك رسائل الحجز. يربطك مالك أو مشرف من الإعدادات ← الإشعارات.',
+  'emails.goTo': 'تُرسل الرسائل إلى {email}، لحجوزات:',
+  'emails.of': 'رسائل حجوزات {name}',
+  'emails.kind.new': 'الحجوزات الجديدة',
+  'emails.kind.changed': 'الحجوزات المعدّلة',
+  'emails.kind.canceled': 'الحجوزات الملغاة',
+  'emails.save': 'حفظ',
+  'emails.for': ' لـ {name}',
+  'emails.saved': 'تم حفظ اختيارك.',
 } satisfies PanelCatalog;

@@ -406,4 +406,14 @@ export default {
   'feeds.ownUrl': 'Ihre Feed-URL',
   'feeds.ownNone': 'Sie haben noch keine Feed-URL.',
   'feeds.ownMake': 'Meine Feed-URL erstellen',
+  'emails.none':
+    'Sie sind mit keiner Mitarbeiter:in dieses Arbeitsbereichs verknüpft und bekommen daher keine Buchungs-E-Mails. Eine Inhaber:in oder ein Admin verknüpft Sie unter Einstellungen → Benachrichtigungen.',
+  'emails.goTo': 'E-Mails gehen an {email}, für die Buchungen von:',
+  'emails.of': 'Buchungs-E-Mails von {name}',
+  'emails.kind.new': 'Neue Buchungen',
+  'emails.kind.changed': 'Geänderte Buchungen',
+  'emails.kind.canceled': 'Stornierte Buchungen',
+  'emails.save': 'Speichern',
+  'emails.for': ' für {name}',
+  'emails.saved': 'Ihre Auswahl ist gespeichert.',
 } satisfies PanelCatalog;

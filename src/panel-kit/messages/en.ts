@@ -408,4 +408,15 @@ export default {
   'feeds.ownUrl': 'Your feed URL',
   'feeds.ownNone': 'You have no feed URL yet.',
   'feeds.ownMake': 'Make my feed URL',
+  // Your booking emails (notifications/panel/notifications.page.tsx OwnEmailsPage).
+  'emails.none':
+    'You are not linked to a staffer of this workspace, so you get no booking emails. An owner or admin links you under Settings → Notifications.',
+  'emails.goTo': 'Emails go to {email} for the bookings of:',
+  'emails.of': 'Booking emails of {name}',
+  'emails.kind.new': 'New bookings',
+  'emails.kind.changed': 'Changed bookings',
+  'emails.kind.canceled': 'Canceled bookings',
+  'emails.save': 'Save',
+  'emails.for': ' for {name}',
+  'emails.saved': 'Your choice is saved.',
 };

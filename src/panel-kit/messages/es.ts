@@ -397,4 +397,14 @@ export default {
   'feeds.ownUrl': 'La URL de tu calendario',
   'feeds.ownNone': 'Aún no tienes URL de calendario.',
   'feeds.ownMake': 'Crear mi URL',
+  'emails.none':
+    'No estás vinculado a ninguna persona de este espacio, así que no recibes correos de reservas. Un propietario o administrador te vincula en Ajustes → Notificaciones.',
+  'emails.goTo': 'Los correos van a {email}, para las reservas de:',
+  'emails.of': 'Correos de reservas de {name}',
+  'emails.kind.new': 'Reservas nuevas',
+  'emails.kind.changed': 'Reservas cambiadas',
+  'emails.kind.canceled': 'Reservas canceladas',
+  'emails.save': 'Guardar',
+  'emails.for': ' para {name}',
+  'emails.saved': 'Tu elección está guardada.',
 } satisfies PanelCatalog;

@@ -406,4 +406,14 @@ export default {
   'feeds.ownUrl': 'L’URL de votre flux',
   'feeds.ownNone': 'Vous n’avez pas encore d’URL de flux.',
   'feeds.ownMake': 'Créer mon URL de flux',
+  'emails.none':
+    'Vous n’êtes lié à aucun membre de cet espace, vous ne recevez donc pas d’e-mails de réservation. Un propriétaire ou un admin vous lie sous Réglages → Notifications.',
+  'emails.goTo': 'Les e-mails vont à {email}, pour les réservations de :',
+  'emails.of': 'E-mails de réservation de {name}',
+  'emails.kind.new': 'Nouvelles réservations',
+  'emails.kind.changed': 'Réservations modifiées',
+  'emails.kind.canceled': 'Réservations annulées',
+  'emails.save': 'Enregistrer',
+  'emails.for': ' pour {name}',
+  'emails.saved': 'Votre choix est enregistré.',
 } satisfies PanelCatalog;

@@ -400,4 +400,14 @@ export default {
   'feeds.ownUrl': 'L’URL del tuo feed',
   'feeds.ownNone': 'Non hai ancora un’URL del feed.',
   'feeds.ownMake': 'Crea la mia URL del feed',
+  'emails.none':
+    'Non sei collegato a nessuna persona di questo spazio, quindi non ricevi email di prenotazione. Un titolare o amministratore ti collega in Impostazioni → Notifiche.',
+  'emails.goTo': 'Le email vanno a {email}, per le prenotazioni di:',
+  'emails.of': 'Email di prenotazione di {name}',
+  'emails.kind.new': 'Nuove prenotazioni',
+  'emails.kind.changed': 'Prenotazioni modificate',
+  'emails.kind.canceled': 'Prenotazioni annullate',
+  'emails.save': 'Salva',
+  'emails.for': ' per {name}',
+  'emails.saved': 'La tua scelta è salvata.',
 } satisfies PanelCatalog;

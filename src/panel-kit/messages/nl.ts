@@ -397,4 +397,14 @@ export default {
   'feeds.ownUrl': 'Uw feed-URL',
   'feeds.ownNone': 'U hebt nog geen feed-URL.',
   'feeds.ownMake': 'Mijn feed-URL maken',
+  'emails.none':
+    'U bent niet gekoppeld aan een medewerker van deze werkruimte, dus u krijgt geen boekingsmails. Een eigenaar of beheerder koppelt u onder Instellingen → Meldingen.',
+  'emails.goTo': 'E-mails gaan naar {email}, voor de boekingen van:',
+  'emails.of': 'Boekingsmails van {name}',
+  'emails.kind.new': 'Nieuwe boekingen',
+  'emails.kind.changed': 'Gewijzigde boekingen',
+  'emails.kind.canceled': 'Geannuleerde boekingen',
+  'emails.save': 'Opslaan',
+  'emails.for': ' voor {name}',
+  'emails.saved': 'Uw keuze is opgeslagen.',
 } satisfies PanelCatalog;

@@ -399,4 +399,14 @@ export default {
   'feeds.ownUrl': 'Adres URL Twojego kanału',
   'feeds.ownNone': 'Nie masz jeszcze adresu URL kanału.',
   'feeds.ownMake': 'Utwórz mój adres URL kanału',
+  'emails.none':
+    'Nie jesteś powiązany z żadnym pracownikiem tej przestrzeni, więc nie dostajesz e-maili o rezerwacjach. Właściciel lub administrator powiązuje Cię w Ustawienia → Powiadomienia.',
+  'emails.goTo': 'E-maile trafiają na {email}, dla rezerwacji:',
+  'emails.of': 'E-maile o rezerwacjach: {name}',
+  'emails.kind.new': 'Nowe rezerwacje',
+  'emails.kind.changed': 'Zmienione rezerwacje',
+  'emails.kind.canceled': 'Anulowane rezerwacje',
+  'emails.save': 'Zapisz',
+  'emails.for': ' dla: {name}',
+  'emails.saved': 'Twój wybór został zapisany.',
 } satisfies PanelCatalog;

@@ -397,4 +397,14 @@ export default {
   'feeds.ownUrl': 'O URL do seu feed',
   'feeds.ownNone': 'Ainda não tem URL de feed.',
   'feeds.ownMake': 'Criar o meu URL de feed',
+  'emails.none':
+    'Não está ligado a nenhuma pessoa deste espaço, por isso não recebe e-mails de marcações. Um proprietário ou administrador liga-o em Definições → Notificações.',
+  'emails.goTo': 'Os e-mails vão para {email}, para as marcações de:',
+  'emails.of': 'E-mails de marcações de {name}',
+  'emails.kind.new': 'Novas marcações',
+  'emails.kind.changed': 'Marcações alteradas',
+  'emails.kind.canceled': 'Marcações canceladas',
+  'emails.save': 'Guardar',
+  'emails.for': ' para {name}',
+  'emails.saved': 'A sua escolha foi guardada.',
 } satisfies PanelCatalog;

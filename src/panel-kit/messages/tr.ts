@@ -396,4 +396,14 @@ export default {
   'feeds.ownUrl': 'Akış URL’niz',
   'feeds.ownNone': 'Henüz akış URL’niz yok.',
   'feeds.ownMake': 'Akış URL’mi oluştur',
+  'emails.none':
+    'Bu çalışma alanında hiçbir personele bağlı değilsiniz, bu yüzden randevu e-postası almıyorsunuz. Bir sahip veya yönetici sizi Ayarlar → Bildirimler altında bağlar.',
+  'emails.goTo': 'E-postalar {email} adresine gider, şu kişinin randevuları için:',
+  'emails.of': '{name} için randevu e-postaları',
+  'emails.kind.new': 'Yeni randevular',
+  'emails.kind.changed': 'Değişen randevular',
+  'emails.kind.canceled': 'İptal edilen randevular',
+  'emails.save': 'Kaydet',
+  'emails.for': ' ({name} için)',
+  'emails.saved': 'Seçiminiz kaydedildi.',
 } satisfies PanelCatalog;

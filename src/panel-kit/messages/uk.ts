@@ -395,4 +395,14 @@ export default {
   'feeds.ownUrl': 'URL вашої стрічки',
   'feeds.ownNone': 'У вас ще немає URL стрічки.',
   'feeds.ownMake': 'Створити мій URL стрічки',
+  'emails.none':
+    'Вас не пов’язано з жодним працівником цього простору, тож ви не отримуєте листів про бронювання. Власник або адміністратор пов’язує вас у Параметри → Сповіщення.',
+  'emails.goTo': 'Листи надходять на {email}, щодо бронювань:',
+  'emails.of': 'Листи про бронювання: {name}',
+  'emails.kind.new': 'Нові бронювання',
+  'emails.kind.changed': 'Змінені бронювання',
+  'emails.kind.canceled': 'Скасовані бронювання',
+  'emails.save': 'Зберегти',
+  'emails.for': ' для: {name}',
+  'emails.saved': 'Ваш вибір збережено.',
 } satisfies PanelCatalog;
