@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { FieldErrors } from '../errors.js';
 import { FormKey } from '../platform/pages/form-key.js';
+import { usePanelText } from './i18n.js';
 
 /**
  * Form parts of the panel. Every error sits next to its field (aria-describedby ties them
@@ -221,11 +222,12 @@ export function SelectField(props: {
  * ids of fields given one of their own).
  */
 export function ErrorSummary({ form, ids = {} }: { form: FormState; ids?: Record<string, string> }) {
+  const { t } = usePanelText();
   const entries = Object.entries(form.errors);
   if (entries.length === 0) return null;
   return (
     <div class="errors-summary" role="alert" tabIndex={-1}>
-      <h2>Please correct the following</h2>
+      <h2>{t('kit.errorSummary')}</h2>
       <ul>
         {entries.map(([field, messages]) => {
           const name = field.split('.')[0] ?? field;
@@ -246,9 +248,23 @@ export function SecretValue({ value, label }: { value: string; label: string }) 
     <div class="secret">
       <span class="visually-hidden">{label}: </span>
       <code id="secret-value">{value}</code>
-      <span data-copy-target="secret-value" />
+      <CopySlot target="secret-value" />
     </div>
   );
+}
+
+/**
+ * Where the copy button island (islands/copy-text.island.tsx) puts its button for the element
+ * `target`. Outside English it carries the button's four texts (the island's defaults are the
+ * English ones, so English pages send none).
+ */
+export function CopySlot({ target }: { target: string }) {
+  const { lang, t } = usePanelText();
+  const texts =
+    lang === 'en'
+      ? undefined
+      : [t('kit.copy'), t('kit.copied'), t('kit.copiedStatus'), t('kit.copyFailed')].join('\n');
+  return <span data-copy-target={target} data-copy-texts={texts} />;
 }
 
 /** Reads one string field of a urlencoded body. */

@@ -3,6 +3,7 @@ import type { Role } from '../platform/db/schema.js';
 import { can } from '../users/roles.js';
 import type { PanelSession } from '../users/sessions.service.js';
 import { Csrf } from './forms.js';
+import { type PanelKey, usePanelText } from './i18n.js';
 
 export const PANEL_PREFIX = '/panel';
 
@@ -23,80 +24,80 @@ export interface LayoutProps {
 
 interface NavItem {
   href: string;
-  label: string;
+  label: PanelKey;
   show: (role: Role) => boolean;
 }
 
-const NAV: { group?: string; items: NavItem[] }[] = [
-  { items: [{ href: `${PANEL_PREFIX}`, label: 'Home', show: () => true }] },
+const NAV: { group?: PanelKey; items: NavItem[] }[] = [
+  { items: [{ href: `${PANEL_PREFIX}`, label: 'nav.home', show: () => true }] },
   {
-    group: 'Bookings',
+    group: 'nav.bookings',
     items: [
-      { href: `${PANEL_PREFIX}/calendar`, label: 'Calendar', show: (role) => can(role, 'bookings') },
-      { href: `${PANEL_PREFIX}/bookings`, label: 'Bookings list', show: (role) => can(role, 'bookings') },
-      { href: `${PANEL_PREFIX}/customers`, label: 'Customers', show: (role) => can(role, 'bookings') },
+      { href: `${PANEL_PREFIX}/calendar`, label: 'nav.calendar', show: (role) => can(role, 'bookings') },
+      { href: `${PANEL_PREFIX}/bookings`, label: 'nav.bookingsList', show: (role) => can(role, 'bookings') },
+      { href: `${PANEL_PREFIX}/customers`, label: 'nav.customers', show: (role) => can(role, 'bookings') },
     ],
   },
   {
-    group: 'Setup',
+    group: 'nav.setup',
     items: [
-      { href: `${PANEL_PREFIX}/setup/locations`, label: 'Locations', show: (role) => can(role, 'setup') },
-      { href: `${PANEL_PREFIX}/setup/services`, label: 'Services', show: (role) => can(role, 'setup') },
+      { href: `${PANEL_PREFIX}/setup/locations`, label: 'nav.locations', show: (role) => can(role, 'setup') },
+      { href: `${PANEL_PREFIX}/setup/services`, label: 'nav.services', show: (role) => can(role, 'setup') },
       {
         href: `${PANEL_PREFIX}/setup/staffers`,
-        label: 'Staff and hours',
+        label: 'nav.staffers',
         show: (role) => can(role, 'setup'),
       },
       {
         href: `${PANEL_PREFIX}/setup/statuses`,
-        label: 'Booking statuses',
+        label: 'nav.statuses',
         show: (role) => can(role, 'setup'),
       },
       {
         href: `${PANEL_PREFIX}/setup/payment-accounts`,
-        label: 'Payment accounts',
+        label: 'nav.paymentAccounts',
         show: (role) => can(role, 'setup'),
       },
     ],
   },
   {
-    group: 'Settings',
+    group: 'nav.settings',
     items: [
       {
         href: `${PANEL_PREFIX}/settings/workspace`,
-        label: 'Workspace',
+        label: 'nav.workspace',
         show: (role) => can(role, 'settings'),
       },
-      { href: `${PANEL_PREFIX}/team`, label: 'Team', show: (role) => can(role, 'team') },
-      { href: `${PANEL_PREFIX}/settings/audit`, label: 'Audit log', show: (role) => can(role, 'team') },
+      { href: `${PANEL_PREFIX}/team`, label: 'nav.team', show: (role) => can(role, 'team') },
+      { href: `${PANEL_PREFIX}/settings/audit`, label: 'nav.auditLog', show: (role) => can(role, 'team') },
       {
         href: `${PANEL_PREFIX}/settings/data`,
-        label: 'Import and export',
+        label: 'nav.importExport',
         show: (role) => can(role, 'settings'),
       },
       {
         href: `${PANEL_PREFIX}/settings/calendar-feeds`,
-        label: 'Calendar feeds',
+        label: 'nav.calendarFeeds',
         show: (role) => can(role, 'settings'),
       },
       {
         href: `${PANEL_PREFIX}/settings/notifications`,
-        label: 'Notifications',
+        label: 'nav.notifications',
         show: (role) => can(role, 'notifications'),
       },
       {
         href: `${PANEL_PREFIX}/settings/developers/api-keys`,
-        label: 'API keys',
+        label: 'nav.apiKeys',
         show: (role) => can(role, 'developers'),
       },
       {
         href: `${PANEL_PREFIX}/settings/developers/webhooks`,
-        label: 'Webhooks',
+        label: 'nav.webhooks',
         show: (role) => can(role, 'developers'),
       },
-      { href: `${PANEL_PREFIX}/account/calendar-feed`, label: 'Your calendar feed', show: () => true },
-      { href: `${PANEL_PREFIX}/account/notifications`, label: 'Your booking emails', show: () => true },
-      { href: `${PANEL_PREFIX}/account/password`, label: 'Your password', show: () => true },
+      { href: `${PANEL_PREFIX}/account/calendar-feed`, label: 'nav.yourFeed', show: () => true },
+      { href: `${PANEL_PREFIX}/account/notifications`, label: 'nav.yourEmails', show: () => true },
+      { href: `${PANEL_PREFIX}/account/password`, label: 'nav.yourPassword', show: () => true },
     ],
   },
 ];
@@ -109,11 +110,12 @@ function isCurrent(href: string, path: string): boolean {
 /** The signed-in frame: top bar (workspace switcher, sign-out), side navigation, main. */
 export function AppLayout(props: LayoutProps) {
   const { session } = props;
+  const { t } = usePanelText();
   const role = session?.workspace?.role;
   return (
     <body>
       <a class="skip" href="#main">
-        Skip to content
+        {t('layout.skip')}
       </a>
       <header class="top">
         <a class="brand" href={PANEL_PREFIX}>
@@ -122,7 +124,7 @@ export function AppLayout(props: LayoutProps) {
         {session?.workspace && props.memberships.length > 1 && (
           <form method="post" action={`${PANEL_PREFIX}/workspace`} class="switcher">
             <Csrf token={props.csrf} />
-            <label for="workspace-switch">Workspace</label>
+            <label for="workspace-switch">{t('layout.workspace')}</label>
             <select id="workspace-switch" name="workspace">
               {props.memberships.map((m) => (
                 <option value={m.workspace_id} selected={m.workspace_id === session.workspace?.id}>
@@ -130,27 +132,27 @@ export function AppLayout(props: LayoutProps) {
                 </option>
               ))}
             </select>
-            <button type="submit">Switch</button>
+            <button type="submit">{t('layout.switch')}</button>
           </form>
         )}
         {session?.workspace && props.memberships.length <= 1 && <span>{session.workspace.name}</span>}
         {session && (
           <form method="post" action={`${PANEL_PREFIX}/sign-out`} class="inline">
             <Csrf token={props.csrf} />
-            <button type="submit">Sign out</button>
+            <button type="submit">{t('layout.signOut')}</button>
           </form>
         )}
       </header>
       <div class="shell">
         {role && (
-          <nav class="side" aria-label="Panel">
+          <nav class="side" aria-label={t('layout.navLabel')}>
             {/* On a phone the links wait behind "Menu" so a page starts at its own content. A
                 checkbox, not <details>: at desktop widths the links must show whatever its state,
                 and CSS cannot open a closed <details> everywhere. It needs no JavaScript, and
                 Tab and Space reach and toggle it like any checkbox. */}
             <input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="nav-links" />
             <label for="nav-toggle" class="nav-button">
-              Menu
+              {t('layout.menu')}
             </label>
             <div class="nav-links" id="nav-links">
               {NAV.map((section) => {
@@ -160,7 +162,7 @@ export function AppLayout(props: LayoutProps) {
                   <>
                     {section.group && (
                       <p class="group" aria-hidden="true">
-                        {section.group}
+                        {t(section.group)}
                       </p>
                     )}
                     <ul>
@@ -170,7 +172,7 @@ export function AppLayout(props: LayoutProps) {
                             href={item.href}
                             aria-current={isCurrent(item.href, props.path) ? 'page' : undefined}
                           >
-                            {item.label}
+                            {t(item.label)}
                           </a>
                         </li>
                       ))}
@@ -183,7 +185,7 @@ export function AppLayout(props: LayoutProps) {
         )}
         <main id="main">{props.children}</main>
       </div>
-      <footer class="bottom">Kairos account panel</footer>
+      <footer class="bottom">{t('layout.footer')}</footer>
     </body>
   );
 }

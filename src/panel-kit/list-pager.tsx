@@ -1,3 +1,5 @@
+import { usePanelText } from './i18n.js';
+
 /** Previous / next links under a paginated panel list; `href` builds the link of a page. */
 export function ListPager(props: {
   page: number;
@@ -6,21 +8,20 @@ export function ListPager(props: {
   href: (page: number) => string;
   label?: string;
 }) {
+  const { t } = usePanelText();
   const last = Math.max(1, Math.ceil(props.total / props.perPage));
   if (last <= 1 && props.page <= 1) return null;
   return (
-    <nav class="pager row" aria-label={props.label ?? 'Pages'}>
+    <nav class="pager row" aria-label={props.label ?? t('kit.pages')}>
       {props.page > 1 ? (
         <a href={props.href(Math.min(props.page - 1, last))} rel="prev">
-          Previous page
+          {t('kit.previousPage')}
         </a>
       ) : null}
-      <span>
-        Page {props.page} of {last}
-      </span>
+      <span>{t('kit.pageOf', { page: props.page, last })}</span>
       {props.page < last ? (
         <a href={props.href(props.page + 1)} rel="next">
-          Next page
+          {t('kit.nextPage')}
         </a>
       ) : null}
     </nav>

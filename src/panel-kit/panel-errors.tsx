@@ -2,26 +2,34 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import { toAppError } from '../platform/http/errors.js';
+import { type PanelKey, type PanelText, panelTextOf } from './i18n.js';
 import { PANEL_PREFIX } from './layout.js';
 import { sendPage } from './render.js';
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  403: 'Not allowed',
-  404: 'Page not found',
-  409: 'Could not be done',
-  422: 'Could not be saved',
-  429: 'Too many attempts',
-  503: 'Temporarily unavailable',
+const TITLES: Record<number, PanelKey> = {
+  400: 'error.400',
+  403: 'error.403',
+  404: 'error.404',
+  409: 'error.409',
+  422: 'error.422',
+  429: 'error.429',
+  503: 'error.503',
+};
+
+/** The panel's own refusals, in the reader's language; a feature's message stays as it was written. */
+const EXPLAINED: Record<string, PanelKey> = {
+  csrf: 'error.csrf',
+  forbidden: 'error.forbidden',
+  no_workspace: 'error.noWorkspace',
+  rate_limited: 'error.rateLimited',
 };
 
 /** What a person is told; 5xx never carries internals. */
-function explain(error: AppError): string {
-  if (error.statusCode >= 500) return 'Something went wrong on our side. Please try again in a moment.';
-  if (error.code === 'csrf') {
-    return 'This form was not sent from this panel, or it has expired. Go back, reload the page and try again.';
-  }
-  if (error.statusCode === 404) return 'There is nothing here, or it is not part of your workspace.';
+function explain(error: AppError, t: PanelText['t']): string {
+  if (error.statusCode >= 500) return t('error.server');
+  const known = EXPLAINED[error.code];
+  if (known) return t(known);
+  if (error.statusCode === 404) return t('error.notFound');
   return error.message;
 }
 
@@ -49,14 +57,16 @@ function fromPanelError(raw: FastifyError): AppError {
 
 export function renderError(db: Db, request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const status = error.statusCode;
-  const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Error');
+  const { t } = panelTextOf(request);
+  const titleKey = TITLES[status];
+  const title = titleKey ? t(titleKey) : t(status >= 500 ? 'error.5xx' : 'error.other');
   return sendPage(db, request, reply, {
     status,
     title,
     body: (
       <>
         <h1>{title}</h1>
-        <p>{explain(error)}</p>
+        <p>{explain(error, t)}</p>
         {error.errors && status < 500 && (
           <ul>
             {Object.entries(error.errors).map(([field, messages]) => (
@@ -68,7 +78,7 @@ export function renderError(db: Db, request: FastifyRequest, reply: FastifyReply
         )}
         <p>
           <a href={request.panel ? PANEL_PREFIX : `${PANEL_PREFIX}/sign-in`}>
-            {request.panel ? 'Back to the panel home' : 'Go to sign-in'}
+            {request.panel ? t('error.backHome') : t('error.toSignIn')}
           </a>
         </p>
       </>

@@ -11,12 +11,12 @@ body{margin:0;min-height:100vh;display:flex;flex-direction:column}
 a{color:var(--accent)}
 a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
-.skip{position:absolute;left:-9999px;top:0;background:var(--card);padding:.5rem 1rem;z-index:10}
-.skip:focus{left:.5rem}
+.skip{position:absolute;inset-inline-start:-9999px;top:0;background:var(--card);padding:.5rem 1rem;z-index:10}
+.skip:focus{inset-inline-start:.5rem}
 .visually-hidden,.skip-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 header.top{background:#20263a;color:#fff;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.6rem 1.25rem}
 header.top a{color:#fff}
-.brand{font-weight:700;font-size:1.1rem;text-decoration:none;margin-right:auto}
+.brand{font-weight:700;font-size:1.1rem;text-decoration:none;margin-inline-end:auto}
 .switcher{display:flex;gap:.4rem;align-items:center}
 .switcher label{font-size:.875rem}
 .switcher select{max-width:14rem}
@@ -39,9 +39,9 @@ h2{font-size:1.2rem;margin:1.75rem 0 .6rem}
 .lead{color:var(--muted);margin-top:-.5rem}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;background:var(--card)}
-th,td{text-align:left;padding:.55rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
+th,td{text-align:start;padding:.55rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600}
-td.actions{white-space:nowrap;text-align:right}
+td.actions{white-space:nowrap;text-align:end}
 .field{margin:0 0 1rem}
 .field label,.field legend{display:block;font-weight:600;margin-bottom:.3rem}
 .field .hint{display:block;color:var(--muted);font-size:.875rem;margin:-.15rem 0 .3rem}
@@ -51,11 +51,12 @@ textarea{min-height:4.5rem}
 fieldset{border:0;padding:0;margin:0 0 1rem}
 .checks label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.2rem 0}
 .checks code{font-size:.9rem}
+code{direction:ltr;unicode-bidi:isolate}
 .field.has-error input,.field.has-error select,.field.has-error textarea{border-color:var(--danger);border-width:2px}
 .error{color:var(--danger);font-weight:600;margin:.3rem 0 0;font-size:.9rem}
 .errors-summary{border:2px solid var(--danger);border-radius:8px;padding:.75rem 1rem;background:#fdf0ef;margin:0 0 1rem}
 .errors-summary h2{margin:0 0 .25rem;font-size:1rem;color:var(--danger)}
-.notice{border-left:4px solid var(--ok);background:#eaf5ed;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
+.notice{border-inline-start:4px solid var(--ok);background:#eaf5ed;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
 button,.button{font:inherit;display:inline-block;padding:.5rem .95rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none;line-height:1.3}
 button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:var(--danger);border-color:var(--danger);color:#fff}a.danger{color:var(--danger)}
@@ -93,30 +94,30 @@ footer.bottom{color:var(--muted);font-size:.8rem;text-align:center;padding:1rem}
 .cal-controls{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:flex-end;margin:0 0 .75rem}
 .cal-controls .field{margin:0}
 .cal-nav{margin:0 0 .5rem}
-.cal-nav a:last-child{margin-left:auto}
+.cal-nav a:last-child{margin-inline-start:auto}
 h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
-.cal-dst{border-left:4px solid var(--warn);background:#fdf3e3;padding:.4rem .8rem;border-radius:4px;margin:.25rem 0 .5rem}
+.cal-dst{border-inline-start:4px solid var(--warn);background:#fdf3e3;padding:.4rem .8rem;border-radius:4px;margin:.25rem 0 .5rem}
 .cal{position:relative}
 .cal-scroll{overflow:auto;max-height:78vh;border:1px solid var(--line);border-radius:8px;background:var(--card)}
 .cal-head,.cal-body{display:flex;min-width:max-content}
 .cal-head{position:sticky;top:0;z-index:3;background:var(--card);border-bottom:1px solid var(--line)}
-.cal-corner,.cal-axis{flex:0 0 3.6rem;position:sticky;left:0;z-index:2;background:var(--card)}
-.cal-axis{position:sticky;border-right:1px solid var(--line)}
-.cal-group{flex:1 0 auto;display:flex;flex-direction:column;border-left:1px solid #b9bfc8}
+.cal-corner,.cal-axis{flex:0 0 3.6rem;position:sticky;inset-inline-start:0;z-index:2;background:var(--card)}
+.cal-axis{position:sticky;border-inline-end:1px solid var(--line)}
+.cal-group{flex:1 0 auto;display:flex;flex-direction:column;border-inline-start:1px solid #b9bfc8}
 .cal-group-title{font-weight:600;font-size:.85rem;text-align:center;padding:.2rem;border-bottom:1px solid var(--line)}
 .cal-group-cols{display:flex;flex:1}
 .cal-col-title{flex:1 0 9rem;width:9rem;font-size:.8rem;font-weight:600;padding:.3rem .35rem;text-align:center;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.cal-col{flex:1 0 9rem;width:9rem;position:relative;background-color:#eceef2;background-image:linear-gradient(#d6dae0 1px,transparent 1px);background-size:100% 48px;border-left:1px solid var(--line)}
+.cal-col{flex:1 0 9rem;width:9rem;position:relative;background-color:#eceef2;background-image:linear-gradient(#d6dae0 1px,transparent 1px);background-size:100% 48px;border-inline-start:1px solid var(--line)}
 /* Wide enough for a card's "10:00–11:00" in bold, the one line a card never cuts. */
 .cal-week .cal-col-title,.cal-week .cal-col,.cal-staffer-week .cal-col-title,.cal-staffer-week .cal-col{flex-basis:6.5rem;width:6.5rem}
 .cal-week .cal-col,.cal-staffer-week .cal-col{background-size:100% 40px}
-.cal-hour{position:absolute;left:0;right:.35rem;text-align:right;font-size:.72rem;color:var(--muted);line-height:1;padding-top:2px;white-space:nowrap}
-.shade{position:absolute;left:0;right:0;font-size:.7rem;color:var(--muted);overflow:hidden}
+.cal-hour{position:absolute;inset-inline:0 .35rem;text-align:end;font-size:.72rem;color:var(--muted);line-height:1;padding-top:2px;white-space:nowrap}
+.shade{position:absolute;inset-inline:0;font-size:.7rem;color:var(--muted);overflow:hidden}
 .shade.work{background:#fff}
 .shade.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 6px,#e2e5ea 6px 12px)}
 .shade.skipped{background:repeating-linear-gradient(45deg,#fbe3e1 0 6px,#fff 6px 12px);color:var(--danger);z-index:1;text-align:center}
 .shade.repeated{background:#fff3d6b3;color:var(--warn);text-align:center}
-.blk{position:absolute;left:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-left:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:14px;text-decoration:none;touch-action:none}
+.blk{position:absolute;inset-inline-start:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-inline-start:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:14px;text-decoration:none;touch-action:none}
 .blk-time,.blk-who,.blk-what{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .blk.fit1{white-space:nowrap;text-overflow:ellipsis}
 .blk.fit1 .blk-time,.blk.fit1 .blk-who{display:inline}
@@ -127,14 +128,14 @@ a.blk:hover{background:#d9def8}
 .blk-time{font-weight:700}
 .blk-people{margin:0;padding:0 0 0 1rem}
 .blk.dragging{opacity:.85;z-index:5;box-shadow:0 4px 12px #0004;pointer-events:none}
-.cal-drop{position:absolute;left:0;right:0;z-index:4;border:2px dashed var(--accent);border-radius:5px;background:#3949ab22;pointer-events:none}
+.cal-drop{position:absolute;inset-inline:0;z-index:4;border:2px dashed var(--accent);border-radius:5px;background:#3949ab22;pointer-events:none}
 .cal-legend .key{display:inline-block;width:.9rem;height:.9rem;border:1px solid var(--line);vertical-align:-.15rem}
 .cal-legend .key.work{background:#fff}
 .cal-legend .key.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 3px,#d6dae0 3px 6px)}
 .cal-legend .key.off{background:#eceef2}
 dialog.cal-dialog{border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;max-width:24rem;width:calc(100% - 2rem)}
 dialog.cal-dialog::backdrop{background:#0006}
-.blk-move{position:absolute;right:2px;top:2px;z-index:2;font-size:.7rem;padding:0 .3rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:4px;line-height:1.3}
+.blk-move{position:absolute;inset-inline-end:2px;top:2px;z-index:2;font-size:.7rem;padding:0 .3rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:4px;line-height:1.3}
 .cal-days{display:none}
 @media (max-width:720px){
   /* The page scrolls, not a box inside it: a nested scroll area on a phone hid the last hours. */
@@ -145,7 +146,7 @@ dialog.cal-dialog::backdrop{background:#0006}
   .cal-controls .field:nth-child(4){grid-column:span 2}
   .cal-nav{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem}
   .cal-nav .button{text-align:center;padding:.45rem .25rem;font-size:.9rem}
-  .cal-nav a:last-child{margin-left:0;align-self:center;text-align:center}
+  .cal-nav a:last-child{margin-inline-start:0;align-self:center;text-align:center}
   .cal-title{font-size:1rem}
   .cal-title .muted{display:block;font-size:.85rem;font-weight:400}
   .cal-title .cal-sep{display:none}
@@ -162,9 +163,9 @@ dialog.cal-dialog::backdrop{background:#0006}
 @media (max-width:720px){
   .shell{flex-direction:column}
   nav.side{flex:none;padding:.5rem 1rem 0;position:relative}
-  .nav-toggle{display:block;position:absolute;left:1rem;top:.5rem;width:1px;height:1px;margin:0;opacity:0}
+  .nav-toggle{display:block;position:absolute;inset-inline-start:1rem;top:.5rem;width:1px;height:1px;margin:0;opacity:0}
   .nav-button{display:inline-block;font-weight:600;padding:.4rem .9rem;border:1px solid var(--accent);border-radius:6px;background:#fff;color:var(--accent);cursor:pointer}
-  .nav-button::before{content:"\\2630";content:"\\2630"/"";margin-right:.45rem}
+  .nav-button::before{content:"\\2630";content:"\\2630"/"";margin-inline-end:.45rem}
   .nav-toggle:checked+.nav-button{background:#e3e6f5}
   .nav-toggle:focus-visible+.nav-button{outline:3px solid var(--focus);outline-offset:2px}
   .nav-links{display:none;padding-top:.4rem}
@@ -175,12 +176,12 @@ dialog.cal-dialog::backdrop{background:#0006}
   .switcher select{max-width:9.5rem}
   /* The select names the workspace; its label stays for screen readers but takes no row. */
   .switcher label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-  table.stack thead{position:absolute;left:-9999px}
+  table.stack thead{position:absolute;inset-inline-start:-9999px}
   table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
   table.stack tr{border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.25rem .5rem;background:var(--card)}
   table.stack td{border:0;padding:.3rem 0}
   table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
-  table.stack td.actions{text-align:left}
+  table.stack td.actions{text-align:start}
 }
 /* setup-b: staffers, hours, customers, bookings list */
 .pager{margin:1rem 0;gap:1rem}
@@ -198,9 +199,9 @@ dialog.cal-dialog::backdrop{background:#0006}
 .wk-cell{height:.6rem;background:#eef0f3}
 .wk-cell.work,.wk-swatch.work{background:#7986cb}
 .wk-cell.break,.wk-swatch.break{background:#f0a040}
-.wk-swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;vertical-align:middle;background:#eef0f3;border:1px solid #8a929c;margin-left:.5rem}
+.wk-swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;vertical-align:middle;background:#eef0f3;border:1px solid #8a929c;margin-inline-start:.5rem}
 .wk-legend{font-size:.85rem;color:var(--muted);margin:.5rem 0 .25rem}
-.wk-text{margin:.25rem 0 0;padding-left:1.1rem;font-size:.9rem}
+.wk-text{margin:.25rem 0 0;padding-inline-start:1.1rem;font-size:.9rem}
 .range{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;margin:0 0 .35rem}
 /* Wide enough for a 12-hour time with its clock icon ("09:00 AM"), whatever the browser's locale. */
 .range input[type=time]{width:9rem}
@@ -243,9 +244,9 @@ ol.agenda{list-style:none;margin:0 0 1rem;padding:0}
 ol.agenda li{padding:.45rem 0;border-bottom:1px solid var(--line)}
 ol.agenda li.own{font-weight:600}
 .agenda-time{font-variant-numeric:tabular-nums;display:inline-block;min-width:8.5rem}
-.next-step{border-left:4px solid var(--accent)}
+.next-step{border-inline-start:4px solid var(--accent)}
 .conflict h2{font-size:1.05rem}
-ul.matches{margin:.25rem 0 0;padding-left:1.1rem}
+ul.matches{margin:.25rem 0 0;padding-inline-start:1.1rem}
 ul.matches li{margin:.2rem 0}
 @media (max-width:720px){
   .booking-forms{grid-template-columns:minmax(0,1fr)}
@@ -262,9 +263,9 @@ ul.matches li{margin:.2rem 0}
 .hours-day.has-error input{border-color:var(--danger);border-width:2px}
 .row.fields{align-items:flex-start;gap:0 1rem}
 .row.fields .field{flex:1 1 12rem}
-ul.archived{padding-left:1.2rem}
+ul.archived{padding-inline-start:1.2rem}
 ul.archived li{margin:.2rem 0}
-.swatch{vertical-align:middle;margin-right:.4rem;border-radius:3px}
+.swatch{vertical-align:middle;margin-inline-end:.4rem;border-radius:3px}
 form section{border-top:1px solid var(--line);padding-top:.5rem;margin-top:1rem}
 form section:first-of-type{border-top:0;margin-top:0}
 form section>h2{margin-top:.5rem}

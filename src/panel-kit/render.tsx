@@ -5,6 +5,7 @@ import { contentSecurityPolicy, newNonce } from '../platform/pages/csp.js';
 import { renderDocument } from '../platform/pages/document.js';
 import { listMembershipsOfUser } from '../users/users.repository.js';
 import { ICON_PNG_PATHS, ICON_SVG_PATH, MANIFEST_PATH, THEME_COLOR } from './app-manifest.js';
+import { PanelTextContext, panelTextOf } from './i18n.js';
 import { AppLayout, BareLayout } from './layout.js';
 import { PANEL_CSS } from './panel.css.js';
 
@@ -66,14 +67,16 @@ export async function sendPage(
       {options.body}
     </AppLayout>
   );
+  const text = panelTextOf(request);
   const html = renderDocument({
     title: `${options.title} · Kairos`,
-    lang: 'en',
+    lang: text.lang,
+    dir: text.dir === 'rtl' ? 'rtl' : undefined,
     css: options.css ? PANEL_CSS + options.css : PANEL_CSS,
     nonce,
     ...(options.islands ? { islands: options.islands } : {}),
     head: APP_HEAD,
-    body,
+    body: <PanelTextContext.Provider value={text}>{body}</PanelTextContext.Provider>,
   });
   return reply
     .status(options.status ?? 200)

@@ -1,8 +1,11 @@
+import { usePanelText } from './i18n.js';
+
 /** Small parts the setup pages share (locations, services, statuses, payment accounts). */
 
 /** Marks a record that is kept for the bookings referring to it but no longer offered. */
 export function ArchivedBadge() {
-  return <span class="badge muted">Archived</span>;
+  const { t } = usePanelText();
+  return <span class="badge muted">{t('kit.archived')}</span>;
 }
 
 /** The confirmation a redirect after a write asks for (`?notice=...`). */

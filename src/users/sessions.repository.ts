@@ -9,12 +9,15 @@ export interface SessionLookupRow {
   email: string;
   name: string;
   must_change_password: boolean;
+  /** The panel language the user picked; null when they left it to the browser. */
+  language: string | null;
   expires_at: Date;
   workspace_id: string | null;
   /** null when the session's workspace is not (or no longer) one of the user's. */
   role: Role | null;
   workspace_slug: string | null;
   workspace_name: string | null;
+  workspace_locale: string | null;
 }
 
 export async function insertSession(
@@ -55,11 +58,13 @@ export function findLiveSession(db: Db, tokenHash: string, now: Date): Promise<S
       'u.email',
       'u.name',
       'u.must_change_password',
+      'u.language',
       's.expires_at',
       's.shown_workspace_id as workspace_id',
       'm.role',
       'w.slug as workspace_slug',
       'w.name as workspace_name',
+      'w.locale as workspace_locale',
     ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', now)

@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
+import { type Lang, langOf } from '../platform/i18n.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import {
   deleteSession,
@@ -24,9 +25,10 @@ export const invalidCredentials = () =>
 
 export interface PanelSession {
   sessionId: string;
-  user: { id: string; email: string; name: string; mustChangePassword: boolean };
+  /** `language`: the panel language they picked; undefined leaves it to the browser and workspace. */
+  user: { id: string; email: string; name: string; mustChangePassword: boolean; language: Lang | undefined };
   /** The workspace the panel shows, with the user's role there; undefined when they have none. */
-  workspace: { id: string; slug: string; name: string; role: Role } | undefined;
+  workspace: { id: string; slug: string; name: string; role: Role; locale: string } | undefined;
 }
 
 /** Checks the password in the same time whether or not the email has an account. */
@@ -86,17 +88,35 @@ export async function resolveSession(
   await setSessionWorkspace(db, session.sessionId, first.workspace_id);
   return {
     ...session,
-    workspace: { id: first.workspace_id, slug: first.slug, name: first.name, role: first.role },
+    workspace: {
+      id: first.workspace_id,
+      slug: first.slug,
+      name: first.name,
+      role: first.role,
+      locale: first.locale,
+    },
   };
 }
 
 function toPanelSession(row: SessionLookupRow): PanelSession {
   return {
     sessionId: row.session_id,
-    user: { id: row.user_id, email: row.email, name: row.name, mustChangePassword: row.must_change_password },
+    user: {
+      id: row.user_id,
+      email: row.email,
+      name: row.name,
+      mustChangePassword: row.must_change_password,
+      language: langOf(row.language),
+    },
     workspace:
       row.workspace_id && row.role && row.workspace_slug && row.workspace_name !== null
-        ? { id: row.workspace_id, slug: row.workspace_slug, name: row.workspace_name, role: row.role }
+        ? {
+            id: row.workspace_id,
+            slug: row.workspace_slug,
+            name: row.workspace_name,
+            role: row.role,
+            locale: row.workspace_locale ?? 'en-US',
+          }
         : undefined,
   };
 }

@@ -22,6 +22,7 @@ export interface WorkspaceMembershipRow {
   workspace_id: string;
   slug: string;
   name: string;
+  locale: string;
   role: Role;
 }
 
@@ -51,6 +52,16 @@ export function insertUser(
     .executeTakeFirstOrThrow();
 }
 
+/** The user's panel language; null leaves it to the browser and the workspace. */
+export async function setUserLanguage(
+  db: Db,
+  userId: string,
+  language: string | null,
+  at: Date,
+): Promise<void> {
+  await db.updateTable('users').set({ language, updated_at: at }).where('id', '=', userId).execute();
+}
+
 export async function setPasswordHash(
   db: Db,
   userId: string,
@@ -75,7 +86,7 @@ export function listMembershipsOfUser(db: Db, userId: string): Promise<Workspace
   return db
     .selectFrom('memberships as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['m.workspace_id', 'w.slug', 'w.name', 'm.role'])
+    .select(['m.workspace_id', 'w.slug', 'w.name', 'w.locale', 'm.role'])
     .where('m.user_id', '=', userId)
     .orderBy('w.name')
     .orderBy('w.slug')

@@ -3,6 +3,7 @@ import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { langOf } from '../platform/i18n.js';
 import { generateOneTimePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { isRole } from './roles.js';
 import { deleteSessionsOfUser } from './sessions.repository.js';
@@ -26,6 +27,7 @@ import {
   lockOwners,
   setMembershipRole,
   setPasswordHash,
+  setUserLanguage,
   type UserRow,
   upsertMembership,
 } from './users.repository.js';
@@ -278,6 +280,19 @@ export async function changePassword(
     await setPasswordHash(tx, userId, passwordHash, false, new Date(now));
     await deleteSessionsOfUser(tx, userId, sessionId);
   });
+}
+
+/**
+ * The panel language a user picks for themselves: one of the panel's languages, or '' for none
+ * (the browser's Accept-Language, else the workspace's locale). Read with the session, so the
+ * next page already speaks it.
+ */
+export async function chooseLanguage(uow: UnitOfWork, userId: string, language: string, now: number) {
+  const lang = language === '' ? null : langOf(language);
+  if (lang === undefined || (lang !== null && lang !== language)) {
+    throw invalidField('language', 'Choose one of the listed languages.');
+  }
+  await uow.run(null, (tx) => setUserLanguage(tx, userId, lang, new Date(now)));
 }
 
 /** Deleting a user ends their sessions at once (ON DELETE CASCADE), on every process. */

@@ -1,8 +1,9 @@
+import type { PanelText } from '../../panel-kit/i18n.js';
 import type { CancelReason } from '../../platform/db/schema.js';
 import { formatMoney } from '../../platform/money.js';
 import type { HistoryRow } from '../booking-history.repository.js';
-import type { HistoryItem } from './booking.page.js';
-import { CANCEL_REASON_LABELS, wallDateTime } from './booking-times.js';
+import { cancelReasonLabel, type HistoryItem } from './booking.page.js';
+import { wallDateTime } from './booking-times.js';
 
 /** Names of the records history entries refer to by uuid; an unknown one is said in words. */
 export interface HistoryNames {
@@ -20,14 +21,24 @@ const fromTo = (value: unknown) => (value ?? {}) as { from?: unknown; to?: unkno
 export function describeHistory(
   rows: HistoryRow[],
   names: HistoryNames,
-  context: { zone: string; currency: string; locale: string; userId: string },
+  context: { zone: string; currency: string; locale: string; userId: string; text: PanelText },
 ): HistoryItem[] {
+  const { t } = context.text;
+  // English keeps the day-first dates the panel has always shown; other languages their own.
+  const dateLocale = context.text.lang === 'en' ? undefined : context.text.locale;
   const at = (iso: unknown) =>
     typeof iso === 'string' && !Number.isNaN(Date.parse(iso))
-      ? wallDateTime(Date.parse(iso), context.zone)
+      ? wallDateTime(Date.parse(iso), context.zone, dateLocale)
       : '?';
-  const name = (map: Map<string, string>, id: unknown, what: string) =>
-    (typeof id === 'string' && map.get(id)) || `a removed ${what}`;
+  const REMOVED = {
+    staffer: 'history.removedStaffer',
+    service: 'history.removedService',
+    status: 'history.removedStatus',
+    'payment account': 'history.removedAccount',
+    user: 'history.removedUser',
+  } as const;
+  const name = (map: Map<string, string>, id: unknown, what: keyof typeof REMOVED) =>
+    (typeof id === 'string' && map.get(id)) || t(REMOVED[what]);
   const serviceList = (ids: unknown) =>
     Array.isArray(ids) ? ids.map((id) => name(names.services, id, 'service')).join(' + ') : '?';
 
@@ -35,27 +46,42 @@ export function describeHistory(
     const changes = (row.changes ?? {}) as Json;
     switch (row.action) {
       case 'created':
-        return `Booked for ${at(changes.start_time)} with ${name(names.staffers, changes.staffer_uuid, 'staffer')}: ${serviceList(changes.service_uuids)}`;
+        return t('history.created', {
+          at: at(changes.start_time),
+          staffer: name(names.staffers, changes.staffer_uuid, 'staffer'),
+          services: serviceList(changes.service_uuids),
+        });
       case 'rescheduled': {
         const time = fromTo(changes.start_time);
-        const moved = `Moved from ${at(time.from)} to ${at(time.to)}`;
-        if (changes.staffer_uuid === undefined) return moved;
+        if (changes.staffer_uuid === undefined)
+          return t('history.moved', { from: at(time.from), to: at(time.to) });
         const staffer = fromTo(changes.staffer_uuid);
-        return `${moved}, from ${name(names.staffers, staffer.from, 'staffer')} to ${name(names.staffers, staffer.to, 'staffer')}`;
+        return t('history.movedStaffer', {
+          from: at(time.from),
+          to: at(time.to),
+          fromStaffer: name(names.staffers, staffer.from, 'staffer'),
+          toStaffer: name(names.staffers, staffer.to, 'staffer'),
+        });
       }
       case 'status_changed': {
         const status = fromTo(changes.status_uuid);
-        return `Status changed from ${name(names.statuses, status.from, 'status')} to ${name(names.statuses, status.to, 'status')}`;
+        return t('history.status', {
+          from: name(names.statuses, status.from, 'status'),
+          to: name(names.statuses, status.to, 'status'),
+        });
       }
       case 'note_added':
-        return 'Public note added';
+        return t('history.note');
       case 'staffer_changed': {
         const staffer = fromTo(changes.staffer_uuid);
-        return `Staffer changed from ${name(names.staffers, staffer.from, 'staffer')} to ${name(names.staffers, staffer.to, 'staffer')}`;
+        return t('history.staffer', {
+          from: name(names.staffers, staffer.from, 'staffer'),
+          to: name(names.staffers, staffer.to, 'staffer'),
+        });
       }
       case 'services_changed': {
         const services = fromTo(changes.service_uuids);
-        return `Services changed from ${serviceList(services.from)} to ${serviceList(services.to)}`;
+        return t('history.services', { from: serviceList(services.from), to: serviceList(services.to) });
       }
       case 'completed': {
         const payment = (changes.payment ?? {}) as Json;
@@ -63,11 +89,16 @@ export function describeHistory(
           typeof payment.amount === 'number'
             ? formatMoney(payment.amount, context.currency, context.locale)
             : '?';
-        return `Completed; ${amount} paid to ${name(names.accounts, payment.account_uuid, 'payment account')}`;
+        return t('history.completed', {
+          amount,
+          account: name(names.accounts, payment.account_uuid, 'payment account'),
+        });
       }
       case 'canceled': {
         const reason = changes.cancel_reason as CancelReason | null | undefined;
-        return reason ? `Canceled: ${CANCEL_REASON_LABELS[reason] ?? reason}` : 'Canceled';
+        return reason
+          ? t('history.canceledReason', { reason: cancelReasonLabel(reason, context.text) })
+          : t('history.canceled');
       }
       default:
         return String(row.action);
@@ -75,14 +106,14 @@ export function describeHistory(
   };
 
   const by = (row: HistoryRow): string => {
-    if (row.actor_type === 'api_key') return 'An API key';
-    if (row.actor_type === 'system') return 'The customer online, or the system';
-    if (row.actor_id === context.userId) return 'You, in the panel';
-    return `${name(names.users, row.actor_id, 'user')}, in the panel`;
+    if (row.actor_type === 'api_key') return t('history.apiKey');
+    if (row.actor_type === 'system') return t('history.system');
+    if (row.actor_id === context.userId) return t('history.you');
+    return t('history.member', { name: name(names.users, row.actor_id, 'user') });
   };
 
   return [...rows].reverse().map((row) => ({
-    when: wallDateTime(row.created_at.getTime(), context.zone),
+    when: wallDateTime(row.created_at.getTime(), context.zone, dateLocale),
     what: what(row),
     by: by(row),
   }));

@@ -8,6 +8,7 @@ import {
   TextAreaField,
   TextField,
 } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import type { BookingForm as BookingFormModes } from '../../platform/db/schema.js';
 import { BOOKINGS, type Choice } from './booking.page.js';
 
@@ -61,17 +62,19 @@ export interface NewBookingProps {
   matches: CustomerMatch[] | undefined;
   /** A refusal of the create (409): its reason and the nearest free times, each one click. */
   problem?: { message: string; times: Choice[] } | undefined;
+  text: PanelText;
 }
-
-const label = (text: string, mode: string) => (mode === 'required' ? `${text} (required)` : text);
 
 export function NewBookingPage(props: NewBookingProps) {
   const { form } = props;
+  const { t } = props.text;
+  const label = (text: string, mode: string) =>
+    mode === 'required' ? t('new.required', { label: text }) : text;
   if (props.locations.length === 0) {
     return (
       <>
-        <h1>New booking</h1>
-        <p>There is no location yet. An owner or admin adds one under Setup → Locations.</p>
+        <h1>{t('new.title')}</h1>
+        <p>{t('new.noLocation')}</p>
       </>
     );
   }
@@ -79,33 +82,33 @@ export function NewBookingPage(props: NewBookingProps) {
   return (
     <>
       <p class="crumbs">
-        <a href={BOOKINGS}>Bookings</a> /
+        <a href={BOOKINGS}>{t('nav.bookings')}</a> /
       </p>
-      <h1>New booking</h1>
+      <h1>{t('new.title')}</h1>
       {props.problem && <Conflict {...props} problem={props.problem} />}
 
       <section class="card" aria-labelledby="find-customer">
-        <h2 id="find-customer">Find the customer</h2>
-        <form method="get" action={NEW_BOOKING} aria-label="Find a customer">
+        <h2 id="find-customer">{t('new.findCustomer')}</h2>
+        <form method="get" action={NEW_BOOKING} aria-label={t('new.findACustomer')}>
           <HiddenFields form={form} names={WHERE_AND_WHEN} />
           <div class="row">
             <TextField
               form={{ values: { customer_q: props.customerQuery }, errors: {} }}
               name="customer_q"
-              label="Name or phone"
+              label={t('customers.nameOrPhone')}
               type="search"
-              hint="Part of the name or phone number of a customer who booked before."
+              hint={t('new.searchHint')}
             />
             <button type="submit" class="secondary">
-              Search
+              {t('customers.searchButton')}
             </button>
           </div>
         </form>
         {props.matches &&
           (props.matches.length === 0 ? (
-            <p class="muted">No customer matches. Enter the new customer's phone and name below.</p>
+            <p class="muted">{t('new.noMatch')}</p>
           ) : (
-            <ul class="matches" aria-label="Matching customers">
+            <ul class="matches" aria-label={t('new.matching')}>
               {props.matches.map((match) => (
                 <li>
                   <a href={match.href}>{match.label}</a>
@@ -116,30 +119,46 @@ export function NewBookingPage(props: NewBookingProps) {
       </section>
 
       <section class="card" aria-labelledby="booking-form">
-        <h2 id="booking-form">Booking</h2>
+        <h2 id="booking-form">{t('new.booking')}</h2>
         <ErrorSummary form={form} />
-        <PostForm action={BOOKINGS} csrf={props.csrf} label="New booking">
-          <SelectField form={form} name="location_uuid" label="Location" options={props.locations} />
+        <PostForm action={BOOKINGS} csrf={props.csrf} label={t('new.title')}>
+          <SelectField
+            form={form}
+            name="location_uuid"
+            label={t('list.location')}
+            options={props.locations}
+          />
           <CheckboxesField
             form={form}
             name="service_uuid"
-            legend="Services"
-            hint="One or more, done one after the other."
+            legend={t('booking.services')}
+            hint={t('new.servicesHint')}
             options={props.services}
           />
-          <SelectField form={form} name="staffer_uuid" label="Staffer" options={props.staffers} />
-          <TextField form={form} name="date" label="Date" type="date" hint={`Local to ${props.zone}.`} />
+          <SelectField
+            form={form}
+            name="staffer_uuid"
+            label={t('booking.staffer')}
+            options={props.staffers}
+          />
+          <TextField
+            form={form}
+            name="date"
+            label={t('booking.date')}
+            type="date"
+            hint={t('booking.localTo', { zone: props.zone })}
+          />
           <button type="submit" name="show" value="times" class="secondary">
-            Show free times
+            {t('new.showTimes')}
           </button>
           <div class={`field${form.errors.reserved_on ? ' has-error' : ''}`}>
-            <label for={fieldId('reserved_on')}>Time</label>
+            <label for={fieldId('reserved_on')}>{t('booking.time')}</label>
             <span class="hint" id={`${fieldId('reserved_on')}-hint`}>
               {props.times === undefined
-                ? 'Choose the services and the date, then press “Show free times”.'
+                ? t('new.timesFirst')
                 : props.times.length === 0
-                  ? 'No free time that day for this choice. Try another date or staffer.'
-                  : `The free times that day, ${props.zone}.`}
+                  ? t('new.noTimes')
+                  : t('new.timesThatDay', { zone: props.zone })}
             </span>
             <select
               id={fieldId('reserved_on')}
@@ -147,7 +166,7 @@ export function NewBookingPage(props: NewBookingProps) {
               aria-describedby={`${fieldId('reserved_on')}-hint${form.errors.reserved_on ? ` ${fieldId('reserved_on')}-error` : ''}`}
               aria-invalid={form.errors.reserved_on ? 'true' : undefined}
             >
-              <option value="">Choose a time</option>
+              <option value="">{t('new.chooseTime')}</option>
               {timeOptions.map((option) => (
                 <option value={option.value} selected={option.value === form.values.reserved_on}>
                   {option.label}
@@ -160,53 +179,53 @@ export function NewBookingPage(props: NewBookingProps) {
               </p>
             )}
           </div>
-          <h3>Customer</h3>
+          <h3>{t('booking.customer')}</h3>
           <TextField
             form={form}
             name="customer_phone"
-            label="Phone (required)"
+            label={t('new.phone')}
             type="tel"
-            hint="International format, such as +49 151 12345678. A known phone books for that customer."
+            hint={t('new.phoneHint')}
             autocomplete="off"
           />
           <TextField
             form={form}
             name="customer_first_name"
-            label={label('First name', props.bookingForm.customer_first_name)}
+            label={label(t('new.firstName'), props.bookingForm.customer_first_name)}
             autocomplete="off"
           />
           <TextField
             form={form}
             name="customer_last_name"
-            label={label('Last name', props.bookingForm.customer_last_name)}
+            label={label(t('new.lastName'), props.bookingForm.customer_last_name)}
             autocomplete="off"
           />
           <TextField
             form={form}
             name="customer_email"
-            label={label('Email', props.bookingForm.customer_email)}
+            label={label(t('new.email'), props.bookingForm.customer_email)}
             type="email"
             autocomplete="off"
           />
           <TextAreaField
             form={form}
             name="booking_comment"
-            label={label('Public note', props.bookingForm.booking_comment)}
-            hint="Optional unless the booking form requires it; the customer can read it."
+            label={label(t('new.publicNote'), props.bookingForm.booking_comment)}
+            hint={t('new.noteHint')}
           />
           {props.bookingForm.booking_callback !== 'hidden' && (
             <SelectField
               form={form}
               name="booking_callback"
-              label={label('Call the customer back?', props.bookingForm.booking_callback)}
+              label={label(t('new.callBack'), props.bookingForm.booking_callback)}
               options={[
-                { value: '', label: 'Not said' },
-                { value: 'yes', label: 'Yes' },
-                { value: 'no', label: 'No' },
+                { value: '', label: t('new.notSaid') },
+                { value: 'yes', label: t('new.yes') },
+                { value: 'no', label: t('new.no') },
               ]}
             />
           )}
-          <button type="submit">Create booking</button>
+          <button type="submit">{t('new.create')}</button>
         </PostForm>
       </section>
     </>
@@ -229,17 +248,23 @@ function HiddenFields(props: { form: FormState; names: readonly string[]; except
 }
 
 function Conflict(props: NewBookingProps & { problem: { message: string; times: Choice[] } }) {
+  const { t } = props.text;
   return (
     <div class="errors-summary conflict" role="alert" tabIndex={-1}>
       <h2>{props.problem.message}</h2>
       {props.problem.times.length === 0 ? (
-        <p>There is no other free time that day for this choice.</p>
+        <p>{t('new.noOtherTime')}</p>
       ) : (
         <>
-          <p>Free times that day, nearest to the one asked. One click books it:</p>
+          <p>{t('new.freeTimes')}</p>
           <div class="row free-times">
             {props.problem.times.map((time) => (
-              <PostForm action={BOOKINGS} csrf={props.csrf} class="inline" label={`Book at ${time.label}`}>
+              <PostForm
+                action={BOOKINGS}
+                csrf={props.csrf}
+                class="inline"
+                label={t('new.bookAt', { time: time.label })}
+              >
                 <HiddenFields form={props.form} names={CREATE_FIELDS} except="reserved_on" />
                 <input type="hidden" name="reserved_on" value={time.value} />
                 <button type="submit" class="secondary">

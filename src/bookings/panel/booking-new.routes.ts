@@ -4,6 +4,7 @@ import { searchCustomersPage } from '../../customers/customers.service.js';
 import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -83,6 +84,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     } = {},
   ) {
     const { locations, location, services, staffers } = await choicesFor(workspace, values);
+    const i18n = panelTextOf(reply.request);
     const now = deps.clock.now();
     const zone = location?.timezone ?? 'UTC';
     if (location) {
@@ -135,13 +137,13 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
         params.set('customer_first_name', customer.first_name);
         params.set('customer_last_name', customer.last_name);
         params.set('customer_email', customer.email);
-        const name = `${customer.first_name} ${customer.last_name}`.trim() || 'No name';
+        const name = `${customer.first_name} ${customer.last_name}`.trim() || i18n.t('new.noName');
         return { label: `${name} · ${customer.phone}`, href: `${NEW_BOOKING}?${params}` };
       });
     }
     const automatic = workspace.staffer_selection !== 'required';
     return reply.page({
-      title: 'New booking',
+      title: i18n.t('new.title'),
       status: extra.status ?? 200,
       body: NewBookingPage({
         form: { values, errors: extra.errors ?? {} },
@@ -149,8 +151,8 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
         services: services.map((s) => ({ value: s.id, label: `${s.name} (${s.duration_minutes} min)` })),
         staffers: [
           ...(automatic
-            ? [{ value: '', label: 'Automatic (any free staffer)' }]
-            : [{ value: '', label: 'Choose a staffer' }]),
+            ? [{ value: '', label: i18n.t('new.automatic') }]
+            : [{ value: '', label: i18n.t('new.chooseStaffer') }]),
           ...staffers.map((s) => ({ value: s.id, label: `${s.first_name} ${s.last_name}`.trim() })),
         ],
         times,
@@ -160,6 +162,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
         customerQuery,
         matches,
         problem,
+        text: i18n,
       }),
     });
   }
@@ -244,7 +247,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       if (error instanceof SlotUnavailable) {
         return showForm(reply, workspace, values, {
           status: 409,
-          problem: { message: conflictMessage(error), asked: asked ?? 0 },
+          problem: { message: conflictMessage(error, panelTextOf(request)), asked: asked ?? 0 },
         });
       }
       throw error;

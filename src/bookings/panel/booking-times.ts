@@ -85,9 +85,9 @@ export function wallTime(epochMs: number, zone: string): string {
   return formatMinutes(wallMinutesOf(epochMs, zone));
 }
 
-/** "Thu, 10 Sep 2026" of an instant in the zone. */
-export function wallDate(epochMs: number, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+/** "Thu, 10 Sep 2026" of an instant in the zone (in `locale`, else as the panel's English has it). */
+export function wallDate(epochMs: number, zone: string, locale = 'en-GB'): string {
+  return new Intl.DateTimeFormat(locale, {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -97,8 +97,8 @@ export function wallDate(epochMs: number, zone: string): string {
 }
 
 /** "Thu, 10 Sep 2026, 14:00" */
-export function wallDateTime(epochMs: number, zone: string): string {
-  return `${wallDate(epochMs, zone)}, ${wallTime(epochMs, zone)}`;
+export function wallDateTime(epochMs: number, zone: string, locale?: string): string {
+  return `${wallDate(epochMs, zone, locale)}, ${wallTime(epochMs, zone)}`;
 }
 
 /** Digits after the decimal point of a currency (EUR 2, JPY 0). */

@@ -22,7 +22,11 @@ const DAY: Record<string, string> = {
  * A booking's time as the panel's lists print it, in its location's zone:
  * "Tue 2026-09-08 10:00–11:00" and the zone's short name then ("CEST").
  */
-export function bookingWhen(view: Pick<BookingView, 'start_time' | 'end_time' | 'timezone'>) {
+export function bookingWhen(
+  view: Pick<BookingView, 'start_time' | 'end_time' | 'timezone'>,
+  /** The reader's Intl locale for the weekday; without it, the English abbreviation. */
+  locale?: string,
+) {
   const start = view.start_time.getTime();
   const end = view.end_time.getTime();
   const zone = view.timezone;
@@ -34,9 +38,21 @@ export function bookingWhen(view: Pick<BookingView, 'start_time' | 'end_time' | 
   const until = endDate === date ? to : endDate === next && to === '00:00' ? '24:00' : `${to} (${endDate})`;
   return {
     date,
-    text: `${DAY[weekdayOf(date)]} ${date} ${formatMinutes(wallMinutesOf(start, zone))}–${until}`,
+    text: `${locale ? weekdayName(date, locale) : DAY[weekdayOf(date)]} ${date} ${formatMinutes(wallMinutesOf(start, zone))}–${until}`,
     zone: zoneLabelAt(zone, start).short || zone,
   };
+}
+
+const weekdays = new Map<string, Intl.DateTimeFormat>();
+
+/** A date's short weekday in `locale` ("Di.", "mar."). */
+function weekdayName(date: string, locale: string): string {
+  let format = weekdays.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+    weekdays.set(locale, format);
+  }
+  return format.format(new Date(`${date}T12:00:00Z`));
 }
 
 export const customerName = (view: {

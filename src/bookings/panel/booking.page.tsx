@@ -8,10 +8,10 @@ import {
   TextAreaField,
   TextField,
 } from '../../panel-kit/forms.js';
+import type { PanelKey, PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { BookingJson } from '../bookings.presenter.js';
 import { CANCEL_REASONS } from '../bookings.schemas.js';
-import { CANCEL_REASON_LABELS } from './booking-times.js';
 
 export const BOOKINGS = `${PANEL_PREFIX}/bookings`;
 export const bookingPath = (id: string) => `${BOOKINGS}/${id}`;
@@ -65,36 +65,46 @@ export interface BookingPageProps {
   active?: { form: BookingForm; state: FormState } | undefined;
   problem?: Problem | undefined;
   returnTo?: string | undefined;
+  text: PanelText;
 }
 
-const NOTICES: Record<string, string> = {
-  created: 'The booking is made.',
-  moved: 'The booking is moved.',
-  staffer: 'The staffer is changed.',
-  services: 'The services are changed.',
-  status: 'The status is set.',
-  note: 'The note is added.',
-  completed: 'The booking is completed and the payment recorded.',
-  canceled: 'The booking is canceled; its time is free again.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'booking.created',
+  moved: 'booking.moved',
+  staffer: 'booking.stafferChanged',
+  services: 'booking.servicesChanged',
+  status: 'booking.statusSet',
+  note: 'booking.noteAdded',
+  completed: 'booking.completed',
+  canceled: 'booking.canceled',
 };
 
-const customerName = (booking: BookingJson) =>
-  `${booking.customer.first_name} ${booking.customer.last_name}`.trim() || 'No name given';
+/** A cancel reason as people read it (the API's value in the reader's language). */
+export function cancelReasonLabel(reason: string, { t }: PanelText): string {
+  return (CANCEL_REASONS as readonly string[]).includes(reason)
+    ? t(`cancelReason.${reason as (typeof CANCEL_REASONS)[number]}`)
+    : reason;
+}
+
+const customerName = (booking: BookingJson, { t }: PanelText) =>
+  `${booking.customer.first_name} ${booking.customer.last_name}`.trim() || t('booking.noName');
 
 export function BookingPage(props: BookingPageProps) {
-  const { booking } = props;
+  const { booking, text } = props;
+  const { t } = text;
   const final = booking.is_canceled || booking.is_completed;
   const path = bookingPath(booking.uuid);
   const state = (form: BookingForm, defaults: FormState['values']): FormState =>
     props.active?.form === form ? props.active.state : { values: defaults, errors: {} };
-  const notice = props.notice ? NOTICES[props.notice] : undefined;
+  const noticeKey = props.notice ? NOTICES[props.notice] : undefined;
+  const notice = noticeKey ? t(noticeKey) : undefined;
   return (
     <>
       <p class="crumbs">
-        <a href={BOOKINGS}>Bookings</a> /
+        <a href={BOOKINGS}>{t('nav.bookings')}</a> /
       </p>
       <h1>
-        {booking.ordered_services.map((line) => line.name).join(' + ')} · {customerName(booking)}
+        {booking.ordered_services.map((line) => line.name).join(' + ')} · {customerName(booking, text)}
       </h1>
       {notice && (
         <p class="notice" role="status">
@@ -104,20 +114,20 @@ export function BookingPage(props: BookingPageProps) {
       {props.problem && <ProblemBox problem={props.problem} path={path} {...props} />}
 
       <section class="card" aria-labelledby="booking-details">
-        <h2 id="booking-details">Details</h2>
+        <h2 id="booking-details">{t('booking.details')}</h2>
         <dl class="meta">
-          <dt>When</dt>
+          <dt>{t('booking.when')}</dt>
           <dd>
             {props.when} <span class="muted">({props.zone})</span>
           </dd>
-          <dt>Status</dt>
+          <dt>{t('booking.status')}</dt>
           <dd>
             {booking.status.name}
-            {booking.cancel_reason && ` — ${CANCEL_REASON_LABELS[booking.cancel_reason]}`}
+            {booking.cancel_reason && ` — ${cancelReasonLabel(booking.cancel_reason, text)}`}
           </dd>
-          <dt>Customer</dt>
+          <dt>{t('booking.customer')}</dt>
           <dd>
-            <a href={`${PANEL_PREFIX}/customers/${booking.customer.uuid}`}>{customerName(booking)}</a>
+            <a href={`${PANEL_PREFIX}/customers/${booking.customer.uuid}`}>{customerName(booking, text)}</a>
             <br />
             <a href={`tel:${booking.customer.phone}`}>{booking.customer.phone}</a>
             {booking.customer.email && (
@@ -127,40 +137,45 @@ export function BookingPage(props: BookingPageProps) {
               </>
             )}
           </dd>
-          <dt>Services</dt>
+          <dt>{t('booking.services')}</dt>
           <dd>
             <ul class="plain">
               {booking.ordered_services.map((line) => (
                 <li>
-                  {line.name} · {line.duration.value} min · {line.price_formatted}
+                  {t('booking.serviceLine', {
+                    name: line.name,
+                    minutes: line.duration.value,
+                    price: line.price_formatted,
+                  })}
                 </li>
               ))}
             </ul>
           </dd>
-          <dt>Staffer</dt>
+          <dt>{t('booking.staffer')}</dt>
           <dd>
             {booking.staffer
               ? `${booking.staffer.first_name} ${booking.staffer.last_name}`.trim()
-              : 'No staffer'}
+              : t('booking.noStaffer')}
           </dd>
-          <dt>Price</dt>
+          <dt>{t('booking.price')}</dt>
           <dd>
-            {booking.order.total_formatted}, paid {booking.order.amount_paid_formatted}
+            {t('booking.priceLine', {
+              total: booking.order.total_formatted,
+              paid: booking.order.amount_paid_formatted,
+            })}
           </dd>
-          <dt>Public notes</dt>
-          <dd class="pre-line">{booking.public_notes || <span class="muted">None</span>}</dd>
-          <dt>Source</dt>
+          <dt>{t('booking.publicNotes')}</dt>
+          <dd class="pre-line">{booking.public_notes || <span class="muted">{t('booking.none')}</span>}</dd>
+          <dt>{t('booking.source')}</dt>
           <dd>{booking.source}</dd>
         </dl>
       </section>
 
       {final ? (
-        <p class="muted">
-          This booking is {booking.is_canceled ? 'canceled' : 'completed'}: it cannot be changed.
-        </p>
+        <p class="muted">{t(booking.is_canceled ? 'booking.finalCanceled' : 'booking.finalCompleted')}</p>
       ) : (
         <div class="booking-forms">
-          <FormCard title="Move to…" id="move">
+          <FormCard title={t('booking.moveTo')} id="move">
             <MoveForm
               path={path}
               csrf={props.csrf}
@@ -172,123 +187,124 @@ export function BookingPage(props: BookingPageProps) {
               })}
               staffers={props.staffers}
               zone={props.zone}
+              text={text}
             />
           </FormCard>
-          <FormCard title="Change the staffer" id="staffer">
-            <PostForm action={`${path}/staffer`} csrf={props.csrf} label="Change the staffer">
+          <FormCard title={t('booking.changeStaffer')} id="staffer">
+            <PostForm action={`${path}/staffer`} csrf={props.csrf} label={t('booking.changeStaffer')}>
               {/* Named as the API names it; its own id, since "Move to…" has a staffer_uuid too. */}
               <ErrorSummary form={state('staffer', {})} ids={{ staffer_uuid: 'f-change-staffer' }} />
               <SelectField
                 form={state('staffer', { staffer_uuid: booking.staffer?.uuid ?? '' })}
                 name="staffer_uuid"
                 id="f-change-staffer"
-                label="Staffer"
+                label={t('booking.staffer')}
                 options={props.staffers}
               />
-              <button type="submit">Change staffer</button>
+              <button type="submit">{t('booking.changeStafferButton')}</button>
             </PostForm>
           </FormCard>
-          <FormCard title="Change the services" id="services">
-            <PostForm action={`${path}/services`} csrf={props.csrf} label="Change the services">
+          <FormCard title={t('booking.changeServices')} id="services">
+            <PostForm action={`${path}/services`} csrf={props.csrf} label={t('booking.changeServices')}>
               <Summary form={state('services', {})} />
               <CheckboxesField
                 form={state('services', {
                   service_uuids: booking.ordered_services.map((line) => line.service_uuid),
                 })}
                 name="service_uuids"
-                legend="Services (done in the order listed)"
+                legend={t('booking.servicesLegend')}
                 options={props.services}
               />
-              <button type="submit">Change services</button>
+              <button type="submit">{t('booking.changeServicesButton')}</button>
             </PostForm>
           </FormCard>
-          <FormCard title="Set the status" id="status">
-            <PostForm action={`${path}/status`} csrf={props.csrf} label="Set the status">
+          <FormCard title={t('booking.setStatus')} id="status">
+            <PostForm action={`${path}/status`} csrf={props.csrf} label={t('booking.setStatus')}>
               <Summary form={state('status', {})} />
               <SelectField
                 form={state('status', { status_uuid: booking.status.uuid })}
                 name="status_uuid"
-                label="Status"
+                label={t('booking.status')}
                 options={props.statuses}
               />
-              <button type="submit">Set status</button>
+              <button type="submit">{t('booking.setStatusButton')}</button>
             </PostForm>
           </FormCard>
-          <FormCard title="Add a public note" id="notes">
-            <PostForm action={`${path}/notes`} csrf={props.csrf} label="Add a public note">
+          <FormCard title={t('booking.addNote')} id="notes">
+            <PostForm action={`${path}/notes`} csrf={props.csrf} label={t('booking.addNote')}>
               <Summary form={state('notes', {})} />
               <TextAreaField
                 form={state('notes', { value: '' })}
                 name="value"
-                label="Note"
-                hint="The customer can read it, and integrations receive it with the booking."
+                label={t('booking.note')}
+                hint={t('booking.noteHint')}
               />
-              <button type="submit">Add note</button>
+              <button type="submit">{t('booking.addNoteButton')}</button>
             </PostForm>
           </FormCard>
-          <FormCard title="Complete with payment" id="complete">
+          <FormCard title={t('booking.complete')} id="complete">
             {props.accounts.length === 0 ? (
-              <p class="muted">
-                This location has no payment account yet. An owner or admin adds one under Setup → Payment
-                accounts.
-              </p>
+              <p class="muted">{t('booking.noAccount')}</p>
             ) : (
-              <PostForm action={`${path}/complete`} csrf={props.csrf} label="Complete with payment">
+              <PostForm action={`${path}/complete`} csrf={props.csrf} label={t('booking.complete')}>
                 <Summary form={state('complete', {})} />
                 <SelectField
                   form={state('complete', { account_uuid: props.accounts[0]?.value ?? '' })}
                   name="account_uuid"
-                  label="Payment account"
+                  label={t('booking.paymentAccount')}
                   options={props.accounts}
                 />
                 <TextField
                   form={state('complete', { paid_amount: props.openAmount })}
                   name="paid_amount"
-                  label={`Amount paid (${props.currency})`}
-                  hint="Defaults to what is still open."
+                  label={t('booking.amountPaid', { currency: props.currency })}
+                  hint={t('booking.amountHint')}
                 />
-                <button type="submit">Complete booking</button>
+                <button type="submit">{t('booking.completeButton')}</button>
               </PostForm>
             )}
           </FormCard>
-          <FormCard title="Cancel" id="cancel">
-            <PostForm action={`${path}/cancel`} csrf={props.csrf} label="Cancel the booking">
+          <FormCard title={t('booking.cancel')} id="cancel">
+            <PostForm action={`${path}/cancel`} csrf={props.csrf} label={t('booking.cancelLabel')}>
               <Summary form={state('cancel', {})} />
               <SelectField
                 form={state('cancel', { cancel_reason: '' })}
                 name="cancel_reason"
-                label="Reason"
+                label={t('booking.reason')}
                 options={[
-                  { value: '', label: 'No reason given' },
-                  ...CANCEL_REASONS.map((reason) => ({ value: reason, label: CANCEL_REASON_LABELS[reason] })),
+                  { value: '', label: t('booking.noReason') },
+                  ...CANCEL_REASONS.map((reason) => ({
+                    value: reason,
+                    label: cancelReasonLabel(reason, text),
+                  })),
                 ]}
               />
               <button type="submit" class="danger">
-                Cancel booking
+                {t('booking.cancelButton')}
               </button>
             </PostForm>
           </FormCard>
         </div>
       )}
 
-      <h2 id="history">History</h2>
+      <h2 id="history">{t('booking.history')}</h2>
       <div class="table-wrap">
         <table class="stack" aria-labelledby="history">
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">By</th>
+              <th scope="col">{t('booking.when')}</th>
+              <th scope="col">{t('booking.what')}</th>
+              <th scope="col">{t('booking.by')}</th>
             </tr>
           </thead>
           <tbody>
             {props.history.map((item) => (
               <tr>
-                <td data-label="When">{item.when}</td>
-                <td data-label="What" class="wrap">
+                <td data-label={t('booking.when')}>{item.when}</td>
+                <td data-label={t('booking.what')} class="wrap">
                   {item.what}
                 </td>
-                <td data-label="By">{item.by}</td>
+                <td data-label={t('booking.by')}>{item.by}</td>
               </tr>
             ))}
           </tbody>
@@ -311,29 +327,32 @@ function Summary({ form }: { form: FormState }) {
   return <ErrorSummary form={form} />;
 }
 
-function MoveForm(props: { path: string; csrf: string; form: FormState; staffers: Choice[]; zone: string }) {
+function MoveForm(props: {
+  path: string;
+  csrf: string;
+  form: FormState;
+  staffers: Choice[];
+  zone: string;
+  text: PanelText;
+}) {
+  const { t } = props.text;
+  const hint = t('booking.localTo', { zone: props.zone });
   return (
-    <PostForm action={`${props.path}/move`} csrf={props.csrf} label="Move to another time">
+    <PostForm action={`${props.path}/move`} csrf={props.csrf} label={t('booking.moveLabel')}>
       <ErrorSummary form={props.form} />
       <input type="hidden" name="return_to" value={str(props.form.values.return_to)} />
       <div class="row fields">
         {/* The same hint on both fields keeps them level in their row. */}
-        <TextField form={props.form} name="date" label="Date" type="date" hint={`Local to ${props.zone}.`} />
-        <TextField
-          form={props.form}
-          name="reserved_on"
-          label="Time"
-          type="time"
-          hint={`Local to ${props.zone}.`}
-        />
+        <TextField form={props.form} name="date" label={t('booking.date')} type="date" hint={hint} />
+        <TextField form={props.form} name="reserved_on" label={t('booking.time')} type="time" hint={hint} />
         <SelectField
           form={props.form}
           name="staffer_uuid"
-          label="Staffer"
-          options={[{ value: '', label: 'Keep the staffer' }, ...props.staffers]}
+          label={t('booking.staffer')}
+          options={[{ value: '', label: t('booking.keepStaffer') }, ...props.staffers]}
         />
       </div>
-      <button type="submit">Move booking</button>
+      <button type="submit">{t('booking.moveButton')}</button>
     </PostForm>
   );
 }
@@ -341,24 +360,31 @@ function MoveForm(props: { path: string; csrf: string; form: FormState; staffers
 const str = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
 
 /** A refusal (the time was taken meanwhile, the booking is final) and, for a taken time, free ones. */
-function ProblemBox(props: { problem: Problem; path: string; csrf: string; returnTo?: string | undefined }) {
+function ProblemBox(props: {
+  problem: Problem;
+  path: string;
+  csrf: string;
+  returnTo?: string | undefined;
+  text: PanelText;
+}) {
   const { problem } = props;
+  const { t } = props.text;
   return (
     <div class="errors-summary conflict" role="alert" tabIndex={-1}>
       <h2>{problem.message}</h2>
       {problem.times &&
         (problem.times.length === 0 ? (
-          <p>There is no other free time that day.</p>
+          <p>{t('booking.noOtherTime')}</p>
         ) : (
           <>
-            <p>Free times that day, nearest to the one asked. One click moves the booking there:</p>
+            <p>{t('booking.freeTimes')}</p>
             <div class="row free-times">
               {problem.times.map((time) => (
                 <PostForm
                   action={`${props.path}/move`}
                   csrf={props.csrf}
                   class="inline"
-                  label={`Move to ${time.label}`}
+                  label={t('booking.moveToTime', { time: time.label })}
                 >
                   <input type="hidden" name="date" value={time.date} />
                   <input type="hidden" name="reserved_on" value={time.time} />

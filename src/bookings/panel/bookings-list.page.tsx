@@ -1,4 +1,5 @@
 import { ErrorSummary, FieldError, type FormState, fieldId, TextField } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ListPager } from '../../panel-kit/list-pager.js';
 import type { BookingView } from '../bookings.repository.js';
@@ -65,31 +66,34 @@ export function BookingsListPage(props: {
   query: string;
   from: string;
   to: string;
+  text: PanelText;
 }) {
   const { form } = props;
+  const { t } = props.text;
   const failed = Object.keys(form.errors).length > 0;
   return (
     <>
-      <p class="crumbs">Bookings /</p>
-      <h1>Bookings list</h1>
-      <p class="lead">
-        Times are each location's local time. Without dates the list shows today and the next 7 days.
-      </p>
+      <p class="crumbs">{t('nav.bookings')} /</p>
+      <h1>{t('list.title')}</h1>
+      <p class="lead">{t('list.lead')}</p>
       <div class="card">
         <ErrorSummary form={form} />
-        <form method="get" action={BOOKINGS} class="filters" aria-label="Filter bookings" novalidate>
+        <form method="get" action={BOOKINGS} class="filters" aria-label={t('list.filter')} novalidate>
           <FilterSelect
             form={form}
             name="status"
-            label="Status"
-            any="Any status"
+            label={t('booking.status')}
+            any={t('list.anyStatus')}
             groups={[
               {
-                label: 'Kind',
-                options: STATUS_TYPES.map((entry) => ({ value: `type:${entry.type}`, label: entry.label })),
+                label: t('list.kind'),
+                options: STATUS_TYPES.map((entry) => ({
+                  value: `type:${entry.type}`,
+                  label: t(`list.type.${entry.type}`),
+                })),
               },
               {
-                label: 'Status',
+                label: t('booking.status'),
                 options: props.statuses.map((status) => ({
                   value: `status:${status.id}`,
                   label: status.name,
@@ -100,74 +104,78 @@ export function BookingsListPage(props: {
           <FilterSelect
             form={form}
             name="staffer"
-            label="Staffer"
-            any="Any staffer"
+            label={t('booking.staffer')}
+            any={t('list.anyStaffer')}
             groups={[{ options: props.staffers.map((s) => ({ value: s.id, label: s.name })) }]}
           />
           <FilterSelect
             form={form}
             name="location"
-            label="Location"
-            any="Any location"
+            label={t('list.location')}
+            any={t('list.anyLocation')}
             groups={[{ options: props.locations.map((l) => ({ value: l.id, label: l.name })) }]}
           />
           <TextField
             form={form}
             name="customer"
-            label="Customer"
+            label={t('booking.customer')}
             type="search"
-            hint="Name or phone"
+            hint={t('list.customerHint')}
             autocomplete="off"
           />
-          <TextField form={form} name="from" label="From" type="date" />
-          <TextField form={form} name="to" label="To" type="date" />
+          <TextField form={form} name="from" label={t('list.from')} type="date" />
+          <TextField form={form} name="to" label={t('list.to')} type="date" />
           <div class="field row">
-            <button type="submit">Show bookings</button>
-            <a href={BOOKINGS}>Reset</a>
+            <button type="submit">{t('list.show')}</button>
+            <a href={BOOKINGS}>{t('list.reset')}</a>
           </div>
         </form>
       </div>
       {!failed && (
         <p class="muted" role="status">
-          {props.total === 1 ? '1 booking' : `${props.total} bookings`} from {props.from} to {props.to}
+          {t('list.count', { n: props.total, from: props.from, to: props.to })}
         </p>
       )}
       <div class="table-wrap">
-        <table class="stack" aria-label="Bookings">
+        <table class="stack" aria-label={t('nav.bookings')}>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Customer</th>
-              <th scope="col">Services</th>
-              <th scope="col">Staffer</th>
-              <th scope="col">Location</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('booking.when')}</th>
+              <th scope="col">{t('booking.customer')}</th>
+              <th scope="col">{t('booking.services')}</th>
+              <th scope="col">{t('booking.staffer')}</th>
+              <th scope="col">{t('list.location')}</th>
+              <th scope="col">{t('booking.status')}</th>
             </tr>
           </thead>
           <tbody>
             {props.bookings.length === 0 && (
               <tr>
                 <td colSpan={6} class="muted">
-                  {failed ? 'Correct the filters to see bookings.' : 'No bookings match.'}
+                  {failed ? t('list.correctFilters') : t('list.noMatch')}
                 </td>
               </tr>
             )}
             {props.bookings.map((booking) => {
-              const when = bookingWhen(booking);
+              const when = bookingWhen(booking, props.text.lang === 'en' ? undefined : props.text.locale);
               return (
                 <tr>
-                  <td data-label="When">
+                  <td data-label={t('booking.when')}>
                     <a href={`${BOOKINGS}/${booking.id}`}>{when.text}</a>{' '}
                     <span class="muted">{when.zone}</span>
                   </td>
-                  <td data-label="Customer">
+                  <td data-label={t('booking.customer')}>
                     <a href={`${PANEL_PREFIX}/customers/${booking.customer_id}`}>{customerName(booking)}</a>
                     <div class="muted">{booking.customer_phone}</div>
                   </td>
-                  <td data-label="Services">{booking.lines.map((line) => line.name).join(', ')}</td>
-                  <td data-label="Staffer">{stafferName(booking) || '—'}</td>
-                  <td data-label="Location">{props.locationNames.get(booking.location_id) ?? '—'}</td>
-                  <td data-label="Status">{booking.status_name}</td>
+                  <td data-label={t('booking.services')}>
+                    {booking.lines.map((line) => line.name).join(', ')}
+                  </td>
+                  <td data-label={t('booking.staffer')}>{stafferName(booking) || '—'}</td>
+                  <td data-label={t('list.location')}>
+                    {props.locationNames.get(booking.location_id) ?? '—'}
+                  </td>
+                  <td data-label={t('booking.status')}>{booking.status_name}</td>
                 </tr>
               );
             })}
@@ -179,7 +187,7 @@ export function BookingsListPage(props: {
         perPage={props.perPage}
         total={props.total}
         href={(page) => `${BOOKINGS}?${props.query}${props.query ? '&' : ''}page=${page}`}
-        label="Pages of bookings"
+        label={t('list.pages')}
       />
     </>
   );

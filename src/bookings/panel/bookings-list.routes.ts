@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listLocationsPage } from '../../locations/locations.service.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -44,8 +45,9 @@ export function bookingsListPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         });
     const shown = { ...values, from: values.from || from, to: values.to || to };
     const query = new URLSearchParams(Object.entries(shown).filter(([, value]) => value !== '')).toString();
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Bookings list',
+      title: text.t('list.title'),
       status: failed ? 422 : 200,
       body: BookingsListPage({
         form: { values: shown, errors },
@@ -63,6 +65,7 @@ export function bookingsListPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         query,
         from,
         to,
+        text,
       }),
     });
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -64,7 +65,8 @@ export function withNotice(path: string, notice: string): string {
 }
 
 /** What a 409 slot_unavailable says here: the rule the time breaks, or that someone was faster. */
-export function conflictMessage(error: SlotUnavailable): string {
+export function conflictMessage(error: SlotUnavailable, text?: PanelText): string {
+  if (error.reason === 'taken' && text) return text.t('booking.taken');
   return error.reason === 'taken'
     ? 'That time was just taken, or the staffer is not free then. Choose one of the free times below.'
     : `${error.message} Choose one of the free times below.`;
@@ -117,15 +119,18 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     statusNames.set(view.status_id, view.status_name);
     const staffersChoices: Choice[] = [...stafferNames].map(([value, label]) => ({ value, label }));
     const open = Math.max(0, booking.order.total - booking.order.amount_paid);
+    const text = panelTextOf(request);
     return reply.page({
-      title: `Booking · ${booking.ordered_services.map((line) => line.name).join(' + ')}`,
+      title: text.t('booking.title', {
+        services: booking.ordered_services.map((line) => line.name).join(' + '),
+      }),
       status: extra.status ?? 200,
       body: BookingPage({
         booking,
         zone,
         localDate: localDateOf(start, zone),
         localTime: wallTime(start, zone),
-        when: `${wallDate(start, zone)}, ${wallTime(start, zone)} – ${wallTime(end, zone)}`,
+        when: `${wallDate(start, zone, text.lang === 'en' ? undefined : text.locale)}, ${wallTime(start, zone)} – ${wallTime(end, zone)}`,
         history: describeHistory(
           history,
           {
@@ -138,8 +143,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           {
             zone,
             currency: workspace.currency,
-            locale: workspace.locale,
+            locale: text.locale,
             userId: sessionOf(request).user.id,
+            text,
           },
         ),
         staffers: staffersChoices,
@@ -153,6 +159,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         active: extra.active,
         problem: extra.problem,
         returnTo: extra.returnTo,
+        text,
       }),
     });
   }
@@ -218,12 +225,8 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           const slotTaken = error instanceof SlotUnavailable;
           const problem: Problem =
             slotTaken && freeTimes
-              ? { message: conflictMessage(error), times: await freeTimes() }
-              : {
-                  message: slotTaken
-                    ? 'That time is not free: it was just taken, or the staffer is busy then.'
-                    : error.message,
-                };
+              ? { message: conflictMessage(error, panelTextOf(request)), times: await freeTimes() }
+              : { message: slotTaken ? panelTextOf(request).t('booking.notFree') : error.message };
           return showBooking(request, reply, workspace, bookingId, {
             status: 409,
             active: { form: action, state: { values, errors: {} } },

@@ -1,4 +1,5 @@
-import { Csrf } from '../../panel-kit/forms.js';
+import { CopySlot, Csrf } from '../../panel-kit/forms.js';
+import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { FormKey } from '../../platform/pages/form-key.js';
 
@@ -16,13 +17,10 @@ function FeedUrl({ id, url, label }: { id: string; url: string; label: string })
     <div class="secret">
       <span class="visually-hidden">{label}: </span>
       <code id={id}>{url}</code>
-      <span data-copy-target={id} />
+      <CopySlot target={id} />
     </div>
   );
 }
-
-const HOW =
-  'Subscribe to the URL in Google Calendar (Other calendars → From URL), Apple Calendar (File → New Calendar Subscription) or Outlook (Add calendar → Subscribe from web). Anyone with the URL sees the bookings: regenerate it if it leaked, and the old URL stops at once.';
 
 export interface StafferFeedView {
   stafferId: string;
@@ -37,14 +35,19 @@ export interface StafferFeedView {
  * Settings → Calendar feeds (owners and admins): each staffer's feed, and which member they are
  * (shown only: set under Settings → Notifications).
  */
-export function CalendarFeedsPage(props: { csrf: string; staffers: StafferFeedView[]; notice?: string }) {
+export function CalendarFeedsPage(props: {
+  csrf: string;
+  staffers: StafferFeedView[];
+  notice?: string;
+  text: PanelText;
+}) {
+  const { t } = props.text;
   return (
     <>
-      <p class="crumbs">Settings /</p>
-      <h1>Calendar feeds</h1>
+      <p class="crumbs">{t('nav.settings')} /</p>
+      <h1>{t('nav.calendarFeeds')}</h1>
       <p class="lead">
-        Each staffer's bookings, from 30 days back to the booking horizon, as a calendar to subscribe to.{' '}
-        {HOW}
+        {t('feeds.lead')} {t('feeds.how')}
       </p>
       {props.notice && (
         <p class="notice" role="status">
@@ -52,37 +55,37 @@ export function CalendarFeedsPage(props: { csrf: string; staffers: StafferFeedVi
         </p>
       )}
       <div class="table-wrap">
-        <table class="stack" aria-label="Calendar feeds of the staffers">
+        <table class="stack" aria-label={t('feeds.table')}>
           <thead>
             <tr>
-              <th scope="col">Staffer</th>
-              <th scope="col">Feed URL</th>
-              <th scope="col">Panel user</th>
+              <th scope="col">{t('booking.staffer')}</th>
+              <th scope="col">{t('feeds.url')}</th>
+              <th scope="col">{t('feeds.panelUser')}</th>
             </tr>
           </thead>
           <tbody>
             {props.staffers.length === 0 && (
               <tr>
                 <td colSpan={3} class="muted">
-                  No staffers yet.
+                  {t('feeds.noStaffers')}
                 </td>
               </tr>
             )}
             {props.staffers.map((staffer) => (
               <tr>
-                <td data-label="Staffer">{staffer.name}</td>
-                <td data-label="Feed URL">
+                <td data-label={t('booking.staffer')}>{staffer.name}</td>
+                <td data-label={t('feeds.url')}>
                   {staffer.url ? (
                     <>
                       <FeedUrl
                         id={`feed-${staffer.stafferId}`}
                         url={staffer.url}
-                        label={`Feed of ${staffer.name}`}
+                        label={t('feeds.feedOf', { name: staffer.name })}
                       />
-                      <p class="muted">Made {when(staffer.regeneratedAt!)}</p>
+                      <p class="muted">{t('feeds.made', { when: when(staffer.regeneratedAt!) })}</p>
                     </>
                   ) : (
-                    <p class="muted">No feed yet.</p>
+                    <p class="muted">{t('feeds.noFeed')}</p>
                   )}
                   <form
                     method="post"
@@ -92,21 +95,23 @@ export function CalendarFeedsPage(props: { csrf: string; staffers: StafferFeedVi
                     <Csrf token={props.csrf} />
                     <FormKey />
                     <button type="submit" class="secondary">
-                      {staffer.url ? 'Regenerate URL' : 'Make a feed URL'}
-                      <span class="skip-label"> for {staffer.name}</span>
+                      {staffer.url ? t('feeds.regenerate') : t('feeds.make')}
+                      <span class="skip-label">{t('feeds.forStaffer', { name: staffer.name })}</span>
                     </button>
                   </form>
                 </td>
-                <td data-label="Panel user">{staffer.member ?? <span class="muted">None</span>}</td>
+                <td data-label={t('feeds.panelUser')}>
+                  {staffer.member ?? <span class="muted">{t('feeds.none')}</span>}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <p class="muted">
-        The panel user of a staffer finds the same bookings in their own feed (Your calendar feed). Who is
-        which staffer is set in one place, <a href={LINKS}>Settings → Notifications</a>, and decides their
-        booking emails and their own calendar column as well.
+        {withElements((values) => t('feeds.note', values), {
+          link: <a href={LINKS}>{t('feeds.notificationsLink')}</a>,
+        })}
       </p>
     </>
   );
@@ -120,23 +125,19 @@ export function OwnFeedPage(props: {
   regeneratedAt: Date | undefined;
   stafferName: string | undefined;
   notice?: string;
+  text: PanelText;
 }) {
+  const { t } = props.text;
   return (
     <>
-      <h1>Your calendar feed</h1>
+      <h1>{t('nav.yourFeed')}</h1>
       <p class="lead">
-        {props.stafferName ? (
-          <>
-            Your bookings at {props.workspaceName} as <strong>{props.stafferName}</strong>, from 30 days back
-            to the booking horizon.
-          </>
-        ) : (
-          <>
-            You are not linked to a staffer of {props.workspaceName} yet, so your feed is empty. An owner or
-            admin links you under Settings → Notifications.
-          </>
-        )}{' '}
-        {HOW}
+        {props.stafferName
+          ? withElements((values) => t('feeds.ownLinked', { ...values, workspace: props.workspaceName }), {
+              staffer: <strong>{props.stafferName}</strong>,
+            })
+          : t('feeds.ownUnlinked', { workspace: props.workspaceName })}{' '}
+        {t('feeds.how')}
       </p>
       {props.notice && (
         <p class="notice" role="status">
@@ -146,16 +147,16 @@ export function OwnFeedPage(props: {
       <div class="card">
         {props.url ? (
           <>
-            <FeedUrl id="own-feed" url={props.url} label="Your feed URL" />
-            <p class="muted">Made {when(props.regeneratedAt!)}</p>
+            <FeedUrl id="own-feed" url={props.url} label={t('feeds.ownUrl')} />
+            <p class="muted">{t('feeds.made', { when: when(props.regeneratedAt!) })}</p>
           </>
         ) : (
-          <p class="muted">You have no feed URL yet.</p>
+          <p class="muted">{t('feeds.ownNone')}</p>
         )}
         <form method="post" action={`${OWN_FEED}/regenerate`}>
           <Csrf token={props.csrf} />
           <FormKey />
-          <button type="submit">{props.url ? 'Regenerate URL' : 'Make my feed URL'}</button>
+          <button type="submit">{props.url ? t('feeds.regenerate') : t('feeds.ownMake')}</button>
         </form>
       </div>
     </>

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -16,12 +17,14 @@ import { CalendarFeedsPage, FEEDS, OWN_FEED, OwnFeedPage } from './calendar-feed
 
 const settings = { config: { panelAccess: 'settings' as const } };
 
-const NOTICES: Record<string, string> = {
-  regenerated: 'The feed URL is ready. Any URL the feed had before no longer works.',
+const NOTICES: Record<string, PanelKey> = {
+  regenerated: 'feeds.regenerated',
 };
 
-const noticeOf = (request: FastifyRequest) =>
-  NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+const noticeOf = (request: FastifyRequest) => {
+  const key = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+  return key ? panelTextOf(request).t(key) : undefined;
+};
 
 /**
  * Calendar feeds in the panel (docs/calendar-feeds.md): Settings → Calendar feeds for owners and
@@ -35,7 +38,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     const rows = await listStaffersWithFeeds(deps.db, workspace.id);
     const notice = noticeOf(request);
     return reply.page({
-      title: 'Calendar feeds',
+      title: panelTextOf(request).t('nav.calendarFeeds'),
       islands: ['copy-text'],
       body: CalendarFeedsPage({
         csrf: reply.csrf(),
@@ -54,6 +57,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
             : null,
         })),
         ...(notice ? { notice } : {}),
+        text: panelTextOf(request),
       }),
     });
   });
@@ -78,7 +82,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     ]);
     const notice = noticeOf(request);
     return reply.page({
-      title: 'Your calendar feed',
+      title: panelTextOf(request).t('nav.yourFeed'),
       islands: ['copy-text'],
       body: OwnFeedPage({
         csrf: reply.csrf(),
@@ -87,6 +91,7 @@ export function calendarFeedsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         regeneratedAt: feed?.regenerated_at,
         stafferName: stafferId ? await stafferNameOf(deps.db, workspace.id, stafferId) : undefined,
         ...(notice ? { notice } : {}),
+        text: panelTextOf(request),
       }),
     });
   });

@@ -15,6 +15,15 @@ interface Grid {
   step: number;
   location: string;
   form: HTMLFormElement;
+  /** The dialog's title, labels and buttons, and the blocks' hint (the move form's `data-texts`). */
+  texts: string[];
+}
+
+/** The island's texts in English; another language's come from the page, one per line. */
+const ENGLISH = ['Move to…', 'Date', 'Time', 'Staffer', 'Move', 'Cancel', 'Drag to move, or press M'];
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -164,11 +173,12 @@ function enableMoveDialog(grid: Grid): void {
   const dialog = document.createElement('dialog');
   dialog.className = 'cal-dialog';
   dialog.setAttribute('aria-labelledby', 'cal-move-title');
-  dialog.innerHTML = `<form method="dialog"><h2 id="cal-move-title">Move to…</h2><p class="muted" data-what></p>
-<div class="field"><label for="cal-move-date">Date</label><input id="cal-move-date" type="date" name="date" required></div>
-<div class="field"><label for="cal-move-time">Time</label><input id="cal-move-time" type="time" name="time" step="60" required></div>
-<div class="field"><label for="cal-move-staffer">Staffer</label><select id="cal-move-staffer" name="staffer"></select></div>
-<div class="row"><button type="submit" value="move">Move</button><button type="submit" value="cancel" class="secondary" formnovalidate>Cancel</button></div></form>`;
+  const [moveTo, date, time, staffer, move, cancel] = grid.texts.map(escapeHtml);
+  dialog.innerHTML = `<form method="dialog"><h2 id="cal-move-title">${moveTo}</h2><p class="muted" data-what></p>
+<div class="field"><label for="cal-move-date">${date}</label><input id="cal-move-date" type="date" name="date" required></div>
+<div class="field"><label for="cal-move-time">${time}</label><input id="cal-move-time" type="time" name="time" step="60" required></div>
+<div class="field"><label for="cal-move-staffer">${staffer}</label><select id="cal-move-staffer" name="staffer"></select></div>
+<div class="row"><button type="submit" value="move">${move}</button><button type="submit" value="cancel" class="secondary" formnovalidate>${cancel}</button></div></form>`;
   const select = dialog.querySelector('select')!;
   if (staffers) select.append(staffers.content.cloneNode(true));
   grid.root.append(dialog);
@@ -202,7 +212,7 @@ function enableMoveDialog(grid: Grid): void {
   });
   for (const block of grid.root.querySelectorAll<HTMLElement>('a.blk[data-start]')) {
     block.setAttribute('aria-keyshortcuts', 'M');
-    block.title = 'Drag to move, or press M';
+    block.title = grid.texts[6] ?? '';
   }
 }
 
@@ -237,6 +247,8 @@ for (const root of document.querySelectorAll<HTMLElement>('[data-calendar]')) {
     step: Number(root.dataset.step) || 15,
     location: root.dataset.location ?? '',
     form,
+    texts:
+      form.dataset.texts?.split('\n').length === ENGLISH.length ? form.dataset.texts.split('\n') : ENGLISH,
   };
   enableDrag(grid);
   enableMoveDialog(grid);

@@ -1,3 +1,4 @@
+import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { FormKey } from '../../platform/pages/form-key.js';
 import { formatMinutes, localMsOf, offsetLabel, offsetMinutesAt } from '../../platform/time/zone.js';
@@ -57,38 +58,60 @@ export class GridStyles {
   /** The stylesheet: only the classes used (so the page must be built before this is called). */
   css(): string {
     let css = '';
-    for (const [color, name] of this.colours) css += `.${name}{border-left-color:${color}}`;
+    for (const [color, name] of this.colours) css += `.${name}{border-inline-start-color:${color}}`;
     for (const [key, name] of this.rules) {
       const [top, height, lane, lanes] = key.split('/').map(Number) as [number, number, number, number];
       const width =
-        lanes > 1 ? `;left:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%` : '';
+        lanes > 1
+          ? `;inset-inline-start:${((lane / lanes) * 100).toFixed(2)}%;width:${(100 / lanes).toFixed(2)}%`
+          : '';
       css += `.${name}{top:${top}px;height:${height}px${width}}`;
     }
     return css;
   }
 }
 
-const dayTitle = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const dayShort = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-
-const dayPagerLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
-
-function titleOf(date: string): string {
-  return dayTitle.format(new Date(`${date}T00:00:00Z`));
+/**
+ * The calendar's day names in the reader's locale. English keeps the day-first form the panel's
+ * calendar has always shown ("Wednesday 25 November 2026").
+ */
+interface DayFormats {
+  title: Intl.DateTimeFormat;
+  short: Intl.DateTimeFormat;
+  pager: Intl.DateTimeFormat;
 }
-function shortOf(date: string): string {
-  return dayShort.format(new Date(`${date}T00:00:00Z`));
+const dayFormats = new Map<string, DayFormats>();
+
+function formatsOf(text: PanelText): DayFormats {
+  const locale = text.lang === 'en' ? 'en-GB' : text.locale;
+  let formats = dayFormats.get(locale);
+  if (!formats) {
+    formats = {
+      title: new Intl.DateTimeFormat(locale, {
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }),
+      short: new Intl.DateTimeFormat(locale, {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        timeZone: 'UTC',
+      }),
+      pager: new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' }),
+    };
+    dayFormats.set(locale, formats);
+  }
+  return formats;
+}
+
+function titleOf(date: string, text: PanelText): string {
+  return formatsOf(text).title.format(new Date(`${date}T00:00:00Z`));
+}
+function shortOf(date: string, text: PanelText): string {
+  return formatsOf(text).short.format(new Date(`${date}T00:00:00Z`));
 }
 
 function wallTime(ms: number, zone: string): string {
@@ -114,15 +137,16 @@ function calendarHref(model: CalendarModel, change: Record<string, string | unde
 }
 
 /** What a DST day says about itself, in words. */
-function clockNote(day: CalendarDay): string | undefined {
+function clockNote(day: CalendarDay, text: PanelText): string | undefined {
   if (!day.change) return undefined;
+  const { t } = text;
   const hours = day.lengthMinutes / 60;
   const at = formatMinutes(day.change.shiftMinutes > 0 ? day.change.wallFrom : day.change.wallTo);
-  const shift = Math.abs(day.change.shiftMinutes);
-  const amount = shift === 60 ? '1 hour' : `${shift} minutes`;
+  const amount = t('calendar.shift', { minutes: Math.abs(day.change.shiftMinutes) });
+  const values = { day: shortOf(day.date, text), hours, at, amount };
   return day.change.shiftMinutes > 0
-    ? `${shortOf(day.date)} has ${hours} hours: at ${at} the clocks go forward ${amount}.`
-    : `${shortOf(day.date)} has ${hours} hours: at ${at} the clocks go back ${amount}, and ${formatMinutes(day.change.wallFrom)}–${at} happens twice.`;
+    ? t('calendar.dstForward', values)
+    : t('calendar.dstBack', { ...values, from: formatMinutes(day.change.wallFrom) });
 }
 
 /**
@@ -134,10 +158,10 @@ function groupClass(model: CalendarModel, date: string): string {
 }
 
 /** The week's days as links, shown on a phone only, where the week view pages by day. */
-function DayPager({ model }: { model: CalendarModel }) {
+function DayPager({ model, text }: { model: CalendarModel; text: PanelText }) {
   if (model.view !== 'week') return null;
   return (
-    <nav class="cal-days" aria-label="Days of this week">
+    <nav class="cal-days" aria-label={text.t('calendar.daysOfWeek')}>
       <ul>
         {model.days.map((day) => (
           <li>
@@ -145,8 +169,8 @@ function DayPager({ model }: { model: CalendarModel }) {
               href={calendarHref(model, { date: day.date })}
               aria-current={day.date === model.date ? 'date' : undefined}
             >
-              {dayPagerLabel
-                .formatToParts(new Date(`${day.date}T00:00:00Z`))
+              {formatsOf(text)
+                .pager.formatToParts(new Date(`${day.date}T00:00:00Z`))
                 .filter((part) => part.type !== 'literal')
                 // On two lines; the space keeps "Wed 25" one phrase for screen readers.
                 .map((part, index) => (
@@ -167,8 +191,13 @@ function DayPager({ model }: { model: CalendarModel }) {
  * The time grid alone: everything here follows from the model (no session, no CSRF token), so
  * the route renders it once per availability version and reuses the HTML (calendar.routes.tsx).
  */
-export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; slotStep: number }) {
-  const { model, styles } = props;
+export function CalendarGrid(props: {
+  model: CalendarModel;
+  styles: GridStyles;
+  slotStep: number;
+  text: PanelText;
+}) {
+  const { model, styles, text } = props;
   const zone = model.location.timezone;
   const currentUrl = calendarHref(model, {});
   const multiDay = model.view === 'week';
@@ -190,16 +219,16 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
       data-height={String(axisHeight)}
     >
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll by keyboard (WCAG 2.1.1; axe scrollable-region-focusable) */}
-      <section class="cal-scroll" tabIndex={0} aria-label="Calendar grid">
+      <section class="cal-scroll" tabIndex={0} aria-label={text.t('calendar.grid')}>
         <div class="cal-head" aria-hidden="true">
           <div class="cal-corner" />
           {groups.map((group) => (
             <div class={groupClass(model, group.day.date)}>
-              {multiDay && !perStaffer && <div class="cal-group-title">{shortOf(group.day.date)}</div>}
+              {multiDay && !perStaffer && <div class="cal-group-title">{shortOf(group.day.date, text)}</div>}
               <div class="cal-group-cols">
                 {group.columns.map((column) => (
                   <div class="cal-col-title">
-                    {perStaffer ? shortOf(group.day.date) : stafferName(column.staffer)}
+                    {perStaffer ? shortOf(group.day.date, text) : stafferName(column.staffer)}
                   </div>
                 ))}
               </div>
@@ -215,7 +244,7 @@ export function CalendarGrid(props: { model: CalendarModel; styles: GridStyles; 
           {groups.map((group) => (
             <div class={groupClass(model, group.day.date)}>
               <div class="cal-group-cols">
-                {group.columns.map((column) => ColumnView({ column, model, styles, heightClass }))}
+                {group.columns.map((column) => ColumnView({ column, model, styles, heightClass, text }))}
               </div>
             </div>
           ))}
@@ -237,16 +266,25 @@ export function CalendarPage(props: {
   gridHtml: string;
   canSetup: boolean;
   notice?: string | undefined;
+  text: PanelText;
 }) {
-  const { model } = props;
+  const { model, text } = props;
+  const { t } = text;
   const zone = model.location.timezone;
   const currentUrl = calendarHref(model, {});
-  const notes = model.days.map((day) => clockNote(day)).filter((n): n is string => n !== undefined);
+  const notes = model.days.map((day) => clockNote(day, text)).filter((n): n is string => n !== undefined);
   const grid = (
     <>
       {/* CalendarGrid's own output, rendered (and escaped) by Preact once per version. */}
       <div dangerouslySetInnerHTML={{ __html: props.gridHtml }} />
-      <form class="cal-move" method="post" action={CALENDAR} hidden data-move-form="">
+      <form
+        class="cal-move"
+        method="post"
+        action={CALENDAR}
+        hidden
+        data-move-form=""
+        data-texts={text.lang === 'en' ? undefined : islandTexts(text)}
+      >
         <input type="hidden" name="_csrf" value={props.csrf} />
         <FormKey />
         <input type="hidden" name="date" value="" />
@@ -259,15 +297,15 @@ export function CalendarPage(props: {
 
   return (
     <>
-      <h1>Calendar</h1>
+      <h1>{t('calendar.title')}</h1>
       {props.notice && (
         <p class="notice" role="status">
           {props.notice}
         </p>
       )}
-      <form method="get" action={CALENDAR} class="cal-controls" aria-label="Calendar view">
+      <form method="get" action={CALENDAR} class="cal-controls" aria-label={t('calendar.view')}>
         <div class="field">
-          <label for="cal-location">Location</label>
+          <label for="cal-location">{t('calendar.location')}</label>
           <select id="cal-location" name="location">
             {model.locations.map((l) => (
               <option value={l.id} selected={l.id === model.location.id}>
@@ -277,21 +315,21 @@ export function CalendarPage(props: {
           </select>
         </div>
         <div class="field">
-          <label for="cal-view">View</label>
+          <label for="cal-view">{t('calendar.viewField')}</label>
           <select id="cal-view" name="view">
             <option value="day" selected={model.view === 'day'}>
-              Day
+              {t('calendar.day')}
             </option>
             <option value="week" selected={model.view === 'week'}>
-              Week
+              {t('calendar.week')}
             </option>
           </select>
         </div>
         <div class="field">
-          <label for="cal-staffer">Staff</label>
+          <label for="cal-staffer">{t('calendar.staff')}</label>
           <select id="cal-staffer" name="staffer">
             <option value="all" selected={!model.staffer}>
-              All staff
+              {t('calendar.allStaff')}
             </option>
             {model.staffers.map((s) => (
               <option value={s.id} selected={s.id === model.staffer?.id}>
@@ -301,22 +339,22 @@ export function CalendarPage(props: {
           </select>
         </div>
         <div class="field">
-          <label for="cal-date">Date</label>
+          <label for="cal-date">{t('calendar.date')}</label>
           <input id="cal-date" type="date" name="date" value={model.date} />
         </div>
         <button type="submit" class="secondary">
-          Show
+          {t('calendar.show')}
         </button>
       </form>
-      <nav class="row cal-nav" aria-label="Dates">
+      <nav class="row cal-nav" aria-label={t('calendar.dates')}>
         <a class="button secondary" href={calendarHref(model, { date: model.previous })}>
-          ← Previous {model.view}
+          {t(model.view === 'day' ? 'calendar.previousDay' : 'calendar.previousWeek')}
         </a>
         <a class="button secondary" href={calendarHref(model, { date: model.today })}>
-          Today
+          {t('calendar.today')}
         </a>
         <a class="button secondary" href={calendarHref(model, { date: model.next })}>
-          Next {model.view} →
+          {t(model.view === 'day' ? 'calendar.nextDay' : 'calendar.nextWeek')}
         </a>
         <a
           class="button"
@@ -326,17 +364,22 @@ export function CalendarPage(props: {
             ...(model.staffer ? { staffer_uuid: model.staffer.id } : {}),
           })}`}
         >
-          New booking
+          {t('calendar.newBooking')}
         </a>
-        <a href={`${PANEL_PREFIX}/bookings`}>List view</a>
+        <a href={`${PANEL_PREFIX}/bookings`}>{t('calendar.listView')}</a>
       </nav>
       <h2 class="cal-title">
-        {model.view === 'day' ? titleOf(model.date) : `Week of ${titleOf(model.days[0]!.date)}`}
+        {model.view === 'day'
+          ? titleOf(model.date, text)
+          : t('calendar.weekOf', { date: titleOf(model.days[0]!.date, text) })}
         {model.staffer ? ` · ${stafferName(model.staffer)}` : ''}
         <span class="muted">
           <span class="cal-sep"> · </span>
-          {model.location.name}, times in {zone} ({offsetLabel(offsetMinutesAt(zone, model.days[0]!.startMs))}
-          )
+          {t('calendar.timesIn', {
+            location: model.location.name,
+            zone,
+            offset: offsetLabel(offsetMinutesAt(zone, model.days[0]!.startMs)),
+          })}
         </span>
       </h2>
       {notes.map((note) => (
@@ -344,19 +387,21 @@ export function CalendarPage(props: {
           {note}
         </p>
       ))}
-      <DayPager model={model} />
+      <DayPager model={model} text={text} />
       {model.staffers.length === 0 ? (
         <p class="card">
-          No staffer gives a service at this location yet.{' '}
-          {props.canSetup && <a href={`${PANEL_PREFIX}/setup/staffers`}>Set up staff and hours</a>}
+          {t('calendar.noStaffer')}{' '}
+          {props.canSetup && <a href={`${PANEL_PREFIX}/setup/staffers`}>{t('calendar.setUpStaff')}</a>}
         </p>
       ) : (
         grid
       )}
       <p class="muted cal-legend">
-        <span class="key work" /> working hours <span class="key break" /> break <span class="key off" /> not
-        working · {model.bookingCount === 1 ? '1 booking shown' : `${model.bookingCount} bookings shown`}.
-        Drag a booking to move it, or focus it and press M to type where it goes.
+        {withElements((values) => t('calendar.legend', { ...values, n: model.bookingCount }), {
+          work: <span class="key work" />,
+          break: <span class="key break" />,
+          off: <span class="key off" />,
+        })}
       </p>
     </>
   );
@@ -367,10 +412,11 @@ function ColumnView(props: {
   model: CalendarModel;
   styles: GridStyles;
   heightClass: string;
+  text: PanelText;
 }) {
-  const { column, model, styles } = props;
+  const { column, model, styles, text } = props;
   const zone = model.location.timezone;
-  const label = `${stafferName(column.staffer)}, ${titleOf(column.day.date)}`;
+  const label = `${stafferName(column.staffer)}, ${titleOf(column.day.date, text)}`;
   return (
     <section
       class={`cal-col ${props.heightClass}`}
@@ -381,12 +427,32 @@ function ColumnView(props: {
     >
       {column.shades.map((shade) => (
         <div class={`shade ${shade.kind} ${styles.box(shade.top, shade.height)}`} aria-hidden="true">
-          {shade.kind === 'skipped' ? 'clocks go forward' : shade.kind === 'repeated' ? 'hour repeats' : ''}
+          {shade.kind === 'skipped'
+            ? text.t('calendar.clocksForward')
+            : shade.kind === 'repeated'
+              ? text.t('calendar.hourRepeats')
+              : ''}
         </div>
       ))}
-      {column.blocks.map((block) => BlockView({ block, zone, styles }))}
+      {column.blocks.map((block) => BlockView({ block, zone, styles, text }))}
     </section>
   );
+}
+
+/**
+ * The island's texts (calendar.island.tsx), one per line, outside English: the "Move to…"
+ * dialog's title, labels and buttons and the blocks' hint. The island's defaults are English.
+ */
+function islandTexts({ t }: PanelText): string {
+  return [
+    t('calendar.moveTo'),
+    t('calendar.date'),
+    t('calendar.time'),
+    t('calendar.staffer'),
+    t('calendar.move'),
+    t('calendar.cancel'),
+    t('calendar.dragHint'),
+  ].join('\n');
 }
 
 /** A card's text line in px (the stylesheet's `.blk` line-height) and its border and padding. */
@@ -404,8 +470,8 @@ function fitClass(heightPx: number): string {
   return lines >= 3 ? '' : lines === 2 ? ' fit2' : ' fit1';
 }
 
-function BlockView(props: { block: Block; zone: string; styles: GridStyles }) {
-  const { block, zone, styles } = props;
+function BlockView(props: { block: Block; zone: string; styles: GridStyles; text: PanelText }) {
+  const { block, zone, styles, text } = props;
   const time = `${wallTime(block.startMs, zone)}–${wallTime(block.endMs, zone)}`;
   const geometry = styles.box(block.top, block.height, block.lane, block.lanes);
   const status = styles.colour(block.status.color);
@@ -414,7 +480,7 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles }) {
     return (
       <div class={classes} data-group="">
         <span class="blk-time">
-          {time} · {block.seats.taken}/{block.seats.capacity} seats
+          {time} · {text.t('calendar.seats', { taken: block.seats.taken, capacity: block.seats.capacity })}
         </span>
         <span class="blk-what">{block.services}</span>
         <ul class="blk-people">
@@ -433,7 +499,7 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles }) {
       <span class="blk-time">{time}</span> <span class="blk-who">{booking.customer}</span>{' '}
       <span class="blk-what">
         {block.services} · {block.status.name}
-        {block.completed ? ' · completed' : ''}
+        {block.completed ? ` · ${text.t('calendar.completed')}` : ''}
       </span>
     </a>
   );

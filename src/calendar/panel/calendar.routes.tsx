@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { renderToString } from 'preact-render-to-string';
+import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
@@ -21,16 +22,16 @@ const grids = new BoundedCache<{ html: string; css: string }>(
   (g) => g.html.length + g.css.length,
 );
 
-function gridKey(model: CalendarModel, version: string, slotStep: number): string {
+function gridKey(model: CalendarModel, version: string, slotStep: number, text: PanelText): string {
   const { location, view, date, staffer } = model;
-  return `${location.id}|${version}|${view}|${date}|${staffer?.id ?? 'all'}|${slotStep}`;
+  return `${location.id}|${version}|${view}|${date}|${staffer?.id ?? 'all'}|${slotStep}|${text.lang}|${text.locale}`;
 }
 
 const access = { config: { panelAccess: 'bookings' as const } };
 
-const NOTICES: Record<string, string> = {
-  moved: 'The booking is moved.',
-  created: 'The booking is made.',
+const NOTICES: Record<string, PanelKey> = {
+  moved: 'calendar.moved',
+  created: 'calendar.created',
 };
 
 /** The bookings calendar: a location's day or week, everyone's or one staffer's. */
@@ -39,6 +40,7 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const session = sessionOf(request);
     const query = request.query as Record<string, string | undefined>;
     const { workspace } = await panelContextOf(request);
+    const text = panelTextOf(request);
     const model = await loadCalendar(deps.db, {
       workspaceId: workspace.id,
       userId: session.user.id,
@@ -49,16 +51,18 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
     });
     if ('empty' in model) {
       return reply.page({
-        title: 'Calendar',
-        body: EmptyCalendar({ canSetup: can(session.workspace.role, 'setup') }),
+        title: text.t('calendar.title'),
+        body: EmptyCalendar({ canSetup: can(session.workspace.role, 'setup'), text }),
       });
     }
     // The version is read before the grid is rendered, so a grid never outlives a write it missed.
-    const key = `${workspace.id}|${gridKey(model, await deps.availability.version(workspace.id), workspace.slot_step_minutes)}`;
+    const key = `${workspace.id}|${gridKey(model, await deps.availability.version(workspace.id), workspace.slot_step_minutes, text)}`;
     let grid = grids.get(key);
     if (!grid) {
       const styles = new GridStyles(scaleOf(model));
-      const html = renderToString(CalendarGrid({ model, styles, slotStep: workspace.slot_step_minutes }));
+      const html = renderToString(
+        CalendarGrid({ model, styles, slotStep: workspace.slot_step_minutes, text }),
+      );
       grid = { html, css: styles.css() };
       grids.set(key, grid);
     }
@@ -67,22 +71,23 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
       csrf: reply.csrf(),
       gridHtml: grid.html,
       canSetup: can(session.workspace.role, 'setup'),
-      notice: NOTICES[query.notice ?? ''],
+      notice: query.notice && NOTICES[query.notice] ? text.t(NOTICES[query.notice]!) : undefined,
+      text,
     });
-    return reply.page({ title: 'Calendar', body, css: grid.css, islands: ['calendar'] });
+    return reply.page({ title: text.t('calendar.title'), body, css: grid.css, islands: ['calendar'] });
   });
 }
 
-function EmptyCalendar({ canSetup }: { canSetup: boolean }) {
+function EmptyCalendar({ canSetup, text: { t } }: { canSetup: boolean; text: PanelText }) {
   return (
     <>
-      <h1>Calendar</h1>
+      <h1>{t('calendar.title')}</h1>
       <p class="card">
-        There is no location yet, so there is nothing to show.{' '}
+        {t('calendar.noLocation')}{' '}
         {canSetup ? (
-          <a href={`${PANEL_PREFIX}/setup/locations`}>Add a location</a>
+          <a href={`${PANEL_PREFIX}/setup/locations`}>{t('calendar.addLocation')}</a>
         ) : (
-          'An owner or admin adds one.'
+          t('calendar.ownerAdds')
         )}
       </p>
     </>

@@ -1,6 +1,7 @@
 import type { BookingView } from '../../bookings/bookings.repository.js';
 import { bookingWhen, paidOn, stafferName } from '../../bookings/panel/booking-when.js';
 import { emptyForm, PostForm, TextField } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ListPager } from '../../panel-kit/list-pager.js';
 import type { CustomerRow } from '../customers.repository.js';
@@ -18,55 +19,58 @@ export function CustomersPage(props: {
   page: number;
   perPage: number;
   total: number;
+  text: PanelText;
 }) {
+  const { t } = props.text;
   const query = props.q === '' ? '' : `q=${encodeURIComponent(props.q)}&`;
   return (
     <>
-      <h1>Customers</h1>
-      <p class="lead">Everyone who booked, found by name, email or phone number.</p>
-      <form method="get" action={CUSTOMERS} class="filters" aria-label="Search customers">
+      <h1>{t('customers.title')}</h1>
+      <p class="lead">{t('customers.lead')}</p>
+      <form method="get" action={CUSTOMERS} class="filters" aria-label={t('customers.search')}>
         <TextField
           form={emptyForm({ q: props.q })}
           name="q"
-          label="Name or phone"
+          label={t('customers.nameOrPhone')}
           type="search"
-          hint="Any notation of a number works, such as 0151 1234 5678."
+          hint={t('customers.hint')}
           autocomplete="off"
         />
         <div class="field">
-          <button type="submit">Search</button>
+          <button type="submit">{t('customers.searchButton')}</button>
         </div>
       </form>
       <p class="muted" role="status">
-        {props.total === 1 ? '1 customer' : `${props.total} customers`}
-        {props.q === '' ? '' : ` match “${props.q}”`}
+        {props.q === ''
+          ? t('customers.count', { n: props.total })
+          : t('customers.countMatching', { n: props.total, q: props.q })}
       </p>
       <div class="table-wrap">
-        <table class="stack" aria-label="Customers">
+        <table class="stack" aria-label={t('customers.title')}>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Email</th>
-              <th scope="col">Customer since</th>
+              <th scope="col">{t('customers.name')}</th>
+              <th scope="col">{t('customers.phone')}</th>
+              <th scope="col">{t('customers.email')}</th>
+              <th scope="col">{t('customers.since')}</th>
             </tr>
           </thead>
           <tbody>
             {props.customers.length === 0 && (
               <tr>
                 <td colSpan={4} class="muted">
-                  {props.q === '' ? 'No customers yet.' : 'No customer matches.'}
+                  {props.q === '' ? t('customers.none') : t('customers.noMatch')}
                 </td>
               </tr>
             )}
             {props.customers.map((customer) => (
               <tr>
-                <td data-label="Name">
+                <td data-label={t('customers.name')}>
                   <a href={`${CUSTOMERS}/${customer.id}`}>{nameOf(customer)}</a>
                 </td>
-                <td data-label="Phone">{customer.phone}</td>
-                <td data-label="Email">{customer.email || <span class="muted">—</span>}</td>
-                <td data-label="Customer since">{since(customer.created_at)}</td>
+                <td data-label={t('customers.phone')}>{customer.phone}</td>
+                <td data-label={t('customers.email')}>{customer.email || <span class="muted">—</span>}</td>
+                <td data-label={t('customers.since')}>{since(customer.created_at)}</td>
               </tr>
             ))}
           </tbody>
@@ -77,7 +81,7 @@ export function CustomersPage(props: {
         perPage={props.perPage}
         total={props.total}
         href={(page) => `${CUSTOMERS}?${query}page=${page}`}
-        label="Pages of customers"
+        label={t('customers.pages')}
       />
     </>
   );
@@ -97,13 +101,15 @@ export function CustomerPage(props: {
   notice?: string | undefined;
   /** Whether the number takes the workspace's text messages (STOP / START), in words. */
   textMessages: { label: string; value: string };
+  text: PanelText;
 }) {
   const { customer } = props;
+  const { t } = props.text;
   const path = `${CUSTOMERS}/${customer.id}`;
   return (
     <>
       <p class="crumbs">
-        <a href={CUSTOMERS}>Customers</a> /
+        <a href={CUSTOMERS}>{t('customers.title')}</a> /
       </p>
       <h1>{nameOf(customer)}</h1>
       {props.notice && (
@@ -113,75 +119,79 @@ export function CustomerPage(props: {
       )}
       <div class="card">
         <dl class="meta">
-          <dt>Phone</dt>
+          <dt>{t('customers.phone')}</dt>
           <dd>{customer.phone || '—'}</dd>
-          <dt>Email</dt>
+          <dt>{t('customers.email')}</dt>
           <dd>{customer.email || '—'}</dd>
           <dt>{props.textMessages.label}</dt>
           <dd data-text-opt-out>{props.textMessages.value}</dd>
-          <dt>Customer since</dt>
+          <dt>{t('customers.since')}</dt>
           <dd>{since(customer.created_at)}</dd>
-          <dt>Bookings</dt>
+          <dt>{t('customers.bookings')}</dt>
           <dd>{props.total}</dd>
-          <dt>Paid (completed bookings)</dt>
+          <dt>{t('customers.paidTotal')}</dt>
           <dd class="money" id="paid-total">
             {props.paidTotal}
           </dd>
           {customer.erased_at && (
             <>
-              <dt>Personal data</dt>
-              <dd>Erased on {since(customer.erased_at)}</dd>
+              <dt>{t('customers.personalData')}</dt>
+              <dd>{t('customers.erasedOn', { date: since(customer.erased_at) })}</dd>
             </>
           )}
         </dl>
         {props.manageData && (
           <p class="actions">
             <a href={`${path}/export.json`} download>
-              Download their data (JSON)
+              {t('customers.downloadData')}
             </a>
             {!customer.erased_at && (
               <a class="danger" href={`${path}/erase`}>
-                Erase their data…
+                {t('customers.eraseData')}
               </a>
             )}
           </p>
         )}
       </div>
-      <h2>Bookings</h2>
+      <h2>{t('customers.bookings')}</h2>
       <div class="table-wrap">
-        <table class="stack" aria-label={`Bookings of ${nameOf(customer)}, newest first`}>
+        <table class="stack" aria-label={t('customers.bookingsOf', { name: nameOf(customer) })}>
           <thead>
             <tr>
-              <th scope="col">When (location time)</th>
-              <th scope="col">Services</th>
-              <th scope="col">Location</th>
-              <th scope="col">Staffer</th>
-              <th scope="col">Status</th>
-              <th scope="col">Paid</th>
+              <th scope="col">{t('customers.whenLocal')}</th>
+              <th scope="col">{t('booking.services')}</th>
+              <th scope="col">{t('list.location')}</th>
+              <th scope="col">{t('booking.staffer')}</th>
+              <th scope="col">{t('booking.status')}</th>
+              <th scope="col">{t('customers.paid')}</th>
             </tr>
           </thead>
           <tbody>
             {props.bookings.length === 0 && (
               <tr>
                 <td colSpan={6} class="muted">
-                  No bookings.
+                  {t('customers.noBookings')}
                 </td>
               </tr>
             )}
             {props.bookings.map((booking) => {
-              const when = bookingWhen(booking);
+              const when = bookingWhen(booking, props.text.lang === 'en' ? undefined : props.text.locale);
               const paid = paidOn(booking);
               return (
                 <tr>
-                  <td data-label="When">
+                  <td data-label={t('booking.when')}>
                     <a href={`${PANEL_PREFIX}/bookings/${booking.id}`}>{when.text}</a>{' '}
                     <span class="muted">{when.zone}</span>
                   </td>
-                  <td data-label="Services">{booking.lines.map((line) => line.name).join(', ')}</td>
-                  <td data-label="Location">{props.locationNames.get(booking.location_id) ?? '—'}</td>
-                  <td data-label="Staffer">{stafferName(booking) || '—'}</td>
-                  <td data-label="Status">{booking.status_name}</td>
-                  <td data-label="Paid" class="money">
+                  <td data-label={t('booking.services')}>
+                    {booking.lines.map((line) => line.name).join(', ')}
+                  </td>
+                  <td data-label={t('list.location')}>
+                    {props.locationNames.get(booking.location_id) ?? '—'}
+                  </td>
+                  <td data-label={t('booking.staffer')}>{stafferName(booking) || '—'}</td>
+                  <td data-label={t('booking.status')}>{booking.status_name}</td>
+                  <td data-label={t('customers.paid')} class="money">
                     {paid === 0 && booking.payments.length === 0 ? '—' : props.money(paid)}
                   </td>
                 </tr>
@@ -195,44 +205,39 @@ export function CustomerPage(props: {
         perPage={props.perPage}
         total={props.total}
         href={(page) => `${path}?page=${page}`}
-        label="Pages of bookings"
+        label={t('list.pages')}
       />
     </>
   );
 }
 
 /** The step before erasing: what goes, what stays, and that it cannot be undone. */
-export function EraseCustomerPage(props: { customer: CustomerRow; csrf: string }) {
+export function EraseCustomerPage(props: { customer: CustomerRow; csrf: string; text: PanelText }) {
   const { customer } = props;
+  const { t } = props.text;
   const path = `${CUSTOMERS}/${customer.id}`;
   return (
     <>
       <p class="crumbs">
-        <a href={CUSTOMERS}>Customers</a> / <a href={path}>{nameOf(customer)}</a> /
+        <a href={CUSTOMERS}>{t('customers.title')}</a> / <a href={path}>{nameOf(customer)}</a> /
       </p>
-      <h1>Erase {nameOf(customer)}’s data?</h1>
+      <h1>{t('customers.eraseTitle', { name: nameOf(customer) })}</h1>
       <div class="card">
-        <p>
-          Their phone, name and email, their comments and notes, and what emails, webhooks and stored answers
-          said about them are erased everywhere Kairos keeps them.
-        </p>
-        <p>
-          Their bookings, orders and payments stay, without their name, so your totals do not change. This
-          cannot be undone: download their data first if they asked for it.
-        </p>
+        <p>{t('customers.eraseWhatGoes')}</p>
+        <p>{t('customers.eraseWhatStays')}</p>
         <div class="row">
           <PostForm
             action={`${path}/erase`}
             csrf={props.csrf}
             class="inline"
-            label="Erase the customer's data"
+            label={t('customers.eraseButton')}
           >
             <button type="submit" class="danger">
-              Erase their data
+              {t('customers.eraseButton')}
             </button>
           </PostForm>
           <a class="button secondary" href={path}>
-            Keep it
+            {t('customers.keep')}
           </a>
         </div>
       </div>

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
@@ -34,9 +35,10 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         offset: (page - 1) * PER_PAGE,
       },
     );
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Customers',
-      body: CustomersPage({ q, customers: rows, page, perPage: PER_PAGE, total }),
+      title: text.t('customers.title'),
+      body: CustomersPage({ q, customers: rows, page, perPage: PER_PAGE, total, text }),
     });
   });
 
@@ -49,7 +51,8 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       perPage: PER_PAGE,
       offset: (page - 1) * PER_PAGE,
     });
-    const money = (minor: number) => formatMoney(minor, workspace.currency, workspace.locale);
+    const text = panelTextOf(request);
+    const money = (minor: number) => formatMoney(minor, workspace.currency, text.locale);
     const erasedNotice = (request.query as Record<string, unknown>).notice === 'erased';
     const optOut = await textOptOutState(deps.db, workspaceId, customer.phone);
     return reply.page({
@@ -64,8 +67,9 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         money,
         locationNames,
         manageData: can(sessionOf(request).workspace.role, 'settings'),
-        notice: erasedNotice && customer.erased_at ? 'Their personal data is erased.' : undefined,
+        notice: erasedNotice && customer.erased_at ? text.t('customers.erasedNotice') : undefined,
         textMessages: textOptOutWords(optOut),
+        text,
       }),
     });
   });
@@ -86,9 +90,10 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       sessionOf(request).workspace.id,
       uuidParam(request, 'customerUuid'),
     );
+    const text = panelTextOf(request);
     return reply.page({
-      title: `Erase ${nameOf(customer)}’s data`,
-      body: EraseCustomerPage({ customer, csrf: reply.csrf() }),
+      title: text.t('customers.eraseTitle', { name: nameOf(customer) }),
+      body: EraseCustomerPage({ customer, csrf: reply.csrf(), text }),
     });
   });
 

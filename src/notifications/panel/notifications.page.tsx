@@ -6,6 +6,7 @@ import {
   PostForm,
   TextField,
 } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { MailKind, MailState } from '../../platform/db/schema.js';
 import { TEXT_PANEL } from '../../text-messages/panel/text-messages.texts.js';
@@ -462,25 +463,24 @@ export interface OwnEmailsProps {
   email: string;
   notice?: string;
   form?: { stafferId: string; form: FormState };
+  text: PanelText;
 }
 
 /** Your booking emails: a panel user's own choice for the staffers linked to them. */
 export function OwnEmailsPage(props: OwnEmailsProps) {
+  const { t } = props.text;
   return (
     <>
-      <h1>Your booking emails</h1>
+      <h1>{t('nav.yourEmails')}</h1>
       {props.notice && (
         <p class="notice" role="status">
           {props.notice}
         </p>
       )}
       {props.staffers.length === 0 ? (
-        <p>
-          You are not linked to a staffer of this workspace, so you get no booking emails. An owner or admin
-          links you under Settings → Notifications.
-        </p>
+        <p>{t('emails.none')}</p>
       ) : (
-        <p class="lead">Emails go to {props.email} for the bookings of:</p>
+        <p class="lead">{t('emails.goTo', { email: props.email })}</p>
       )}
       {props.staffers.map((staffer) => {
         const name = `${staffer.first_name} ${staffer.last_name}`.trim();
@@ -495,7 +495,7 @@ export function OwnEmailsPage(props: OwnEmailsProps) {
             <PostForm
               action={`${OWN_EMAILS}/${staffer.id}`}
               csrf={props.csrf}
-              label={`Booking emails of ${name}`}
+              label={t('emails.of', { name })}
             >
               {form && <ErrorSummary form={form} />}
               <fieldset class="field checks">
@@ -503,12 +503,13 @@ export function OwnEmailsPage(props: OwnEmailsProps) {
                 {STAFF_EMAILS.map((kind) => (
                   <label>
                     <input type="checkbox" name="booking_emails" value={kind} checked={wants.has(kind)} />{' '}
-                    {STAFF_EMAIL_LABEL[kind]}
+                    {t(`emails.kind.${kind}`)}
                   </label>
                 ))}
               </fieldset>
               <button type="submit">
-                Save<span class="skip-label"> for {name}</span>
+                {t('emails.save')}
+                <span class="skip-label">{t('emails.for', { name })}</span>
               </button>
             </PostForm>
           </div>

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -221,15 +222,17 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
     const session = sessionOf(request);
     const staffers = await listStaffRecipients(deps.db, session.workspace.id, session.user.id);
     const notice = (request.query as Record<string, string | undefined>).notice === 'saved';
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Your booking emails',
+      title: text.t('nav.yourEmails'),
       status,
       body: OwnEmailsPage({
         csrf: reply.csrf(),
         staffers,
         email: session.user.email,
-        ...(notice ? { notice: 'Your choice is saved.' } : {}),
+        ...(notice ? { notice: text.t('emails.saved') } : {}),
         ...(form ? { form } : {}),
+        text,
       }),
     });
   }

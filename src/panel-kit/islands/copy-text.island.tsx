@@ -6,7 +6,11 @@ import { useState } from 'preact/hooks';
  * value as selectable text, so without JavaScript it is copied by hand; with it, this button
  * appears in each `[data-copy-target]` placeholder and copies the element the attribute names.
  */
-function CopyButton({ target }: { target: HTMLElement }) {
+/** The button's texts: the slot's `data-copy-texts` (one per line) outside English, else these. */
+const ENGLISH = ['Copy', 'Copied', 'Copied to the clipboard.', 'Selected: press Ctrl+C to copy.'];
+
+function CopyButton({ target, texts }: { target: HTMLElement; texts: string[] }) {
+  const [copyLabel, copiedLabel, copiedStatus, failedStatus] = texts;
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   async function copy() {
     const text = target.textContent ?? '';
@@ -26,14 +30,10 @@ function CopyButton({ target }: { target: HTMLElement }) {
   return (
     <>
       <button type="button" class="secondary" onClick={copy}>
-        {state === 'copied' ? 'Copied' : 'Copy'}
+        {state === 'copied' ? copiedLabel : copyLabel}
       </button>
       <span role="status" class="muted">
-        {state === 'copied'
-          ? 'Copied to the clipboard.'
-          : state === 'failed'
-            ? 'Selected: press Ctrl+C to copy.'
-            : ''}
+        {state === 'copied' ? copiedStatus : state === 'failed' ? failedStatus : ''}
       </span>
     </>
   );
@@ -41,5 +41,6 @@ function CopyButton({ target }: { target: HTMLElement }) {
 
 for (const slot of document.querySelectorAll<HTMLElement>('[data-copy-target]')) {
   const target = document.getElementById(slot.dataset.copyTarget ?? '');
-  if (target) render(<CopyButton target={target} />, slot);
+  const texts = slot.dataset.copyTexts?.split('\n');
+  if (target) render(<CopyButton target={target} texts={texts?.length === 4 ? texts : ENGLISH} />, slot);
 }

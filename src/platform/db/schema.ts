@@ -416,6 +416,8 @@ export interface UsersTable {
   name: Generated<string>;
   password_hash: string;
   must_change_password: Generated<boolean>;
+  /** The panel language the user picked (`de`, `ar`, ...); null = Accept-Language, else the workspace's. */
+  language: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { setSessionCookie } from '../../panel-kit/panel-auth.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
@@ -12,6 +13,7 @@ import { TOKEN_PATTERN } from '../tokens.js';
 import {
   acceptInvite,
   changePassword,
+  chooseLanguage,
   describeInvite,
   describeReset,
   isCurrentPassword,
@@ -29,13 +31,19 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/account/password', { config: { panelAccess: 'account' } }, async (request, reply) => {
     const session = request.panel!;
     const query = request.query as Record<string, string | undefined>;
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Your password',
+      title: text.t('account.yourPassword'),
       body: PasswordPage({
         form: emptyForm(),
         csrf: reply.csrf(),
         mustChange: session.user.mustChangePassword,
         done: query.notice === 'changed',
+        text,
+        language: {
+          form: emptyForm({ language: session.user.language ?? '' }),
+          saved: query.notice === 'language',
+        },
       }),
     });
   });
@@ -46,12 +54,12 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const change = async (uow: UnitOfWork) => {
       if (!(await isCurrentPassword(uow.db, session.user.id, str(request.body, 'current_password')))) {
         throw new AppError(422, 'validation_failed', 'The given data was invalid.', {
-          current_password: ['The password is not correct.'],
+          current_password: [panelTextOf(request).t('account.notCorrect')],
         });
       }
       if (password !== str(request.body, 'password_confirmation')) {
         throw new AppError(422, 'validation_failed', 'The given data was invalid.', {
-          password_confirmation: ['The two new passwords differ.'],
+          password_confirmation: [panelTextOf(request).t('account.differ')],
         });
       }
       await changePassword(uow, session.user.id, session.sessionId, password, deps.clock.now());
@@ -67,13 +75,43 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
       if (!session.workspace) return reply.redirect(await change(deps.uow), 303);
       return await redirectOnce(request, reply, deps.uow, session.workspace.id, change);
     } catch (error) {
+      const text = panelTextOf(request);
       return reply.page({
-        title: 'Your password',
+        title: text.t('account.yourPassword'),
         status: 422,
         body: PasswordPage({
           form: { values: {}, errors: formErrors(error) },
           csrf: reply.csrf(),
           mustChange: session.user.mustChangePassword,
+          text,
+          language: { form: emptyForm({ language: session.user.language ?? '' }) },
+        }),
+      });
+    }
+  });
+
+  // The user's own panel language (its form sits on the password page, the user's account page).
+  panel.post('/account/language', { config: { panelAccess: 'account' } }, async (request, reply) => {
+    const session = request.panel!;
+    const language = str(request.body, 'language');
+    const choose = async (uow: UnitOfWork) => {
+      await chooseLanguage(uow, session.user.id, language, deps.clock.now());
+      return `${PANEL_PREFIX}/account/password?notice=language`;
+    };
+    try {
+      if (!session.workspace) return reply.redirect(await choose(deps.uow), 303);
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, choose);
+    } catch (error) {
+      const text = panelTextOf(request);
+      return reply.page({
+        title: text.t('account.yourPassword'),
+        status: 422,
+        body: PasswordPage({
+          form: emptyForm(),
+          csrf: reply.csrf(),
+          mustChange: session.user.mustChangePassword,
+          text,
+          language: { form: { values: { language }, errors: formErrors(error) } },
         }),
       });
     }
@@ -86,14 +124,14 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
       : undefined;
     if (!found) {
       return reply.page({
-        title: 'Invite',
+        title: panelTextOf(request).t('account.invite'),
         layout: 'bare',
         status: 404,
-        body: LinkGonePage({ what: 'invite' }),
+        body: LinkGonePage({ what: 'invite', text: panelTextOf(request) }),
       });
     }
     return reply.page({
-      title: `Join ${found.invite.workspace_name}`,
+      title: panelTextOf(request).t('account.join', { workspace: found.invite.workspace_name }),
       layout: 'bare',
       body: InvitePage({
         form: emptyForm(),
@@ -103,6 +141,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
         email: found.invite.email,
         role: found.invite.role,
         userExists: found.userExists,
+        text: panelTextOf(request),
       }),
     });
   });
@@ -113,10 +152,10 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const found = TOKEN_PATTERN.test(token) ? await describeInvite(deps.db, token, now) : undefined;
     if (!found) {
       return reply.page({
-        title: 'Invite',
+        title: panelTextOf(request).t('account.invite'),
         layout: 'bare',
         status: 404,
-        body: LinkGonePage({ what: 'invite' }),
+        body: LinkGonePage({ what: 'invite', text: panelTextOf(request) }),
       });
     }
     const name = str(request.body, 'name');
@@ -132,7 +171,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
       return reply.redirect(PANEL_PREFIX, 303);
     } catch (error) {
       return reply.page({
-        title: `Join ${found.invite.workspace_name}`,
+        title: panelTextOf(request).t('account.join', { workspace: found.invite.workspace_name }),
         layout: 'bare',
         status: 422,
         body: InvitePage({
@@ -143,6 +182,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
           email: found.invite.email,
           role: found.invite.role,
           userExists: found.userExists,
+          text: panelTextOf(request),
         }),
       });
     }
@@ -155,16 +195,22 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
       : undefined;
     if (!found) {
       return reply.page({
-        title: 'Reset',
+        title: panelTextOf(request).t('account.reset'),
         layout: 'bare',
         status: 404,
-        body: LinkGonePage({ what: 'reset' }),
+        body: LinkGonePage({ what: 'reset', text: panelTextOf(request) }),
       });
     }
     return reply.page({
-      title: 'Set a new password',
+      title: panelTextOf(request).t('account.setNewPassword'),
       layout: 'bare',
-      body: ResetPage({ form: emptyForm(), csrf: reply.csrf(), token, email: found.email }),
+      body: ResetPage({
+        form: emptyForm(),
+        csrf: reply.csrf(),
+        token,
+        email: found.email,
+        text: panelTextOf(request),
+      }),
     });
   });
 
@@ -174,10 +220,10 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const found = TOKEN_PATTERN.test(token) ? await describeReset(deps.db, token, now) : undefined;
     if (!found) {
       return reply.page({
-        title: 'Reset',
+        title: panelTextOf(request).t('account.reset'),
         layout: 'bare',
         status: 404,
-        body: LinkGonePage({ what: 'reset' }),
+        body: LinkGonePage({ what: 'reset', text: panelTextOf(request) }),
       });
     }
     try {
@@ -185,7 +231,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
       return reply.redirect(`${PANEL_PREFIX}/sign-in?notice=password-reset`, 303);
     } catch (error) {
       return reply.page({
-        title: 'Set a new password',
+        title: panelTextOf(request).t('account.setNewPassword'),
         layout: 'bare',
         status: 422,
         body: ResetPage({
@@ -193,6 +239,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
           csrf: reply.csrf(),
           token,
           email: found.email,
+          text: panelTextOf(request),
         }),
       });
     }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { clearSessionCookie, setSessionCookie } from '../../panel-kit/panel-auth.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -14,9 +15,9 @@ export const SIGN_IN_LIMITS = {
   perAccount: { max: 10, timeWindow: '15 minutes' },
 } as const;
 
-const NOTICES: Record<string, string> = {
-  'signed-out': 'You are signed out.',
-  'password-reset': 'Your password is set. Sign in with it.',
+const NOTICES: Record<string, PanelKey> = {
+  'signed-out': 'signIn.signedOut',
+  'password-reset': 'signIn.passwordReset',
 };
 
 /** Only our own panel pages are followed after sign-in (no open redirect). */
@@ -28,15 +29,17 @@ export function signInRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/sign-in', { config: { panelAccess: 'public' } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     if (request.panel) return reply.redirect(safeNext(query.next ?? PANEL_PREFIX), 303);
+    const text = panelTextOf(request);
     const notice = NOTICES[query.notice ?? ''];
     return reply.page({
-      title: 'Sign in',
+      title: text.t('signIn.title'),
       layout: 'bare',
       body: SignInPage({
         form: emptyForm(),
         csrf: reply.csrf(),
         next: safeNext(query.next ?? PANEL_PREFIX),
-        ...(notice ? { notice } : {}),
+        ...(notice ? { notice: text.t(notice) } : {}),
+        text,
       }),
     });
   });
@@ -74,11 +77,14 @@ export function signInRoutes(panel: FastifyInstance, deps: AppDeps): void {
         return reply.redirect(next, 303);
       } catch (error) {
         if (!(error instanceof AppError) || !error.errors) throw error;
+        const text = panelTextOf(request);
+        const errors =
+          error.code === 'invalid_credentials' ? { email: [text.t('signIn.invalid')] } : error.errors;
         return reply.page({
-          title: 'Sign in',
+          title: text.t('signIn.title'),
           layout: 'bare',
           status: error.statusCode,
-          body: SignInPage({ form: { values: { email }, errors: error.errors }, csrf: reply.csrf(), next }),
+          body: SignInPage({ form: { values: { email }, errors }, csrf: reply.csrf(), next, text }),
         });
       }
     },

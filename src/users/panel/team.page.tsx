@@ -6,16 +6,13 @@ import {
   SelectField,
   TextField,
 } from '../../panel-kit/forms.js';
+import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { Role } from '../../platform/db/schema.js';
 import type { InviteRow, MemberRow } from '../users.repository.js';
 
-const ROLE_OPTIONS = [
-  { value: 'staff', label: 'Staff' },
-  { value: 'admin', label: 'Admin' },
-  { value: 'owner', label: 'Owner' },
-];
-const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', admin: 'Admin', staff: 'Staff' };
+const ROLES: Role[] = ['staff', 'admin', 'owner'];
+const roleOptions = ({ t }: PanelText) => ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }));
 const TEAM = `${PANEL_PREFIX}/team`;
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
@@ -31,15 +28,16 @@ export interface TeamPageProps {
   /** A role change refused, by member. */
   roleErrors?: { userId: string; form: FormState };
   notice?: string;
+  text: PanelText;
 }
 
 export function TeamPage(props: TeamPageProps) {
+  const { text } = props;
+  const { t } = text;
   return (
     <>
-      <h1>Team</h1>
-      <p class="lead">
-        Owners manage the team; admins manage API keys and webhooks; staff see their workspace.
-      </p>
+      <h1>{t('nav.team')}</h1>
+      <p class="lead">{t('team.lead')}</p>
       {props.notice && (
         <p class="notice" role="status">
           {props.notice}
@@ -47,22 +45,22 @@ export function TeamPage(props: TeamPageProps) {
       )}
       {props.inviteLink && (
         <div class="card" role="status">
-          <h2>Invite link for {props.inviteLink.email}</h2>
-          <p>Send this link to them; it works once, for seven days. It is shown only now.</p>
-          <SecretValue value={props.inviteLink.url} label="Invite link" />
+          <h2>{t('team.inviteFor', { email: props.inviteLink.email })}</h2>
+          <p>{t('team.sendLink')}</p>
+          <SecretValue value={props.inviteLink.url} label={t('team.inviteLink')} />
         </div>
       )}
-      <h2 id="members">Members</h2>
+      <h2 id="members">{t('team.members')}</h2>
       <div class="table-wrap">
         <table class="stack" aria-labelledby="members">
           <thead>
             <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Staffer</th>
+              <th scope="col">{t('team.email')}</th>
+              <th scope="col">{t('team.name')}</th>
+              <th scope="col">{t('team.role')}</th>
+              <th scope="col">{t('booking.staffer')}</th>
               <th scope="col">
-                <span class="muted">Actions</span>
+                <span class="muted">{t('team.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -74,21 +72,26 @@ export function TeamPage(props: TeamPageProps) {
                   : { values: { role: member.role }, errors: {} };
               return (
                 <tr>
-                  <td data-label="Email">
+                  <td data-label={t('team.email')}>
                     {member.email}
-                    {member.user_id === props.selfId && <span class="muted"> (you)</span>}
+                    {member.user_id === props.selfId && <span class="muted">{t('team.you')}</span>}
                   </td>
-                  <td data-label="Name">{member.name || <span class="muted">—</span>}</td>
-                  <td data-label="Role">
+                  <td data-label={t('team.name')}>{member.name || <span class="muted">—</span>}</td>
+                  <td data-label={t('team.role')}>
                     <PostForm
                       action={`${TEAM}/members/${member.user_id}/role`}
                       csrf={props.csrf}
                       class="row"
-                      label={`Role of ${member.email}`}
+                      label={t('team.roleOf', { email: member.email })}
                     >
-                      <RoleSelect form={form} id={`role-${member.user_id}`} email={member.email} />
+                      <RoleSelect
+                        form={form}
+                        id={`role-${member.user_id}`}
+                        email={member.email}
+                        text={text}
+                      />
                       <button type="submit" class="secondary">
-                        Save role
+                        {t('team.saveRole')}
                       </button>
                     </PostForm>
                     {form.errors.role && (
@@ -97,7 +100,7 @@ export function TeamPage(props: TeamPageProps) {
                       </p>
                     )}
                   </td>
-                  <td data-label="Staffer">
+                  <td data-label={t('booking.staffer')}>
                     {member.staffer_first_name !== null ? (
                       `${member.staffer_first_name} ${member.staffer_last_name ?? ''}`.trim()
                     ) : (
@@ -106,7 +109,8 @@ export function TeamPage(props: TeamPageProps) {
                   </td>
                   <td class="actions">
                     <a href={`${TEAM}/members/${member.user_id}/remove`}>
-                      Remove<span class="skip-label"> {member.email}</span>
+                      {t('team.remove')}
+                      <span class="skip-label"> {member.email}</span>
                     </a>
                   </td>
                 </tr>
@@ -116,41 +120,53 @@ export function TeamPage(props: TeamPageProps) {
         </table>
       </div>
       <p class="muted">
-        Which staffer a member is (their booking emails, their own calendar column and calendar feed) is set
-        under <a href={`${PANEL_PREFIX}/settings/notifications`}>Settings → Notifications</a>.
+        {withElements((values) => t('team.staffersNote', values), {
+          link: <a href={`${PANEL_PREFIX}/settings/notifications`}>{t('feeds.notificationsLink')}</a>,
+        })}
       </p>
 
-      <h2>Invite a member</h2>
+      <h2>{t('team.invite')}</h2>
       <div class="card">
         <ErrorSummary form={props.inviteForm} />
-        <PostForm action={`${TEAM}/invites`} csrf={props.csrf} label="Invite a member">
-          <TextField form={props.inviteForm} name="email" label="Email" type="email" autocomplete="off" />
-          <SelectField form={props.inviteForm} name="role" label="Role" options={ROLE_OPTIONS} />
-          <button type="submit">Create invite link</button>
+        <PostForm action={`${TEAM}/invites`} csrf={props.csrf} label={t('team.invite')}>
+          <TextField
+            form={props.inviteForm}
+            name="email"
+            label={t('team.email')}
+            type="email"
+            autocomplete="off"
+          />
+          <SelectField
+            form={props.inviteForm}
+            name="role"
+            label={t('team.role')}
+            options={roleOptions(text)}
+          />
+          <button type="submit">{t('team.createInvite')}</button>
         </PostForm>
       </div>
 
       {props.invites.length > 0 && (
         <>
-          <h2 id="invites">Open invites</h2>
+          <h2 id="invites">{t('team.openInvites')}</h2>
           <div class="table-wrap">
             <table class="stack" aria-labelledby="invites">
               <thead>
                 <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Expires</th>
+                  <th scope="col">{t('team.email')}</th>
+                  <th scope="col">{t('team.role')}</th>
+                  <th scope="col">{t('team.expires')}</th>
                   <th scope="col">
-                    <span class="muted">Actions</span>
+                    <span class="muted">{t('team.actions')}</span>
                   </th>
                 </tr>
               </thead>
               <tbody>
                 {props.invites.map((invite) => (
                   <tr>
-                    <td data-label="Email">{invite.email}</td>
-                    <td data-label="Role">{ROLE_LABEL[invite.role]}</td>
-                    <td data-label="Expires">{day(invite.expires_at)}</td>
+                    <td data-label={t('team.email')}>{invite.email}</td>
+                    <td data-label={t('team.role')}>{t(`role.${invite.role}`)}</td>
+                    <td data-label={t('team.expires')}>{day(invite.expires_at)}</td>
                     <td class="actions">
                       <PostForm
                         action={`${TEAM}/invites/${invite.id}/revoke`}
@@ -158,7 +174,8 @@ export function TeamPage(props: TeamPageProps) {
                         class="inline"
                       >
                         <button type="submit" class="secondary">
-                          Revoke<span class="skip-label"> invite of {invite.email}</span>
+                          {t('team.revoke')}
+                          <span class="skip-label">{t('team.inviteOf', { email: invite.email })}</span>
                         </button>
                       </PostForm>
                     </td>
@@ -173,12 +190,22 @@ export function TeamPage(props: TeamPageProps) {
   );
 }
 
-function RoleSelect({ form, id, email }: { form: FormState; id: string; email: string }) {
+function RoleSelect({
+  form,
+  id,
+  email,
+  text,
+}: {
+  form: FormState;
+  id: string;
+  email: string;
+  text: PanelText;
+}) {
   const invalid = Boolean(form.errors.role);
   return (
     <>
       <label for={id} class="visually-hidden">
-        Role of {email}
+        {text.t('team.roleOf', { email })}
       </label>
       <select
         id={id}
@@ -186,7 +213,7 @@ function RoleSelect({ form, id, email }: { form: FormState; id: string; email: s
         aria-invalid={invalid ? 'true' : undefined}
         aria-describedby={invalid ? `${id}-error` : undefined}
       >
-        {ROLE_OPTIONS.map((option) => (
+        {roleOptions(text).map((option) => (
           <option value={option.value} selected={option.value === form.values.role}>
             {option.label}
           </option>
@@ -196,19 +223,16 @@ function RoleSelect({ form, id, email }: { form: FormState; id: string; email: s
   );
 }
 
-export function RemoveMemberPage(props: { csrf: string; member: MemberRow; self: boolean }) {
+export function RemoveMemberPage(props: { csrf: string; member: MemberRow; self: boolean; text: PanelText }) {
+  const { t } = props.text;
   return (
     <>
       <p class="crumbs">
-        <a href={TEAM}>Team</a> /
+        <a href={TEAM}>{t('nav.team')}</a> /
       </p>
-      <h1>Remove {props.member.email}?</h1>
+      <h1>{t('team.removeTitle', { email: props.member.email })}</h1>
       <div class="card">
-        <p>
-          {props.self
-            ? 'You will lose access to this workspace at once.'
-            : 'They lose access to this workspace at once; their account stays.'}
-        </p>
+        <p>{props.self ? t('team.removeSelf') : t('team.removeOther')}</p>
         <div class="row">
           <PostForm
             action={`${TEAM}/members/${props.member.user_id}/remove`}
@@ -216,11 +240,11 @@ export function RemoveMemberPage(props: { csrf: string; member: MemberRow; self:
             class="inline"
           >
             <button type="submit" class="danger">
-              Remove member
+              {t('team.removeButton')}
             </button>
           </PostForm>
           <a class="button secondary" href={TEAM}>
-            Cancel
+            {t('team.cancel')}
           </a>
         </div>
       </div>

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError, notFound } from '../../errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { absoluteUrl, uuidParam } from '../../panel-kit/params.js';
@@ -20,11 +21,11 @@ import { RemoveMemberPage, TeamPage, type TeamPageProps } from './team.page.js';
 const TEAM = `${PANEL_PREFIX}/team`;
 const access = { config: { panelAccess: 'team' as const } };
 
-const NOTICES: Record<string, string> = {
-  'role-changed': 'The role is changed.',
-  removed: 'The member is removed.',
-  revoked: 'The invite is revoked.',
-  'already-invited': 'This invite was already sent: its link was shown once, when it was made.',
+const NOTICES: Record<string, PanelKey> = {
+  'role-changed': 'team.roleChanged',
+  removed: 'team.removed',
+  revoked: 'team.revoked',
+  'already-invited': 'team.alreadyInvited',
 };
 
 /** Refused input of a form: its field errors (409 last-owner included); anything else goes on. */
@@ -48,9 +49,11 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
       listTeam(deps.db, session.workspace.id),
       listPendingInvites(deps.db, session.workspace.id, deps.clock.now()),
     ]);
-    const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const text = panelTextOf(request);
+    const noticeKey = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const notice = noticeKey ? text.t(noticeKey) : undefined;
     return reply.page({
-      title: 'Team',
+      title: text.t('nav.team'),
       status,
       islands: ['copy-text'],
       body: TeamPage({
@@ -60,6 +63,7 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
         selfId: session.user.id,
         inviteForm: emptyForm({ role: 'staff' }),
         ...(notice ? { notice } : {}),
+        text,
         ...extra,
       }),
     });
@@ -129,8 +133,13 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const member = (await listTeam(deps.db, session.workspace.id)).find((row) => row.user_id === userId);
     if (!member) throw notFound('Member');
     return reply.page({
-      title: `Remove ${member.email}`,
-      body: RemoveMemberPage({ csrf: reply.csrf(), member, self: userId === session.user.id }),
+      title: panelTextOf(request).t('team.removeMember', { email: member.email }),
+      body: RemoveMemberPage({
+        csrf: reply.csrf(),
+        member,
+        self: userId === session.user.id,
+        text: panelTextOf(request),
+      }),
     });
   });
 

@@ -1,4 +1,7 @@
+import type { ComponentChildren } from 'preact';
 import type { Agenda, AgendaLocation } from '../../calendar/agenda.service.js';
+import { CopySlot } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { formatDate, formatTime } from '../../platform/time/format.js';
 import { can } from '../../users/roles.js';
@@ -7,37 +10,15 @@ import type { SetupStep } from '../setup-progress.service.js';
 
 type Session = PanelSession & { workspace: NonNullable<PanelSession['workspace']> };
 
-const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', staff: 'Staff' } as const;
-
 /** Lines shown per location; the calendar has the rest. */
 const AGENDA_LINES = 30;
 
-/** What each missing setup step asks for, and where it is done. */
-const SETUP_STEPS: Record<SetupStep, { title: string; text: string; href: string; action: string }> = {
-  location: {
-    title: 'Add your first location',
-    text: 'Where customers come: its address, time zone and opening hours.',
-    href: `${PANEL_PREFIX}/setup/locations/new`,
-    action: 'Add a location',
-  },
-  service: {
-    title: 'Add a service',
-    text: 'What customers book: its duration, price and the locations that offer it.',
-    href: `${PANEL_PREFIX}/setup/services/new`,
-    action: 'Add a service',
-  },
-  staffer: {
-    title: 'Add a staffer who gives it',
-    text: 'Who does the work, and which services they give at which location.',
-    href: `${PANEL_PREFIX}/setup/staffers/new`,
-    action: 'Add a staffer',
-  },
-  hours: {
-    title: 'Set working hours',
-    text: 'Open a staffer and set their hours at a location: customers can book only within them.',
-    href: `${PANEL_PREFIX}/setup/staffers`,
-    action: 'Choose a staffer',
-  },
+/** Where each missing setup step is done; its texts are `home.step.<step>.*`. */
+const SETUP_STEPS: Record<SetupStep, string> = {
+  location: `${PANEL_PREFIX}/setup/locations/new`,
+  service: `${PANEL_PREFIX}/setup/services/new`,
+  staffer: `${PANEL_PREFIX}/setup/staffers/new`,
+  hours: `${PANEL_PREFIX}/setup/staffers`,
 };
 
 export interface HomeView {
@@ -46,7 +27,7 @@ export interface HomeView {
   /** The first missing setup step, shown to those who may set up; undefined once bookable. */
   setupStep: SetupStep | undefined;
   bookingPageUrl: string;
-  locale: string;
+  text: PanelText;
   /** Shown once after the first sign-in's password change. */
   welcome: boolean;
 }
@@ -56,157 +37,141 @@ export interface HomeView {
  * next setup step while a first booking is not yet possible, the booking page's address to
  * share, then where everything else is.
  */
-export function HomePage({ session, agenda, setupStep, bookingPageUrl, locale, welcome }: HomeView) {
+export function HomePage({ session, agenda, setupStep, bookingPageUrl, text, welcome }: HomeView) {
   const { workspace } = session;
-  const step = setupStep && can(workspace.role, 'setup') ? SETUP_STEPS[setupStep] : undefined;
+  const { t } = text;
+  const step = setupStep && can(workspace.role, 'setup') ? setupStep : undefined;
+  const link = (key: PanelKey, href: string, values: Record<string, ComponentChildren> = {}) =>
+    withElements((v) => t(key, v), { link: <a href={href}>{t(LINK_LABELS[href] ?? key)}</a>, ...values });
   return (
     <>
       <h1>{workspace.name}</h1>
       <p class="lead">
-        Signed in as {session.user.email} · {ROLE_LABEL[workspace.role]} of the workspace{' '}
-        <code>{workspace.slug}</code>
+        {withElements(
+          (values) =>
+            t('home.signedInAs', { ...values, email: session.user.email, role: t(`role.${workspace.role}`) }),
+          { slug: <code>{workspace.slug}</code> },
+        )}
       </p>
       {welcome && (
         <p class="notice" role="status">
-          Your password is set. This is your home page: today's bookings and what to do next.
+          {t('home.welcome')}
         </p>
       )}
       {step && (
         <section class="card next-step" aria-labelledby="next-step">
-          <h2 id="next-step">Next step: {step.title.toLowerCase()}</h2>
-          <p>{step.text}</p>
+          <h2 id="next-step">{t('home.nextStep', { step: t(`home.step.${step}.title`) })}</h2>
+          <p>{t(`home.step.${step}.text`)}</p>
           <p>
-            <a class="button" href={step.href}>
-              {step.action}
+            <a class="button" href={SETUP_STEPS[step]}>
+              {t(`home.step.${step}.action`)}
             </a>
           </p>
         </section>
       )}
       <section class="card" aria-labelledby="today">
-        <h2 id="today">Today</h2>
+        <h2 id="today">{t('home.today')}</h2>
         {agenda.locations.length === 0 ? (
-          <p class="muted">No bookings today.</p>
+          <p class="muted">{t('home.noBookings')}</p>
         ) : (
           agenda.locations.map((location) => (
-            <AgendaList location={location} locale={locale} multiple={agenda.locations.length > 1} />
+            <AgendaList location={location} text={text} multiple={agenda.locations.length > 1} />
           ))
         )}
         <p>
-          <a href={`${PANEL_PREFIX}/calendar`}>Open the calendar</a> ·{' '}
-          <a href={`${PANEL_PREFIX}/bookings/new`}>New booking</a>
+          <a href={`${PANEL_PREFIX}/calendar`}>{t('home.openCalendar')}</a> ·{' '}
+          <a href={`${PANEL_PREFIX}/bookings/new`}>{t('home.newBooking')}</a>
         </p>
       </section>
       <section class="card" aria-labelledby="booking-page">
-        <h2 id="booking-page">Your booking page</h2>
-        <p>
-          {setupStep
-            ? 'Customers can book here once the setup is done. Share the address, or put it on your website.'
-            : 'Customers book here. Share the address, or put it on your website.'}
-        </p>
+        <h2 id="booking-page">{t('home.bookingPage')}</h2>
+        <p>{setupStep ? t('home.bookingPageSoon') : t('home.bookingPageReady')}</p>
         <div class="secret">
-          <span class="visually-hidden">Booking page address: </span>
+          <span class="visually-hidden">{t('home.bookingPageAddress')}</span>
           <code id="booking-page-url">{bookingPageUrl}</code>
-          <span data-copy-target="booking-page-url" />
+          <CopySlot target="booking-page-url" />
         </div>
         <p>
-          <a href={bookingPageUrl}>Open the booking page</a>
+          <a href={bookingPageUrl}>{t('home.openBookingPage')}</a>
         </p>
       </section>
       {can(workspace.role, 'setup') && (
         <div class="card">
-          <h2>Setup</h2>
+          <h2>{t('home.setup')}</h2>
           <ul>
-            <li>
-              <a href={`${PANEL_PREFIX}/setup/locations`}>Locations</a>: addresses, time zones and opening
-              hours.
-            </li>
-            <li>
-              <a href={`${PANEL_PREFIX}/setup/services`}>Services</a>: what customers book, its duration,
-              price and places.
-            </li>
-            <li>
-              <a href={`${PANEL_PREFIX}/setup/staffers`}>Staff and hours</a>: who works where, which services
-              they give and their working hours.
-            </li>
-            <li>
-              <a href={`${PANEL_PREFIX}/setup/statuses`}>Booking statuses</a>: the steps of a booking and
-              their colours.
-            </li>
-            <li>
-              <a href={`${PANEL_PREFIX}/setup/payment-accounts`}>Payment accounts</a>: where each location's
-              money goes.
-            </li>
+            <li>{link('home.setup.locations', `${PANEL_PREFIX}/setup/locations`)}</li>
+            <li>{link('home.setup.services', `${PANEL_PREFIX}/setup/services`)}</li>
+            <li>{link('home.setup.staffers', `${PANEL_PREFIX}/setup/staffers`)}</li>
+            <li>{link('home.setup.statuses', `${PANEL_PREFIX}/setup/statuses`)}</li>
+            <li>{link('home.setup.paymentAccounts', `${PANEL_PREFIX}/setup/payment-accounts`)}</li>
           </ul>
         </div>
       )}
       <div class="card">
-        <h2>Settings</h2>
+        <h2>{t('home.settings')}</h2>
         <ul>
           {can(workspace.role, 'settings') && (
-            <li>
-              <a href={`${PANEL_PREFIX}/settings/workspace`}>Workspace</a>: name, contacts, currency and
-              locale, the booking form and the booking rules.
-            </li>
+            <li>{link('home.settings.workspace', `${PANEL_PREFIX}/settings/workspace`)}</li>
           )}
-          {can(workspace.role, 'team') && (
-            <li>
-              <a href={`${PANEL_PREFIX}/team`}>Team</a>: invite members, change roles.
-            </li>
-          )}
+          {can(workspace.role, 'team') && <li>{link('home.settings.team', `${PANEL_PREFIX}/team`)}</li>}
           {can(workspace.role, 'settings') && (
-            <li>
-              <a href={`${PANEL_PREFIX}/settings/calendar-feeds`}>Calendar feeds</a>: each staffer's bookings
-              as a calendar to subscribe to.
-            </li>
+            <li>{link('home.settings.calendarFeeds', `${PANEL_PREFIX}/settings/calendar-feeds`)}</li>
           )}
           {can(workspace.role, 'notifications') && (
-            <li>
-              <a href={`${PANEL_PREFIX}/settings/notifications`}>Notifications</a>: which emails customers and
-              staff get, and the mail log.
-            </li>
+            <li>{link('home.settings.notifications', `${PANEL_PREFIX}/settings/notifications`)}</li>
           )}
           {can(workspace.role, 'developers') && (
             <>
               <li>
-                <a href={`${PANEL_PREFIX}/settings/developers/api-keys`}>API keys</a>: one per integration;
-                send it as <code>Authorization: Bearer secret_…</code> with{' '}
-                <code>Workspace: {workspace.slug}</code>.
+                {link('home.settings.apiKeys', `${PANEL_PREFIX}/settings/developers/api-keys`, {
+                  header: <code>Authorization: Bearer secret_…</code>,
+                  workspace: <code>Workspace: {workspace.slug}</code>,
+                })}
               </li>
-              <li>
-                <a href={`${PANEL_PREFIX}/settings/developers/webhooks`}>Webhooks</a>: get booking events at
-                your own URL.
-              </li>
+              <li>{link('home.settings.webhooks', `${PANEL_PREFIX}/settings/developers/webhooks`)}</li>
             </>
           )}
           <li>
-            <a href={`${PANEL_PREFIX}/account/calendar-feed`}>Your calendar feed</a>
+            <a href={`${PANEL_PREFIX}/account/calendar-feed`}>{t('nav.yourFeed')}</a>
           </li>
           <li>
-            <a href={`${PANEL_PREFIX}/account/notifications`}>Your booking emails</a>
+            <a href={`${PANEL_PREFIX}/account/notifications`}>{t('nav.yourEmails')}</a>
           </li>
           <li>
-            <a href={`${PANEL_PREFIX}/account/password`}>Your password</a>
+            <a href={`${PANEL_PREFIX}/account/password`}>{t('nav.yourPassword')}</a>
           </li>
         </ul>
-        {workspace.role === 'staff' && (
-          <p class="muted">
-            Your role is Staff: the workspace settings are managed by its owners and admins.
-          </p>
-        )}
+        {workspace.role === 'staff' && <p class="muted">{t('home.staffRole')}</p>}
       </div>
     </>
   );
 }
 
+/** The link text of each place Home points to: the navigation's name for it. */
+const LINK_LABELS: Record<string, PanelKey> = {
+  [`${PANEL_PREFIX}/setup/locations`]: 'nav.locations',
+  [`${PANEL_PREFIX}/setup/services`]: 'nav.services',
+  [`${PANEL_PREFIX}/setup/staffers`]: 'nav.staffers',
+  [`${PANEL_PREFIX}/setup/statuses`]: 'nav.statuses',
+  [`${PANEL_PREFIX}/setup/payment-accounts`]: 'nav.paymentAccounts',
+  [`${PANEL_PREFIX}/settings/workspace`]: 'nav.workspace',
+  [`${PANEL_PREFIX}/team`]: 'nav.team',
+  [`${PANEL_PREFIX}/settings/calendar-feeds`]: 'nav.calendarFeeds',
+  [`${PANEL_PREFIX}/settings/notifications`]: 'nav.notifications',
+  [`${PANEL_PREFIX}/settings/developers/api-keys`]: 'nav.apiKeys',
+  [`${PANEL_PREFIX}/settings/developers/webhooks`]: 'nav.webhooks',
+};
+
 function AgendaList({
   location,
-  locale,
+  text,
   multiple,
 }: {
   location: AgendaLocation;
-  locale: string;
+  text: PanelText;
   multiple: boolean;
 }) {
+  const { t, locale } = text;
   const shown = location.bookings.slice(0, AGENDA_LINES);
   const more = location.bookings.length - shown.length;
   const heading = `${multiple ? `${location.locationName} · ` : ''}${formatDate(location.date, locale)}`;
@@ -220,10 +185,13 @@ function AgendaList({
               {formatTime(booking.start_ms, location.timezone, locale)}–
               {formatTime(booking.end_ms, location.timezone, locale)}
             </span>{' '}
-            <a href={`${PANEL_PREFIX}/bookings/${booking.id}`}>{booking.customer_name || 'Customer'}</a>
+            <a href={`${PANEL_PREFIX}/bookings/${booking.id}`}>
+              {booking.customer_name || t('home.customer')}
+            </a>
             <span class="muted">
               {' '}
-              · {booking.services || 'Booking'} · {booking.own ? 'You' : booking.staffer_name} ·{' '}
+              · {booking.services || t('home.booking')} · {booking.own ? t('home.you') : booking.staffer_name}{' '}
+              ·{' '}
             </span>
             <span class="status">{booking.status_name}</span>
           </li>
@@ -231,8 +199,11 @@ function AgendaList({
       </ol>
       {more > 0 && (
         <p class="muted">
-          And {more} more:{' '}
-          <a href={`${PANEL_PREFIX}/calendar?location=${location.locationId}`}>see the calendar</a>.
+          {withElements((values) => t('home.more', { ...values, n: more }), {
+            link: (
+              <a href={`${PANEL_PREFIX}/calendar?location=${location.locationId}`}>{t('home.seeCalendar')}</a>
+            ),
+          })}
         </p>
       )}
     </>

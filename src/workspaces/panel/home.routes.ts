@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { todaysAgenda } from '../../calendar/agenda.service.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -23,7 +24,7 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
         agenda,
         setupStep,
         bookingPageUrl: `${context.linkBase}/book/${context.workspace.slug}`,
-        locale: context.workspace.locale,
+        text: panelTextOf(request),
         welcome: query.notice === 'password-set',
       }),
       islands: ['copy-text'],

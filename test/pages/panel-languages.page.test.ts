@@ -1,0 +1,152 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/platform/db/client.js';
+import type { ApiApp } from '../../src/platform/http/types.js';
+import { createWorkspace } from '../../src/workspaces/workspaces.service.js';
+import { openWritePath } from '../../src/write-path.js';
+import { bookingFixture } from '../helpers/booking-fixture.js';
+import { FixedClock } from '../helpers/clock.js';
+import { makeUser, TEST_PASSWORD } from '../helpers/panel-client.js';
+import { openTestDatabase } from '../helpers/test-db.js';
+import { launchChromium, PageChecks } from './page-kit.js';
+
+/**
+ * The panel in German and in Arabic, in Debian's Chromium: the sign-in page in the browser's
+ * language, then Home and the calendar in the language each user picked, Arabic right to left;
+ * axe-core on every page and screenshots at 1280 and 375 px (docs/screenshots/panel-*-de-*,
+ * panel-*-ar-*). `npm run build` first (the calendar island).
+ */
+
+const clock = new FixedClock('2026-03-25T06:00:00Z');
+let database: Database;
+let app: ApiApp;
+let browser: Browser;
+let base: string;
+const pages = new PageChecks('panel');
+const check = (page: Page, name: string) => pages.check(page, name);
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  app = await buildApp({
+    database,
+    clock,
+    config: { ...loadConfig({}), worker: 'off', apiRateLimitPerMinute: 0 },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  base = `http://127.0.0.1:${address.port}`;
+  const { workspace, apiKey } = await createWorkspace(openWritePath(database.db).uow, {
+    slug: 'salon',
+    name: 'Salon Mitte',
+  });
+  const fixture = await bookingFixture({ db: database.db, workspace } as Parameters<
+    typeof bookingFixture
+  >[0]);
+  const book = async (at: string, service: string, staffer: string, name: string, phone: string) => {
+    const response = await fetch(`${base}/api/public/v2/bookings`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey.secret}`,
+        workspace: 'salon',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        reserved_on: at,
+        location_uuid: fixture.location.id,
+        service_uuid: service,
+        staffer_uuid: staffer,
+        customer_phone: phone,
+        customer_first_name: name,
+      }),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+  };
+  await book('2026-03-25T08:00:00Z', fixture.haircut.id, fixture.anna.id, 'Clara', '+4915170000001');
+  await book('2026-03-25T10:00:00Z', fixture.color.id, fixture.anna.id, 'Dora', '+4915170000002');
+  await book('2026-03-25T09:00:00Z', fixture.haircut.id, fixture.ben.id, 'Emil', '+4915170000003');
+  await book('2026-03-25T13:00:00Z', fixture.yoga.id, fixture.ben.id, 'Frida', '+4915170000004');
+  for (const [language, email] of [
+    ['de', 'de@salon.example'],
+    ['ar', 'ar@salon.example'],
+  ] as const) {
+    const user = await makeUser(database.db, [{ workspaceId: workspace.id, role: 'owner' }], email);
+    await database.db.updateTable('users').set({ language }).where('id', '=', user.id).execute();
+  }
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await database?.close();
+});
+
+/** Signs in on a page whose browser speaks `locale`: the sign-in page already speaks it. */
+async function signIn(
+  locale: string,
+  email: string,
+  labels: { email: string; password: string; button: string },
+) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${base}/panel/sign-in`);
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password).fill(TEST_PASSWORD);
+  await Promise.all([
+    page.waitForURL(`${base}/panel`),
+    page.getByRole('button', { name: labels.button }).click(),
+  ]);
+  return { page, errors };
+}
+
+describe('the panel in the user’s language, in a browser', () => {
+  it('shows Home and the calendar in German', async () => {
+    const { page, errors } = await signIn('de-DE', 'de@salon.example', {
+      email: 'E-Mail',
+      password: 'Passwort',
+      button: 'Anmelden',
+    });
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
+    await expect(page.getByRole('heading', { name: 'Heute' }).count()).resolves.toBe(1);
+    await expect(page.locator('.agenda li').count()).resolves.toBe(4);
+    await check(page, 'home-de');
+
+    await page.getByRole('link', { name: 'Kalender', exact: true }).click();
+    await page.waitForURL(/\/panel\/calendar/);
+    await expect(page.locator('h2.cal-title').innerText()).resolves.toContain('Mittwoch, 25. März 2026');
+    await expect(page.locator('.cal-legend').innerText()).resolves.toContain('4 Buchungen angezeigt');
+    // The island's dialog speaks German too: M on a focused booking opens it.
+    await page.locator('a.blk[data-start]').first().focus();
+    await page.keyboard.press('m');
+    await expect(page.locator('#cal-move-title').innerText()).resolves.toBe('Verschieben nach…');
+    await page.getByRole('button', { name: 'Abbrechen' }).click();
+    await check(page, 'calendar-de');
+    await page.goto(`${base}/panel/calendar?view=week&date=2026-03-25`);
+    await check(page, 'calendar-week-de');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows Home and the calendar in Arabic, right to left', async () => {
+    const { page, errors } = await signIn('ar', 'ar@salon.example', {
+      email: 'البريد الإلكتروني',
+      password: 'كلمة المرور',
+      button: 'تسجيل الدخول',
+    });
+    await expect(page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    await expect(page.getByRole('heading', { name: 'اليوم' }).count()).resolves.toBe(1);
+    await check(page, 'home-ar');
+    await page.goto(`${base}/panel/calendar`);
+    await expect(page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    await check(page, 'calendar-ar');
+    expect(errors).toEqual([]);
+  });
+
+  it('has no serious or critical axe findings on any page', () => {
+    expect(pages.findings).toEqual([]);
+  });
+});
