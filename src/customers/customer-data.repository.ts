@@ -236,3 +236,102 @@ export async function workspacesWithRetention(db: Db) {
     .where('customer_retention_months', 'is not', null)
     .execute();
 }
+
+/** The texts sent about the customer's bookings or to their number (src/text-messages/). */
+export async function textsOf(db: Db, workspaceId: string, bookingIds: string[], phone: string) {
+  if (bookingIds.length === 0 && phone === '') return [];
+  return db
+    .selectFrom('text_messages')
+    .select([
+      'id',
+      'booking_id',
+      'kind',
+      'channel',
+      'recipient',
+      'body',
+      'snapshot',
+      'state',
+      'sent_at',
+      'created_at',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        ...(bookingIds.length > 0 ? [eb('booking_id', 'in', bookingIds)] : []),
+        ...(phone !== '' ? [eb('recipient', '=', phone)] : []),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** What the customer's number sent us (STOP, CONFIRM, ...). */
+export async function inboundTextsOf(db: Db, workspaceId: string, phone: string) {
+  if (phone === '') return [];
+  return db
+    .selectFrom('text_inbound')
+    .select(['provider_message_id', 'body', 'action', 'booking_id', 'received_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('phone', '=', phone)
+    .orderBy('received_at')
+    .execute();
+}
+
+/** The number's text-message state (STOP / START), when it has one. */
+export async function textOptOutOf(db: Db, workspaceId: string, phone: string) {
+  if (phone === '') return undefined;
+  return db
+    .selectFrom('text_opt_outs')
+    .select(['opted_out', 'keyword', 'updated_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('phone', '=', phone)
+    .executeTakeFirst();
+}
+
+/** Consent to texts given on the booking page, per booking (null: not asked). */
+export async function textConsentsOf(db: Db, workspaceId: string, bookingIds: string[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'text_consent', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', bookingIds)
+    .where('text_consent', 'is not', null)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** A text about the customer keeps its kind, state, segments and price, and loses what it said and where. */
+export async function eraseText(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  values: { snapshot: Record<string, unknown>; toCustomer: boolean },
+) {
+  await tx
+    .updateTable('text_messages')
+    .set({
+      snapshot: JSON.stringify(values.snapshot),
+      body: null,
+      ...(values.toCustomer ? { recipient: '' } : {}),
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * What the number sent us loses the number and the words; the action it caused stays. The
+ * opt-out itself (text_opt_outs) is kept: it is what stops texts to that number if it ever books
+ * again, which the customer asked for.
+ */
+export async function eraseInboundTexts(tx: Tx, workspaceId: string, phone: string) {
+  if (phone === '') return;
+  await tx
+    .updateTable('text_inbound')
+    .set({ phone: '', body: '' })
+    .where('workspace_id', '=', workspaceId)
+    .where('phone', '=', phone)
+    .execute();
+}

@@ -12,19 +12,38 @@ import {
   deliveriesOfEvents,
   eraseBookingTexts,
   eraseCustomerRow,
+  eraseInboundTexts,
   eraseMail,
+  eraseText,
   eventsOfBookings,
   historyOfBookings,
+  inboundTextsOf,
   mailOfBookings,
   replaceDeliveryBody,
   replaceEventPayload,
   replaceHistoryChanges,
   replaceStoredAnswer,
   staleCustomers,
+  textConsentsOf,
+  textOptOutOf,
+  textsOf,
   workspacesWithRetention,
 } from './customer-data.repository.js';
 import { type PersonalData, retentionCutoff, scrubPersonal, scrubText } from './customer-data.rules.js';
 import { type CustomerRow, presentCustomer, requireCustomer } from './customers.repository.js';
+
+/** An email or a text in the export, as the customer received it. */
+interface ExportedMessage {
+  channel: 'email' | 'sms' | 'whatsapp';
+  booking_uuid: string | null;
+  kind: string;
+  recipient: string;
+  subject: string | null;
+  body_text: string | null;
+  state: string;
+  sent_at: string | null;
+  created_at: string;
+}
 
 /** The export's format version: a reader can tell what it holds. */
 export const CUSTOMER_EXPORT_FORMAT = 1;
@@ -57,9 +76,13 @@ export async function exportCustomerData(
   const bookingIds = bookings.map((view) => view.id);
   // Who took a customer's data out, and when: the log keeps it (docs/audit-log.md).
   await recordAccess(ctx.uow, workspace.id, ctx.actor, 'customer.exported', customer.id);
-  const [history, mail] = await Promise.all([
+  const [history, mail, texts, inbound, optOut, consents] = await Promise.all([
     historyOfBookings(db, workspace.id, bookingIds),
     mailOfBookings(db, workspace.id, bookingIds),
+    textsOf(db, workspace.id, bookingIds, customer.phone),
+    inboundTextsOf(db, workspace.id, customer.phone),
+    textOptOutOf(db, workspace.id, customer.phone),
+    textConsentsOf(db, workspace.id, bookingIds),
   ]);
   return {
     format: CUSTOMER_EXPORT_FORMAT,
@@ -75,18 +98,61 @@ export async function exportCustomerData(
     })),
     messages: mail
       .filter((message) => message.recipient !== '' && message.recipient === customer.email)
-      .map((message) => ({
-        channel: 'email' as const,
-        booking_uuid: message.booking_id,
-        kind: message.kind,
-        recipient: message.recipient,
-        subject: message.subject,
-        body_text: message.body_text,
-        state: message.state,
-        sent_at: message.sent_at === null ? null : toUtcIso(message.sent_at.getTime()),
-        created_at: toUtcIso(message.created_at.getTime()),
+      .map(
+        (message): ExportedMessage => ({
+          channel: 'email',
+          booking_uuid: message.booking_id,
+          kind: message.kind,
+          recipient: message.recipient,
+          subject: message.subject,
+          body_text: message.body_text,
+          state: message.state,
+          sent_at: message.sent_at === null ? null : toUtcIso(message.sent_at.getTime()),
+          created_at: toUtcIso(message.created_at.getTime()),
+        }),
+      )
+      .concat(
+        texts
+          .filter((text) => text.recipient !== '' && text.recipient === customer.phone)
+          .map(
+            (text): ExportedMessage => ({
+              channel: text.channel,
+              booking_uuid: text.booking_id,
+              kind: text.kind,
+              recipient: text.recipient,
+              subject: null,
+              body_text: text.body,
+              state: text.state,
+              sent_at: text.sent_at === null ? null : toUtcIso(text.sent_at.getTime()),
+              created_at: toUtcIso(text.created_at.getTime()),
+            }),
+          ),
+      ),
+    messages_received: inbound.map((message) => ({
+      body: message.body,
+      action: message.action,
+      booking_uuid: message.booking_id,
+      received_at: toUtcIso(message.received_at.getTime()),
+    })),
+    consents: [
+      ...consents.map((booking) => ({
+        kind: 'text_messages',
+        booking_uuid: booking.id,
+        given: booking.text_consent,
+        at: toUtcIso(booking.created_at.getTime()),
       })),
-    consents: [] as never[],
+      ...(optOut
+        ? [
+            {
+              kind: 'text_messages_number',
+              booking_uuid: null,
+              given: !optOut.opted_out,
+              keyword: optOut.keyword,
+              at: toUtcIso(optOut.updated_at.getTime()),
+            },
+          ]
+        : []),
+    ],
   };
 }
 
@@ -135,6 +201,14 @@ export async function eraseCustomer(
         toCustomer: personal.email !== '' && message.recipient === personal.email,
       });
     }
+    for (const text of await textsOf(tx, workspace.id, bookingIds, personal.phone)) {
+      const { value } = scrubPersonal(text.snapshot, personal);
+      await eraseText(tx, workspace.id, text.id, {
+        snapshot: value,
+        toCustomer: text.recipient === personal.phone,
+      });
+    }
+    await eraseInboundTexts(tx, workspace.id, personal.phone);
     for (const answer of await answersNaming(tx, workspace.id, customer.id)) {
       if (answer.response_body === null) continue;
       const { value, changed } = scrubText(answer.response_body, personal);

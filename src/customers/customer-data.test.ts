@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, change, openStudio, type Studio } from '../../test/bookings/bookings-kit.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
+import { receiveInboundText } from '../text-messages/text-inbound.service.js';
 import { outboxHandlers } from '../workers.js';
+import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import { openWritePath } from '../write-path.js';
 import { retentionCutoff, scrubPersonal, scrubText } from './customer-data.rules.js';
 import { sweepRetention } from './customer-data.service.js';
@@ -31,6 +33,8 @@ const PLACES = [
   'webhook_deliveries',
   'mail_messages',
   'idempotency_keys',
+  'text_messages',
+  'text_inbound',
 ] as const;
 
 /** Which of the places hold `secret` anywhere in a row of this workspace. */
@@ -53,6 +57,13 @@ describe('export and erasure of one customer', () => {
       const hook = await t.call('POST', '/webhooks', { url: `http://127.0.0.1:9/${format}`, format });
       expect(hook.statusCode, hook.body).toBe(201);
     }
+    // The workspace sends texts (to the log: no provider), and the customer will reply to one.
+    await t.db
+      .updateTable('workspaces')
+      .set({ text_settings: JSON.stringify({ enabled: true }) })
+      .where('id', '=', t.workspace.id)
+      .execute();
+    const workspace = (await findWorkspaceById(t.db, t.workspace.id))!;
     const phone = '+4915199887766';
     const email = 'erika.erase@example.com';
     const created = await t.call(
@@ -79,10 +90,27 @@ describe('export and erasure of one customer', () => {
       paid_amount: 9000,
     });
     await dispatch();
+    await receiveInboundText(
+      {
+        db: t.db,
+        uow: openWritePath(t.db).uow,
+        workspace,
+        now: s.clock.now(),
+        linkBase: 'http://kairos.test',
+      },
+      { provider: 'twilio', messageId: 'SM-erase-1', from: phone, body: 'Hello, Latexallergy again' },
+    );
 
     // Before: the data is really in those places, so the checks after can fail.
     expect(await placesHolding(phone)).toEqual(
-      expect.arrayContaining(['customers', 'outbox_events', 'webhook_deliveries', 'idempotency_keys']),
+      expect.arrayContaining([
+        'customers',
+        'outbox_events',
+        'webhook_deliveries',
+        'idempotency_keys',
+        'text_messages',
+        'text_inbound',
+      ]),
     );
     expect(await placesHolding('Mustermannerase')).toEqual(
       expect.arrayContaining(['customers', 'outbox_events', 'webhook_deliveries', 'mail_messages']),
@@ -104,7 +132,15 @@ describe('export and erasure of one customer', () => {
       'created',
     );
     expect(document.messages.length).toBeGreaterThan(0);
-    expect(document.messages.every((m: { recipient: string }) => m.recipient === email)).toBe(true);
+    const channels = new Set(document.messages.map((m: { channel: string }) => m.channel));
+    expect(channels).toEqual(new Set(['email', 'sms']));
+    expect(
+      document.messages.every((m: { recipient: string }) => m.recipient === email || m.recipient === phone),
+    ).toBe(true);
+    expect(document.messages_received).toEqual([
+      expect.objectContaining({ body: 'Hello, Latexallergy again' }),
+    ]);
+    // Booked through the API: never asked for text consent, so none is listed.
     expect(document.consents).toEqual([]);
 
     const erased = await t.call('POST', `/customers/${customerId}/erase`);
