@@ -267,6 +267,11 @@ describe('the account panel in a browser', () => {
     await page.waitForURL(/notice=erased/);
     await check(page, 'customer-erased');
 
+    // The audit log shows what this walk-through did, newest first.
+    await nav(page, 'Audit log');
+    await page.getByText('customer.erased').first().waitFor();
+    await check(page, 'audit-log');
+
     await page.goto(`${base}/panel/no-such-page`);
     await check(page, 'not-found');
 

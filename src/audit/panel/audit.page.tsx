@@ -4,6 +4,8 @@ import { AUDIT_GROUPS, type AuditEntryView } from '../audit.service.js';
 export const AUDIT = `${PANEL_PREFIX}/settings/audit`;
 
 const ACTOR_TYPES = { user: 'Panel users', api_key: 'API keys', cli: 'CLI', system: 'Kairos' } as const;
+/** What one actor is, under their name in a row. */
+const ACTOR_TYPE = { user: 'Panel user', api_key: 'API key', cli: 'Operator', system: 'Worker' } as const;
 
 export interface AuditQuery {
   group: string;
@@ -100,7 +102,7 @@ export function AuditPage(props: { query: AuditQuery; entries: AuditEntryView[];
                 <td data-label="Who">
                   {entry.actor.name}
                   <div class="muted">
-                    {ACTOR_TYPES[entry.actor.type as keyof typeof ACTOR_TYPES] ?? entry.actor.type}
+                    {ACTOR_TYPE[entry.actor.type as keyof typeof ACTOR_TYPE] ?? entry.actor.type}
                   </div>
                 </td>
                 <td data-label="What">

@@ -141,7 +141,7 @@ export function CustomerPage(props: {
           )}
         </dl>
         {props.manageData && (
-          <p class="actions">
+          <div class="row">
             <a href={`${path}/export.json`} download>
               {t('customers.downloadData')}
             </a>
@@ -150,7 +150,7 @@ export function CustomerPage(props: {
                 {t('customers.eraseData')}
               </a>
             )}
-          </p>
+          </div>
         )}
       </div>
       <h2>{t('customers.bookings')}</h2>
