@@ -11,7 +11,9 @@ ALTER TABLE workspaces
   ADD COLUMN text_credentials text;
 
 -- Quiet hours of a location, local wall times 'HH:MM-HH:MM'; NULL = the default 21:00-08:00.
-ALTER TABLE locations ADD COLUMN text_quiet_hours text
+-- (The column and its check in two statements: Citus refuses ADD COLUMN with a constraint.)
+ALTER TABLE locations ADD COLUMN text_quiet_hours text;
+ALTER TABLE locations ADD CONSTRAINT locations_text_quiet_hours_check
   CHECK (text_quiet_hours IS NULL OR text_quiet_hours ~ '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$');
 
 -- Whether the customer agreed to texts on the booking page: NULL = not asked (made elsewhere, or

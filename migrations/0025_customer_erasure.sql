@@ -10,5 +10,7 @@ CREATE INDEX customers_by_phone ON customers (workspace_id, phone);
 
 -- Erase customers with no booking for this many months (the worker's retention sweep); NULL, the
 -- default, never: existing workspaces are unchanged until they opt in.
-ALTER TABLE workspaces ADD COLUMN customer_retention_months integer
+-- (Column and check apart: Citus refuses ADD COLUMN with a constraint.)
+ALTER TABLE workspaces ADD COLUMN customer_retention_months integer;
+ALTER TABLE workspaces ADD CONSTRAINT workspaces_customer_retention_months_check
   CHECK (customer_retention_months BETWEEN 1 AND 240);

@@ -205,8 +205,11 @@ async function readTableFacts(query: RawQuery): Promise<TableFacts[]> {
                     WHERE a.attrelid = c.oid AND a.attname = 'workspace_id' AND NOT a.attisdropped) AS has_workspace_id,
            -- A Citus-managed local table is not placed: with the coordinator listed, Citus makes
            -- each new table with a foreign key to a reference table one, until it is distributed.
-           EXISTS (SELECT 1 FROM citus_tables t WHERE t.table_name = c.oid::regclass
-                    AND t.citus_table_type IN ('distributed', 'reference')) AS placed,
+           -- Read from pg_dist_partition (hash-distributed: 'h'; reference: 'n' replicated 't'),
+           -- not the citus_tables view: that view sizes every shard over other connections, which
+           -- wait for the locks this migration's own DDL holds (an ALTER of users hung so).
+           EXISTS (SELECT 1 FROM pg_dist_partition d WHERE d.logicalrelid = c.oid
+                    AND (d.partmethod = 'h' OR (d.partmethod = 'n' AND d.repmodel = 't'))) AS placed,
            COALESCE((SELECT array_agg(DISTINCT p.relname::text)
                        FROM pg_constraint k JOIN pg_class p ON p.oid = k.confrelid
                       WHERE k.conrelid = c.oid AND k.contype = 'f' AND k.confrelid <> c.oid), '{}') AS parents
