@@ -176,6 +176,8 @@ export interface PageBooking {
   details: ContactDetails;
   /** The page's language: stored with the booking, so the customer's emails speak it. */
   language?: string | undefined;
+  /** The `?ref=` of the link the customer came by. */
+  ref?: string | undefined;
 }
 
 /** The API's create body of a page booking (fields the booking form hides are left out). */
@@ -197,6 +199,7 @@ function createInputOf(workspace: WorkspaceRow, booking: PageBooking, phone: str
     booking_callback: form.booking_callback === 'hidden' ? undefined : details.booking_callback,
     source: 'online-booking',
     language: booking.language,
+    ref: booking.ref,
     // Asked only while the workspace sends texts.
     text_consent: textConsentAsked(workspace) ? booking.details.text_consent === true : undefined,
   };

@@ -300,6 +300,7 @@ export async function insertBooking(
     eventSequence: number;
     language?: string | null;
     textConsent?: boolean | null;
+    ref?: string | null;
   },
 ): Promise<void> {
   // The default status is read first, not by a subquery in VALUES: Citus plans no subquery
@@ -323,6 +324,7 @@ export async function insertBooking(
       source: values.source,
       language: values.language ?? null,
       text_consent: values.textConsent ?? null,
+      ref: values.ref ?? null,
       created_by_key_id: values.createdByKeyId,
       event_sequence: values.eventSequence,
     })

@@ -33,6 +33,8 @@ export interface CreateBookingInput {
    * of the API's body either.
    */
   text_consent?: boolean | undefined;
+  /** The booking page link's `?ref=` (reports' "bookings by source"). Not part of the API's body. */
+  ref?: string | undefined;
 }
 
 export interface CheckedCreateInput {

@@ -111,6 +111,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       source: isBlank(input.source) ? 'api' : input.source!.trim(),
       language: input.language ?? null,
       textConsent: input.text_consent ?? null,
+      ref: input.ref ?? null,
       createdByKeyId: ctx.actor.type === 'api_key' ? ctx.actor.id : null,
       // The one event below takes sequence 1.
       eventSequence: 1,

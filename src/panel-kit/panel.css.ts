@@ -38,6 +38,8 @@ h2{font-size:1.2rem;margin:1.75rem 0 .6rem}
 .narrow{max-width:28rem;margin:3rem auto;width:calc(100% - 2rem)}
 .lead{color:var(--muted);margin-top:-.5rem}
 .table-wrap{overflow-x:auto}
+td.num,th.num{text-align:end;font-variant-numeric:tabular-nums}
+.next-days{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.35rem 1rem}
 table{border-collapse:collapse;width:100%;background:var(--card)}
 th,td{text-align:start;padding:.55rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600}

@@ -8,13 +8,21 @@ export const ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
  * run the business's setup (locations, services, staffers, hours, statuses, payment accounts), the
  * developer settings (API keys, webhooks), the workspace settings (Settings → Workspace, Calendar
  * feeds) and the notification settings; staff see their own account pages (their calendar feed,
- * their booking emails) besides the day's work.
+ * their booking emails) besides the day's work. Owners and admins see the reports (and the money on
+ * Home); staff see bookings.
  */
-export type Permission = 'bookings' | 'setup' | 'team' | 'developers' | 'settings' | 'notifications';
+export type Permission =
+  | 'bookings'
+  | 'setup'
+  | 'team'
+  | 'developers'
+  | 'settings'
+  | 'notifications'
+  | 'reports';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ['bookings', 'setup', 'team', 'developers', 'settings', 'notifications'],
-  admin: ['bookings', 'setup', 'developers', 'settings', 'notifications'],
+  owner: ['bookings', 'setup', 'team', 'developers', 'settings', 'notifications', 'reports'],
+  admin: ['bookings', 'setup', 'developers', 'settings', 'notifications', 'reports'],
   staff: ['bookings'],
 };
 

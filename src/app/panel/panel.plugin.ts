@@ -21,6 +21,7 @@ import { registerHtmlErrors } from '../../panel-kit/panel-errors.js';
 import { sendPage } from '../../panel-kit/render.js';
 import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { reportsPanelRoutes } from '../../reports/panel/reports.routes.js';
 import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
 import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
 import { staffersPanelRoutes } from '../../staffers/panel/staffers.routes.js';
@@ -123,6 +124,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     customersPanelRoutes,
     importsPanelRoutes,
     auditPanelRoutes,
+    reportsPanelRoutes,
     bookingsListPanelRoutes,
     bookingsPanelRoutes,
     newBookingPanelRoutes,

@@ -134,7 +134,7 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           }
           const bookingId = await bookFromPage(
             { ...context, db: uow.db, uow },
-            { ...booking, language: ctx.lang },
+            { ...booking, language: ctx.lang, ref: ctx.state.ref },
             checked.phone!,
           );
           const manage = `/manage/${manageToken(workspace, bookingId)}`;

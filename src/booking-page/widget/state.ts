@@ -22,6 +22,8 @@ export interface PageState {
   lang?: string | undefined;
   /** '1' inside the embed iframe. */
   embed?: string | undefined;
+  /** Where the customer came from (`?ref=` of a shared link), kept with the booking for reports. */
+  ref?: string | undefined;
 }
 
 export const STATE_KEYS = [
@@ -35,6 +37,7 @@ export const STATE_KEYS = [
   'tz',
   'lang',
   'embed',
+  'ref',
 ] as const;
 
 /** Reads the state from a query or a form body; anything not a short plain string is dropped. */

@@ -260,6 +260,8 @@ export interface BookingsTable {
   event_sequence: Generated<number>;
   /** migrations/0020_text_messages.sql: the booking page's text consent; null = not asked. */
   text_consent: boolean | null;
+  /** migrations/0032_reports.sql: the booking page link's `?ref=`; null elsewhere. */
+  ref: string | null;
   created_by_key_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
