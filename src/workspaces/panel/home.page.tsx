@@ -3,7 +3,9 @@ import type { Agenda, AgendaLocation } from '../../calendar/agenda.service.js';
 import { CopySlot } from '../../panel-kit/forms.js';
 import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
-import { formatDate, formatTime } from '../../platform/time/format.js';
+import { formatMoney } from '../../platform/money.js';
+import { formatDate, formatDayShort, formatTime } from '../../platform/time/format.js';
+import type { AttentionItem, DayCount, Figures, Glance } from '../../reports/glance.service.js';
 import { can } from '../../users/roles.js';
 import type { PanelSession } from '../../users/sessions.service.js';
 import type { SetupStep } from '../setup-progress.service.js';
@@ -24,6 +26,9 @@ const SETUP_STEPS: Record<SetupStep, string> = {
 export interface HomeView {
   session: Session;
   agenda: Agenda;
+  /** The next seven days, today and this week against the week before, what needs attention. */
+  glance: Glance;
+  currency: string;
   /** The first missing setup step, shown to those who may set up; undefined once bookable. */
   setupStep: SetupStep | undefined;
   bookingPageUrl: string;
@@ -37,7 +42,16 @@ export interface HomeView {
  * next setup step while a first booking is not yet possible, the booking page's address to
  * share, then where everything else is.
  */
-export function HomePage({ session, agenda, setupStep, bookingPageUrl, text, welcome }: HomeView) {
+export function HomePage({
+  session,
+  agenda,
+  glance,
+  currency,
+  setupStep,
+  bookingPageUrl,
+  text,
+  welcome,
+}: HomeView) {
   const { workspace } = session;
   const { t } = text;
   const step = setupStep && can(workspace.role, 'setup') ? setupStep : undefined;
@@ -83,6 +97,11 @@ export function HomePage({ session, agenda, setupStep, bookingPageUrl, text, wel
           <a href={`${PANEL_PREFIX}/bookings/new`}>{t('home.newBooking')}</a>
         </p>
       </section>
+      <NextDays days={glance.nextDays} own={glance.ownStafferId !== null} text={text} />
+      <GlanceCard glance={glance} currency={currency} text={text} reports={can(workspace.role, 'reports')} />
+      {(can(workspace.role, 'developers') || can(workspace.role, 'notifications')) && (
+        <Attention items={glance.attention} text={text} />
+      )}
       <section class="card" aria-labelledby="booking-page">
         <h2 id="booking-page">{t('home.bookingPage')}</h2>
         <p>{setupStep ? t('home.bookingPageSoon') : t('home.bookingPageReady')}</p>
@@ -207,5 +226,134 @@ function AgendaList({
         </p>
       )}
     </>
+  );
+}
+
+function NextDays({ days, own, text }: { days: DayCount[]; own: boolean; text: PanelText }) {
+  const { t, locale } = text;
+  return (
+    <section class="card" aria-labelledby="next-days">
+      <h2 id="next-days">{t('home.next7')}</h2>
+      <ul class="next-days">
+        {days.map((day) => {
+          const label = formatDayShort(day.date, locale);
+          return (
+            <li>
+              <a href={`${PANEL_PREFIX}/calendar?date=${day.date}`}>
+                {label.weekday} {label.day} {label.month}
+              </a>{' '}
+              <span class={day.bookings === 0 ? 'muted' : undefined}>
+                {own
+                  ? t('home.next7.own', { n: day.bookings, own: day.own })
+                  : t('home.next7.count', { n: day.bookings })}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** "+12 %", "−3 %", or "–" when the week before had nothing to compare with. */
+function change(now: number, before: number, locale: string): string {
+  if (before === 0) return '–';
+  return new Intl.NumberFormat(locale, {
+    style: 'percent',
+    maximumFractionDigits: 0,
+    signDisplay: 'exceptZero',
+  }).format((now - before) / before);
+}
+
+function GlanceCard({
+  glance,
+  currency,
+  text,
+  reports,
+}: {
+  glance: Glance;
+  currency: string;
+  text: PanelText;
+  reports: boolean;
+}) {
+  const { t, locale } = text;
+  const count = new Intl.NumberFormat(locale);
+  const line = (key: PanelKey, now: Figures, before: Figures, pick: 'bookings' | 'revenue') => {
+    const a = now[pick];
+    const b = before[pick];
+    if (a === undefined || b === undefined) return null;
+    const show = (value: number) =>
+      pick === 'revenue' ? formatMoney(value, currency, locale) : count.format(value);
+    return (
+      <tr>
+        <th scope="row">{t(key)}</th>
+        <td class="num">{show(a)}</td>
+        <td class="num">{show(b)}</td>
+        <td class="num">{change(a, b, locale)}</td>
+      </tr>
+    );
+  };
+  return (
+    <section class="card" aria-labelledby="glance">
+      <h2 id="glance">{t('home.glance')}</h2>
+      <div class="table-wrap">
+        <table class="glance">
+          <thead>
+            <tr>
+              <th scope="col">{t('home.glance.figure')}</th>
+              <th scope="col" class="num">
+                {t('home.glance.now')}
+              </th>
+              <th scope="col" class="num">
+                {t('home.glance.before')}
+              </th>
+              <th scope="col" class="num">
+                {t('home.glance.change')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {line('home.glance.todayBookings', glance.todayFigures, glance.sameDayLastWeek, 'bookings')}
+            {line('home.glance.todayRevenue', glance.todayFigures, glance.sameDayLastWeek, 'revenue')}
+            {line('home.glance.weekBookings', glance.weekToDate, glance.lastWeekToDate, 'bookings')}
+            {line('home.glance.weekRevenue', glance.weekToDate, glance.lastWeekToDate, 'revenue')}
+          </tbody>
+        </table>
+      </div>
+      {reports && (
+        <p>
+          <a href={`${PANEL_PREFIX}/reports`}>{t('home.glance.reports')}</a>
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Where each kind of failure is seen and retried. */
+const ATTENTION_LINKS: Record<AttentionItem['kind'], string> = {
+  webhooks: `${PANEL_PREFIX}/settings/developers/webhooks`,
+  emails: `${PANEL_PREFIX}/settings/notifications`,
+  texts: `${PANEL_PREFIX}/settings/notifications/texts`,
+};
+
+function Attention({ items, text }: { items: AttentionItem[]; text: PanelText }) {
+  const { t } = text;
+  return (
+    <section class="card" aria-labelledby="attention">
+      <h2 id="attention">{t('home.attention')}</h2>
+      {items.length === 0 ? (
+        <p class="muted">{t('home.attention.none')}</p>
+      ) : (
+        <ul class="attention">
+          {items.map((item) => (
+            <li>
+              {withElements((values) => t(`home.attention.${item.kind}`, { ...values, n: item.count }), {
+                link: <a href={ATTENTION_LINKS[item.kind]}>{t('home.attention.open')}</a>,
+              })}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

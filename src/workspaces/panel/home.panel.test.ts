@@ -1,7 +1,13 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
-import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
+import {
+  createLocation,
+  createPaymentAccount,
+  createService,
+  createStaffer,
+} from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 
 /**
@@ -187,5 +193,112 @@ describe('the next setup step', () => {
       .where('staffer_id', '=', staffer.id)
       .execute();
     expect(await step()).toBeUndefined();
+  });
+});
+
+/** The cells of the "How it is going" table, row by row, as text. */
+function glanceRows(body: string): string[] {
+  const table = /<table class="glance">([\s\S]*?)<\/table>/.exec(body)?.[1] ?? '';
+  return [...table.matchAll(/<tr><th scope="row">([\s\S]*?)<\/tr>/g)].map((m) =>
+    m[1]!
+      .replace(/<\/t[dh]>/g, ' | ')
+      .replace(/<[^>]+>/g, '')
+      .replace(/\s+\|\s*$/, '')
+      .trim(),
+  );
+}
+
+describe('Home at a glance', () => {
+  it('counts the next seven days, and today and this week against the same days a week before', async () => {
+    const cash = await createPaymentAccount(t.db, t.workspace.id, berlin.id, { name: 'Cash desk' });
+    for (const [booking, amount, at] of [
+      [ids.ben10, 4000, '2026-03-26T01:00:00Z'], // 02:00 Thursday in Berlin: today
+      [ids.anna13, 2000, '2026-03-19T10:00:00Z'], // Thursday a week before
+    ] as const) {
+      const done = await t.call('PUT', `/bookings/${booking}/status/complete`, {
+        account_uuid: cash.id,
+        paid_amount: amount,
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      await sql`UPDATE payments SET created_at = ${at}::timestamptz
+                WHERE workspace_id = ${t.workspace.id} AND booking_id = ${booking}`.execute(t.db);
+    }
+    const home = await owner.get('/panel');
+    // Today is Thursday 26 March in Berlin, the first location. Friday has Emil's booking; the
+    // canceled one and New York's Thursday (today there) are not in the next seven days.
+    expect(home.body).toContain(
+      '<a href="/panel/calendar?date=2026-03-27">Fri 27 Mar</a> <span>1 booking</span>',
+    );
+    expect(home.body).toContain(
+      '<a href="/panel/calendar?date=2026-04-02">Thu 2 Apr</a> <span class="muted">0 bookings</span>',
+    );
+    expect(home.body).not.toContain('date=2026-03-26"');
+    expect(glanceRows(home.body)).toEqual([
+      // Clara and Dora in Berlin, Hanna on Thursday in New York; none the Thursday before.
+      'Bookings today | 3 | 0 | –',
+      'Revenue today | €40.00 | €20.00 | +100%',
+      // Monday to Thursday: Gerd's late Wednesday in New York besides.
+      'Bookings this week so far | 4 | 0 | –',
+      'Revenue this week so far | €40.00 | €20.00 | +100%',
+    ]);
+    expect(home.body).toContain('<a href="/panel/reports">All reports</a>');
+  });
+
+  it('shows staff their own share of the coming days, and no money', async () => {
+    const member = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    // Anna's earlier member (the agenda's test) lets go of her first: one member per staffer.
+    await t.db
+      .updateTable('memberships')
+      .set({ staffer_id: null })
+      .where('workspace_id', '=', t.workspace.id)
+      .where('staffer_id', '=', anna.id)
+      .execute();
+    await t.db
+      .updateTable('memberships')
+      .set({ staffer_id: anna.id })
+      .where('workspace_id', '=', t.workspace.id)
+      .where('user_id', '=', member.id)
+      .execute();
+    const home = await (await PanelClient.signedIn(t.app, t.db, member)).get('/panel');
+    expect(home.body).toContain(
+      '<a href="/panel/calendar?date=2026-03-27">Fri 27 Mar</a> <span>1 booking, 1 yours</span>',
+    );
+    expect(glanceRows(home.body)).toEqual([
+      'Bookings today | 3 | 0 | –',
+      'Bookings this week so far | 4 | 0 | –',
+    ]);
+    expect(home.body).not.toContain('All reports');
+    expect(home.body).not.toContain('Needs attention');
+  });
+
+  it('lists what failed in the last seven days, each with where to fix it', async () => {
+    expect((await owner.get('/panel')).body).toContain('Nothing failed in the last seven days.');
+    await t.db
+      .insertInto('mail_messages')
+      .values({
+        workspace_id: t.workspace.id,
+        kind: 'confirmed',
+        revision: 1,
+        message_key: 'home-attention-failed',
+        recipient: 'clara@example.com',
+        snapshot: JSON.stringify({}),
+        state: 'failed',
+        due_at: new Date('2026-03-25T10:00:00Z'),
+        next_attempt_at: new Date('2026-03-25T10:00:00Z'),
+        updated_at: new Date('2026-03-25T10:00:00Z'),
+      })
+      .execute();
+    const home = await owner.get('/panel');
+    expect(home.body).toContain(
+      '1 email could not be sent in the last seven days: <a href="/panel/settings/notifications">see and retry</a>',
+    );
+    // Another workspace's failures are its own.
+    const other = await createOtherWorkspace(t.db);
+    const stranger = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: other.workspace.id, role: 'owner' }]),
+    );
+    expect((await stranger.get('/panel')).body).toContain('Nothing failed in the last seven days.');
   });
 });

@@ -4,6 +4,7 @@ import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { type AttentionKind, glanceOf } from '../../reports/glance.service.js';
 import { can } from '../../users/roles.js';
 import { nextSetupStep } from '../setup-progress.service.js';
 import { HomePage } from './home.page.js';
@@ -13,15 +14,29 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const session = sessionOf(request);
     const context = await panelContextOf(request);
     const query = request.query as Record<string, string | undefined>;
-    const [agenda, setupStep] = await Promise.all([
+    const { role } = session.workspace;
+    const fixes: AttentionKind[] = [
+      ...(can(role, 'developers') ? (['webhooks'] as const) : []),
+      ...(can(role, 'notifications') ? (['emails', 'texts'] as const) : []),
+    ];
+    const [agenda, setupStep, glance] = await Promise.all([
       todaysAgenda(deps.db, { workspaceId: context.workspace.id, userId: session.user.id, now: context.now }),
-      can(session.workspace.role, 'setup') ? nextSetupStep(deps.db, context.workspace.id) : undefined,
+      can(role, 'setup') ? nextSetupStep(deps.db, context.workspace.id) : undefined,
+      glanceOf(deps.db, {
+        workspaceId: context.workspace.id,
+        userId: session.user.id,
+        now: context.now,
+        seesRevenue: can(role, 'reports'),
+        fixes,
+      }),
     ]);
     return reply.page({
       title: session.workspace.name,
       body: HomePage({
         session,
         agenda,
+        glance,
+        currency: context.workspace.currency,
         setupStep,
         bookingPageUrl: `${context.linkBase}/book/${context.workspace.slug}`,
         text: panelTextOf(request),
