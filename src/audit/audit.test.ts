@@ -105,4 +105,48 @@ describe('the audit log', () => {
       expect((await other.get('/panel/settings/audit.csv')).statusCode).toBe(403);
     }
   });
+
+  it('records the notification, text message and quiet hours settings, never a credential', async () => {
+    await owner.get('/panel/settings/notifications');
+    const saved = await owner.post('/panel/settings/notifications', {
+      customer_emails: ['confirmed', 'reminder'],
+      reminder_hours: ['24'],
+      sender_name: 'Studio',
+      reply_to: '',
+    });
+    expect(saved.statusCode, saved.body).toBe(303);
+    await owner.get('/panel/settings/notifications/texts');
+    const texts = await owner.post('/panel/settings/notifications/texts', {
+      enabled: 'on',
+      provider: 'none',
+      customer_texts: ['confirmed'],
+      reminder_hours: ['24'],
+      sender: 'Studio',
+      consent: 'optional',
+      twilio_account_sid: '',
+      twilio_auth_token: 'not-a-real-token-but-secret',
+      gateway_url: '',
+      gateway_secret: '',
+    });
+    expect(texts.statusCode, texts.body).toBe(303);
+    const quiet = await owner.post(`/panel/settings/notifications/texts/locations/${s.f.location.id}`, {
+      start: '21:00',
+      end: '08:00',
+    });
+    expect(quiet.statusCode, quiet.body).toBe(303);
+    // Refused (a quiet time that is no time): nothing logged.
+    const refused = await owner.post(`/panel/settings/notifications/texts/locations/${s.f.location.id}`, {
+      start: 'late',
+      end: '08:00',
+    });
+    expect(refused.statusCode).toBe(422);
+
+    const entries = await log({ actionPrefix: 'settings.' });
+    const by = (action: string) => entries.filter((e) => e.action === action);
+    expect(by('settings.notifications_updated')).toHaveLength(1);
+    expect(by('settings.notifications_updated')[0]!.actor.type).toBe('user');
+    expect(by('settings.text_messages_updated')).toHaveLength(1);
+    expect(by('settings.quiet_hours_updated').map((e) => e.subject_uuid)).toEqual([s.f.location.id]);
+    expect(JSON.stringify(entries)).not.toContain('not-a-real-token-but-secret');
+  });
 });

@@ -13,6 +13,7 @@ import {
 } from '../../test/bookings/bookings-kit.js';
 import { makeUser } from '../../test/helpers/panel-client.js';
 import { icsProperties, type ReceivedMail, SmtpReceiver } from '../../test/helpers/smtp-receiver.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import type { MailKind } from '../platform/db/schema.js';
 import { outboxHandlers } from '../workers.js';
@@ -227,6 +228,7 @@ describe('customer emails through SMTP', () => {
         replyTo: 'desk@salon.example',
       },
       s.clock.now(),
+      CLI_ACTOR,
     );
     try {
       const smtp = await receiver();
@@ -275,6 +277,7 @@ describe('customer emails through SMTP', () => {
           replyTo: '',
         },
         s.clock.now(),
+        CLI_ACTOR,
       );
     }
   });
@@ -489,6 +492,7 @@ describe('staff emails and languages', () => {
       s.f.ben.id,
       { email: 'ben.private@example.com', userId: user.id, bookingEmails: ['new', 'canceled'] },
       s.clock.now(),
+      CLI_ACTOR,
     );
     await s.t.db
       .updateTable('workspaces')

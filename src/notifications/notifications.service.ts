@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import { conflict, type FieldErrors, notFound, validationFailed } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -30,12 +31,17 @@ export async function updateNotificationSettings(
   workspaceId: string,
   input: SettingsInput,
   now: number,
+  actor: AuditActor,
 ): Promise<NotificationSettings> {
   const { settings, errors } = checkSettings(input);
   if (!settings) throw validationFailed(errors);
-  await uow.run(workspaceId, (tx) =>
-    saveNotificationSettings(tx, workspaceId, storedSettings(settings), now),
-  );
+  await uow.run(workspaceId, async (tx) => {
+    await saveNotificationSettings(tx, workspaceId, storedSettings(settings), now);
+    await recordAudit(tx, workspaceId, actor, 'settings.notifications_updated', workspaceId, {
+      customer_emails: settings.customerEmails,
+      reminder_minutes: settings.reminderMinutes,
+    });
+  });
   return settings;
 }
 
@@ -150,6 +156,7 @@ export async function updateStafferRecipients(
   stafferId: string,
   input: StafferRecipientInput,
   now: number,
+  actor: AuditActor,
 ): Promise<void> {
   const errors: FieldErrors = {};
   const email = input.email.trim().toLowerCase();
@@ -175,6 +182,10 @@ export async function updateStafferRecipients(
     );
     if (!found) throw notFound('Staffer');
     await setStafferMember(tx, workspaceId, stafferId, input.userId === '' ? null : input.userId);
+    await recordAudit(tx, workspaceId, actor, 'settings.staffer_emails_updated', stafferId, {
+      booking_emails: kinds,
+      member: input.userId === '' ? null : input.userId,
+    });
   });
 }
 

@@ -8,6 +8,7 @@ import { FixedClock } from '../../test/helpers/clock.js';
 import { FakeTwilio } from '../../test/helpers/fake-twilio.js';
 import { makeUser, PanelClient } from '../../test/helpers/panel-client.js';
 import { WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import { type Config, loadConfig } from '../config.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { generateWebhookSecret } from '../webhooks/signing.js';
@@ -91,7 +92,14 @@ function input(overrides: Partial<TextSettingsInput> = {}): TextSettingsInput {
 }
 
 const save = (overrides: Partial<TextSettingsInput> = {}) =>
-  updateTextSettings(openWritePath(t.db).uow, t.workspace.id, input(overrides), config, clock.now());
+  updateTextSettings(
+    openWritePath(t.db).uow,
+    t.workspace.id,
+    input(overrides),
+    config,
+    clock.now(),
+    CLI_ACTOR,
+  );
 
 function worker() {
   return new TextWorker({

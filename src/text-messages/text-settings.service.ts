@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import type { Config } from '../config.js';
 import { normalizePhone } from '../customers/phone.rules.js';
 import { conflict, invalidField, notFound, validationFailed } from '../errors.js';
@@ -45,6 +46,7 @@ export async function updateTextSettings(
   input: TextSettingsInput,
   config: SecretsConfig,
   now: number,
+  actor: AuditActor,
 ): Promise<TextSettings> {
   const box = secretBoxOf(config);
   const row = await findTextConfig(uow.db, workspaceId);
@@ -66,9 +68,15 @@ export async function updateTextSettings(
   }
   const typed = Object.keys(credentials).length > 0;
   const sealed = typed ? sealCredentials(box, workspaceId, { ...current, ...credentials }) : undefined;
-  await uow.run(workspaceId, (tx) =>
-    saveTextConfig(tx, workspaceId, storedTextSettings(settings), sealed, now),
-  );
+  await uow.run(workspaceId, async (tx) => {
+    await saveTextConfig(tx, workspaceId, storedTextSettings(settings), sealed, now);
+    // What changed, never a credential: only that new ones were typed.
+    await recordAudit(tx, workspaceId, actor, 'settings.text_messages_updated', workspaceId, {
+      enabled: settings.enabled,
+      provider: settings.provider,
+      credentials_changed: typed,
+    });
+  });
   return settings;
 }
 
@@ -165,13 +173,17 @@ export async function updateQuietHours(
   workspaceId: string,
   locationId: string,
   input: { start: string; end: string },
+  actor: AuditActor,
 ): Promise<void> {
   const checked = checkQuietHours(input.start, input.end);
   if ('error' in checked) throw invalidField('quiet_hours', checked.error);
-  const saved = await uow.run(workspaceId, (tx) =>
-    saveQuietHours(tx, workspaceId, locationId, checked.value),
-  );
-  if (!saved) throw notFound('Location');
+  await uow.run(workspaceId, async (tx) => {
+    if (!(await saveQuietHours(tx, workspaceId, locationId, checked.value))) throw notFound('Location');
+    await recordAudit(tx, workspaceId, actor, 'settings.quiet_hours_updated', locationId, {
+      start: input.start,
+      end: input.end,
+    });
+  });
 }
 
 /** Texts the panel may send again: the provider refused them or could not deliver them. */

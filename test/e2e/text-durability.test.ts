@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_ACTOR } from '../../src/audit/audit.service.js';
 import { loadConfig } from '../../src/config.js';
 import { registerHandlers } from '../../src/outbox/handlers.js';
 import { openDatabase } from '../../src/platform/db/client.js';
@@ -59,6 +60,7 @@ describe('a text worker killed mid-send', () => {
       },
       config,
       Date.now(),
+      CLI_ACTOR,
     );
     const fresh = await database.db
       .selectFrom('workspaces')

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userActor } from '../../audit/audit.service.js';
 import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
@@ -122,6 +123,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
             replyTo: values.reply_to,
           },
           deps.clock.now(),
+          userActor(session.user.id),
         );
         return `${NOTIFICATIONS}?notice=saved`;
       });
@@ -147,6 +149,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
           stafferId,
           { email: values.email, userId: values.user_id, bookingEmails: values.booking_emails },
           deps.clock.now(),
+          userActor(session.user.id),
         );
         return `${NOTIFICATIONS}?notice=staff`;
       });

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userActor } from '../../audit/audit.service.js';
 import { AppError } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -142,6 +144,7 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
           },
           deps.config,
           deps.clock.now(),
+          userActor(sessionOf(request).user.id),
         );
         return `${TEXTS_PAGE}?notice=saved`;
       });
@@ -171,7 +174,7 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
     try {
       // The form's key: a double click saves once and answers both with the same redirect.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
-        await updateQuietHours(uow, workspace.id, locationId, values);
+        await updateQuietHours(uow, workspace.id, locationId, values, userActor(sessionOf(request).user.id));
         return `${TEXTS_PAGE}?notice=quiet#quiet-hours`;
       });
     } catch (error) {
