@@ -10,6 +10,7 @@ import { serverNodeFlags } from './dist.js';
 import { LIST_P95_BAR_MS, LIST_ROWS, type ListResult } from './lists.js';
 import type { LoadResult } from './load.js';
 import type { MachineInfo } from './machine.js';
+import { REPORT_BOOKINGS, REPORT_P95_BAR_MS, type ReportBenchResult } from './reports.js';
 import type { ScenarioKey } from './scenarios.js';
 import type { SlotsEngineBenchResult } from './slots-engine.js';
 import { SOAK_BAR_RATIO, type SoakMinute, soakRatio } from './soak.js';
@@ -33,6 +34,8 @@ export interface BenchReport {
   /** Lists at 1,000 staffers and services (issue 18 point 4); absent when not run. */
   calendar?: CalendarResult;
   lists?: ListResult[];
+  /** The six reports over a year of 100,000 bookings, beside GET /locations (issue 31). */
+  reports?: ReportBenchResult[];
   /** The PGlite soak's p95 per minute (issue 18 point 7); absent when not run. */
   soak?: SoakMinute[];
   crashes: string[];
@@ -89,6 +92,16 @@ export function evaluateBars(report: BenchReport): Bar[] {
       `≤ ${CALENDAR_ISLAND_BAR_BYTES / 1024} kB`,
       `${(c.islandGzipBytes / 1024).toFixed(1)} kB`,
       c.islandGzipBytes <= CALENDAR_ISLAND_BAR_BYTES,
+    );
+  }
+  for (const result of report.reports ?? []) {
+    if (!result.name.startsWith('report ')) continue;
+    add(
+      result.store,
+      `${result.name}, a year of ${REPORT_BOOKINGS.toLocaleString('en')} bookings, one at a time (issue 31)`,
+      `p95 ≤ ${REPORT_P95_BAR_MS} ms`,
+      `${fmt(result.p95)} ms`,
+      result.p95 <= REPORT_P95_BAR_MS && result.non200 === 0,
     );
   }
   for (const list of report.lists ?? []) {
@@ -332,6 +345,15 @@ export function renderResults(report: BenchReport, bars: Bar[]): string {
     out.push('', `### Lists at ${LIST_ROWS} rows (PGlite, one request at a time, a new page each)`, '');
     out.push('| list | median ms | p95 ms |', '|---|---|---|');
     for (const list of report.lists) out.push(`| ${list.name} | ${fmt(list.median)} | ${fmt(list.p95)} |`);
+  }
+  if (report.reports) {
+    out.push(
+      '',
+      `### Reports over a year of ${REPORT_BOOKINGS.toLocaleString('en')} bookings, 50 staffers (one request at a time)`,
+      '',
+    );
+    out.push('| store | request | median ms | p95 ms |', '|---|---|---|---|');
+    for (const r of report.reports) out.push(`| ${r.store} | ${r.name} | ${fmt(r.median)} | ${fmt(r.p95)} |`);
   }
   if (report.soak) {
     out.push('', '### PGlite soak (book + cancel, 8 clients, worker on)', '');

@@ -20,6 +20,8 @@
  *                       prints the figures and leaves docs/performance.md alone
  *   BENCH_ONLY=citus    only creates and 31-day time-slots on a local Citus cluster against plain
  *                       PostgreSQL (needs BENCH_DATABASE_URL); prints the figures
+ *   BENCH_ONLY=reports  only the six reports over a year of 100,000 bookings beside GET /locations
+ *                       (issue 31), on PGlite and PostgreSQL with the URL; prints the figures
  *   BENCH_SOAK_MINUTES  length of the PGlite soak (default 10; 0 skips it; quick: 2)
  *
  * Exits non-zero only when something crashed; bars that are missed are reported, not fatal.
@@ -35,6 +37,7 @@ import { loadAverage, machineInfo } from './machine.js';
 import { runMailBenches } from './mail.js';
 import { runManyProcesses } from './many-processes.js';
 import { type BenchReport, evaluateBars, renderResults, runLogLine, writePerformanceDoc } from './report.js';
+import { type ReportBenchResult, runReportsBench } from './reports.js';
 import { FULL_TIMING, QUICK_TIMING } from './scenarios.js';
 import { runSlotsEngineBench } from './slots-engine.js';
 import { runSoak, type SoakMinute, soakRatio } from './soak.js';
@@ -98,6 +101,14 @@ async function main(): Promise<number> {
       `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
     );
     await runCitusBench(databaseUrl, log);
+    return 0;
+  }
+  if (only === 'reports') {
+    clearTimeout(watchdog);
+    await runReportsBench(log, {
+      pglite: stores.includes('pglite'),
+      adminUrl: stores.includes('postgres') ? databaseUrl : undefined,
+    });
     return 0;
   }
   if (only === 'lists' || only === 'soak') {
@@ -188,6 +199,19 @@ async function main(): Promise<number> {
       crashes.push(message);
     }
 
+  let reports: ReportBenchResult[] | undefined;
+  if (full)
+    try {
+      reports = await runReportsBench(log, {
+        pglite: stores.includes('pglite'),
+        adminUrl: stores.includes('postgres') ? databaseUrl : undefined,
+      });
+    } catch (error) {
+      const message = `reports: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
+
   // Interrupted: abort() is cleaning up and will exit; half a run is not written anywhere.
   if (isAborting()) return new Promise<number>(() => {});
 
@@ -202,6 +226,7 @@ async function main(): Promise<number> {
     stores: results,
     ...(calendar ? { calendar } : {}),
     ...(lists ? { lists } : {}),
+    ...(reports ? { reports } : {}),
     ...(soak ? { soak } : {}),
     crashes,
   };

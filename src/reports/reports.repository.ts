@@ -74,38 +74,50 @@ export interface ServiceMoneyRow {
  * Money taken in the period by service: each payment is shared among its booking's order lines
  * in proportion to their totals, whole minor units by largest remainder (ties to the earlier
  * line), so the services add up to exactly what was taken. An order worth nothing gives its
- * payment to its first line.
+ * payment to its first line. Most orders have one line and take the payment whole: only the
+ * others go through the sharing (window functions are what costs here).
  */
 export async function moneyByService(db: Db, args: PeriodArgs): Promise<ServiceMoneyRow[]> {
   const ws = args.workspaceId;
   const result = await sql<ServiceMoneyRow>`
     WITH money AS (
-      SELECT p.id AS payment_id, ${PAYMENT_AMOUNT}::numeric AS amount, p.booking_id
+      SELECT p.id AS payment_id, ${PAYMENT_AMOUNT}::bigint AS amount, p.booking_id
       FROM payments p
       JOIN bookings b ON b.workspace_id = ${ws} AND b.id = p.booking_id
       JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
       WHERE p.workspace_id = ${ws} AND ${inPeriod(sql`p.created_at`, args)}
-    ), lines AS (
-      SELECT m.payment_id, m.amount, bs.service_id,
-             (bs.price * bs.quantity)::numeric AS weight,
-             sum(bs.price * bs.quantity) OVER (PARTITION BY m.payment_id)::numeric AS total_weight,
-             row_number() OVER (PARTITION BY m.payment_id ORDER BY bs.position, bs.id) AS pos
+    ), per_payment AS (
+      SELECT m.payment_id, m.booking_id, m.amount, count(*) AS lines, min(bs.service_id::text) AS service
       FROM money m
       JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = m.booking_id
+      GROUP BY m.payment_id, m.booking_id, m.amount
+    ), lines AS (
+      SELECT pp.payment_id, pp.amount, bs.service_id::text AS service,
+             (bs.price * bs.quantity)::bigint AS weight,
+             sum(bs.price * bs.quantity) OVER (PARTITION BY pp.payment_id)::bigint AS total_weight,
+             row_number() OVER (PARTITION BY pp.payment_id ORDER BY bs.position, bs.id) AS pos
+      FROM per_payment pp
+      JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = pp.booking_id
+      WHERE pp.lines > 1
     ), shares AS (
-      SELECT payment_id, amount, service_id, pos,
+      SELECT payment_id, amount, service, pos,
              CASE WHEN total_weight = 0 THEN (CASE WHEN pos = 1 THEN amount ELSE 0 END)
-                  ELSE floor(amount * weight / total_weight) END AS base,
-             CASE WHEN total_weight = 0 THEN 0 ELSE mod(amount * weight, total_weight) END AS rest
+                  ELSE (amount * weight) / total_weight END AS base,
+             CASE WHEN total_weight = 0 THEN 0 ELSE (amount * weight) % total_weight END AS rest
       FROM lines
     ), ranked AS (
-      SELECT service_id, base,
+      SELECT service, base,
              amount - sum(base) OVER (PARTITION BY payment_id) AS missing,
              row_number() OVER (PARTITION BY payment_id ORDER BY rest DESC, pos) AS rank
       FROM shares
+    ), parts AS (
+      SELECT service, amount FROM per_payment WHERE lines = 1
+      UNION ALL
+      SELECT service, base + CASE WHEN rank <= missing THEN 1 ELSE 0 END FROM ranked
     )
-    SELECT service_id, sum(base + CASE WHEN rank <= missing THEN 1 ELSE 0 END)::bigint AS amount
-    FROM ranked GROUP BY service_id`.execute(db);
+    SELECT service::uuid AS service_id, sum(amount)::bigint AS amount FROM parts GROUP BY service`.execute(
+    db,
+  );
   return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
 }
 
@@ -149,17 +161,19 @@ export interface SourceRow {
 export async function sourceGroups(db: Db, args: PeriodArgs): Promise<SourceRow[]> {
   const ws = args.workspaceId;
   const result = await sql<SourceRow>`
-    SELECT b.source, b.ref, b.created_by_key_id AS key_id, count(*)::int AS bookings,
-           count(*) FILTER (WHERE b.canceled_at IS NOT NULL)::int AS canceled,
-           coalesce(sum(v.value), 0)::bigint AS value
-    FROM bookings b
-    JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-    LEFT JOIN LATERAL (
-      SELECT sum(bs.price * bs.quantity) AS value FROM booking_services bs
-      WHERE bs.workspace_id = ${ws} AND bs.booking_id = b.id
-    ) v ON true
-    WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}
-    GROUP BY b.source, b.ref, b.created_by_key_id`.execute(db);
+    WITH made AS (
+      SELECT b.id, b.source, b.ref, b.created_by_key_id, b.canceled_at IS NOT NULL AS canceled
+      FROM bookings b
+      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
+      WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}
+    ), valued AS (
+      SELECT m.source, m.ref, m.created_by_key_id, m.canceled, m.id, sum(bs.price * bs.quantity) AS value
+      FROM made m LEFT JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = m.id
+      GROUP BY m.source, m.ref, m.created_by_key_id, m.canceled, m.id
+    )
+    SELECT source, ref, created_by_key_id AS key_id, count(*)::int AS bookings,
+           count(*) FILTER (WHERE canceled)::int AS canceled, coalesce(sum(value), 0)::bigint AS value
+    FROM valued GROUP BY source, ref, created_by_key_id`.execute(db);
   return result.rows.map((row) => ({ ...row, value: Number(row.value) }));
 }
 
@@ -225,14 +239,15 @@ export async function customerVisits(db: Db, args: PeriodArgs): Promise<Customer
       WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inPeriod(sql`b.start_time`, args)}
       ORDER BY b.customer_id, b.start_time
     )
-    SELECT f.day::text AS day,
-           count(*) FILTER (WHERE NOT EXISTS (
-             SELECT 1 FROM bookings e WHERE e.workspace_id = ${ws} AND e.customer_id = f.customer_id
-               AND e.canceled_at IS NULL AND e.start_time < f.start_time))::int AS new_customers,
-           count(*) FILTER (WHERE EXISTS (
-             SELECT 1 FROM bookings e WHERE e.workspace_id = ${ws} AND e.customer_id = f.customer_id
-               AND e.canceled_at IS NULL AND e.start_time < f.start_time))::int AS returning_customers
-    FROM firsts f GROUP BY f.day`.execute(db);
+    SELECT f.day::text AS day, count(*) FILTER (WHERE NOT seen.before)::int AS new_customers,
+           count(*) FILTER (WHERE seen.before)::int AS returning_customers
+    FROM firsts f
+    CROSS JOIN LATERAL (
+      SELECT EXISTS (
+        SELECT 1 FROM bookings e WHERE e.workspace_id = ${ws} AND e.customer_id = f.customer_id
+          AND e.canceled_at IS NULL AND e.start_time < f.start_time) AS before
+    ) seen
+    GROUP BY f.day`.execute(db);
   return result.rows;
 }
 
