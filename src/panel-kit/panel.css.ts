@@ -39,6 +39,12 @@ h2{font-size:1.2rem;margin:1.75rem 0 .6rem}
 .lead{color:var(--muted);margin-top:-.5rem}
 .table-wrap{overflow-x:auto}
 td.num,th.num{text-align:end;font-variant-numeric:tabular-nums}
+table.figures tbody th,table.figures tfoot th{font-size:inherit;text-transform:none;letter-spacing:0;color:var(--ink);font-weight:400}
+dl.glance{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:1rem;margin:0 0 1rem}
+dl.glance>div{border:1px solid var(--line);border-radius:8px;padding:.6rem .8rem}
+dl.glance dt{font-size:.875rem;color:var(--muted)}
+dl.glance dd{margin:0}
+.glance-now{font-size:1.5rem;font-weight:600;font-variant-numeric:tabular-nums}
 .next-days{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.35rem 1rem}
 table{border-collapse:collapse;width:100%;background:var(--card)}
 th,td{text-align:start;padding:.55rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}

@@ -1,9 +1,10 @@
 /**
  * A bar chart drawn on the server as SVG: no script, no library, printable, and the same figures
- * sit in the table below it (the chart is decoration for sighted readers: `aria-hidden`, with the
- * table as the accessible form). Two shapes: columns along time (a series per figure, side by
- * side), and one bar per row for categories (staffers, sources), the label above its bar so long
- * names keep their room on a phone.
+ * sit in the table below it (the chart is for sighted readers: `aria-hidden`, the table is the
+ * accessible form). The bars are SVG stretched to the width they get; every word and number
+ * around them is HTML, so text keeps its size on a phone and on a wide screen alike. Two shapes:
+ * columns along time (a series per figure, side by side), and one bar per row for categories
+ * (staffers, sources), its label and value above it.
  */
 
 export interface ChartSeries {
@@ -14,12 +15,13 @@ export interface ChartSeries {
 export interface BarChartProps {
   labels: string[];
   series: ChartSeries[];
-  /** How an axis or bar value reads (money, a percentage, a count). */
+  /** How a value reads beside a bar (money, a percentage, a count). */
   format: (value: number) => string;
+  /** How the value axis reads (shorter: whole units). */
+  axis: (value: number) => string;
   shape: 'columns' | 'bars';
 }
 
-const WIDTH = 480;
 const SERIES_CLASSES = ['chart-a', 'chart-b', 'chart-c'];
 
 export function BarChart(props: BarChartProps) {
@@ -29,7 +31,7 @@ export function BarChart(props: BarChartProps) {
 function Legend({ series }: { series: ChartSeries[] }) {
   if (series.length < 2) return null;
   return (
-    <p class="chart-legend" aria-hidden="true">
+    <p class="chart-legend">
       {series.map((s, i) => (
         <span>
           <i class={SERIES_CLASSES[i]} /> {s.name}
@@ -47,81 +49,77 @@ export function niceCeiling(max: number): number {
   return 10 * power;
 }
 
-function Columns({ labels, series, format }: BarChartProps) {
-  const height = 200;
-  const top = 10;
-  const left = 64;
-  const bottom = 22;
-  const plotHeight = height - top - bottom;
-  const plotWidth = WIDTH - left - 4;
+/** The labels shown along the time axis: the first, the last and a few evenly between. */
+export function axisLabelIndexes(count: number, most = 5): number[] {
+  if (count <= most) return [...Array(count).keys()];
+  const step = (count - 1) / (most - 1);
+  return [...new Set([...Array(most).keys()].map((i) => Math.round(i * step)))];
+}
+
+function Columns({ labels, series, axis }: BarChartProps) {
   const ceiling = niceCeiling(Math.max(0, ...series.flatMap((s) => s.values)));
-  const slot = plotWidth / Math.max(labels.length, 1);
-  const barWidth = Math.max((slot * 0.8) / series.length, 0.5);
-  // Few enough labels along the axis to stay apart: about one per 60 units.
-  const every = Math.max(1, Math.ceil(labels.length / Math.floor(plotWidth / 60)));
-  const y = (value: number) => top + plotHeight - (value / ceiling) * plotHeight;
+  // Units: each bucket is 10 wide, bars fill 8 of it; the value axis runs 0-100.
+  const width = Math.max(labels.length, 1) * 10;
+  const barWidth = 8 / series.length;
   return (
-    <figure class="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} aria-hidden="true" focusable="false">
-        {[0, 0.25, 0.5, 0.75, 1].map((share) => (
-          <g class="chart-grid">
-            <line x1={left} x2={WIDTH - 4} y1={y(ceiling * share)} y2={y(ceiling * share)} />
-            <text x={left - 6} y={y(ceiling * share) + 4} text-anchor="end">
-              {format(ceiling * share)}
-            </text>
-          </g>
-        ))}
-        {labels.map((label, i) => (
-          <g>
-            {series.map((s, j) => {
-              const value = s.values[i] ?? 0;
+    <figure class="chart" aria-hidden="true">
+      <div class="chart-plot">
+        <div class="chart-axis">
+          {[1, 0.5, 0].map((share) => (
+            <span>{axis(ceiling * share)}</span>
+          ))}
+        </div>
+        <svg viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" focusable="false">
+          {[0, 25, 50, 75, 100].map((y) => (
+            <line class="chart-grid" x1={0} x2={width} y1={y} y2={y} vector-effect="non-scaling-stroke" />
+          ))}
+          {labels.map((_, i) =>
+            series.map((s, j) => {
+              const height = ((s.values[i] ?? 0) / ceiling) * 100;
               return (
                 <rect
                   class={SERIES_CLASSES[j]}
-                  x={left + i * slot + slot * 0.1 + j * barWidth}
-                  y={y(value)}
+                  x={i * 10 + 1 + j * barWidth}
+                  y={100 - height}
                   width={barWidth}
-                  height={Math.max(y(0) - y(value), 0)}
+                  height={height}
                 />
               );
-            })}
-            {i % every === 0 && (
-              <text class="chart-label" x={left + i * slot + slot / 2} y={height - 6} text-anchor="middle">
-                {label}
-              </text>
-            )}
-          </g>
-        ))}
-      </svg>
+            }),
+          )}
+        </svg>
+        {/* Evenly spread labels, the first at the start and the last at the end: where their
+            evenly spread buckets are (no inline positions: the panel's CSP allows no style attribute). */}
+        <div class="chart-x">
+          {axisLabelIndexes(labels.length).map((i) => (
+            <span>{labels[i]}</span>
+          ))}
+        </div>
+      </div>
       <Legend series={series} />
     </figure>
   );
 }
 
 function Bars({ labels, series, format }: BarChartProps) {
-  const rowHeight = 34;
-  const height = labels.length * rowHeight + 4;
-  const ceiling = niceCeiling(Math.max(0, ...series.flatMap((s) => s.values)));
   const values = series[0]?.values ?? [];
+  const ceiling = niceCeiling(Math.max(0, ...values));
   return (
-    <figure class="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} aria-hidden="true" focusable="false">
+    <figure class="chart" aria-hidden="true">
+      <ul class="chart-bars">
         {labels.map((label, i) => {
           const value = values[i] ?? 0;
-          const width = Math.max(((WIDTH - 80) * value) / ceiling, value > 0 ? 1 : 0);
           return (
-            <g>
-              <text class="chart-label" x={0} y={i * rowHeight + 12}>
-                {label}
-              </text>
-              <rect class={SERIES_CLASSES[0]} x={0} y={i * rowHeight + 16} width={width} height={12} />
-              <text x={width + 6} y={i * rowHeight + 27}>
-                {format(value)}
-              </text>
-            </g>
+            <li>
+              <span class="chart-bar-label">{label}</span>
+              <span class="chart-bar-value">{format(value)}</span>
+              <svg viewBox="0 0 100 10" preserveAspectRatio="none" focusable="false">
+                <rect class={SERIES_CLASSES[0]} x={0} y={0} width={(value / ceiling) * 100} height={10} />
+              </svg>
+            </li>
           );
         })}
-      </svg>
+      </ul>
     </figure>
   );
 }

@@ -41,6 +41,21 @@ export function formatValue(value: number | null, unit: Unit, words: ReportWords
   }
 }
 
+/** A value on the chart's axis: whole units, money without cents, large numbers short ("€12K"). */
+export function formatAxis(value: number, unit: Unit, words: ReportWords): string {
+  const { locale } = words.text;
+  if (unit === 'money')
+    return numberFormat(locale, {
+      style: 'currency',
+      currency: words.currency,
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    }).format(value / 10 ** currencyDigits(words.currency));
+  if (unit === 'permille')
+    return numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(value / 1000);
+  return numberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+}
+
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

@@ -3,7 +3,14 @@ import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { PeriodProblem, ReportPeriod } from '../report-period.rules.js';
 import { REPORT_KINDS, type Report, type ReportKind, type ReportTable } from '../reports.service.js';
 import { BarChart } from './bar-chart.js';
-import { columnName, formatValue, labelOf, type ReportWords, tableName } from './report-format.js';
+import {
+  columnName,
+  formatAxis,
+  formatValue,
+  labelOf,
+  type ReportWords,
+  tableName,
+} from './report-format.js';
 
 export const REPORTS = `${PANEL_PREFIX}/reports`;
 
@@ -11,10 +18,18 @@ export const REPORTS = `${PANEL_PREFIX}/reports`;
 export const REPORTS_CSS =
   '.tabs{display:flex;flex-wrap:wrap;gap:.25rem .75rem;margin:0 0 1rem;padding:0;list-style:none}' +
   '.tabs a[aria-current=page]{font-weight:600;text-decoration:none;color:var(--ink)}' +
-  '.chart{margin:0 0 1rem}.chart svg{width:100%;height:auto;display:block;font-size:12px;fill:var(--muted)}' +
-  '.chart .chart-label{fill:var(--ink)}.chart-grid line{stroke:var(--line)}' +
-  '.chart-a{fill:var(--accent);background:var(--accent)}.chart-b{fill:#e08a2c;background:#e08a2c}' +
-  '.chart-legend{display:flex;gap:1rem;font-size:.9rem}.chart-legend i{display:inline-block;width:.8em;height:.8em;border-radius:2px}' +
+  '.chart{margin:0 0 1.25rem}' +
+  '.chart-plot{display:grid;grid-template-columns:auto 1fr;grid-template-rows:11rem auto;column-gap:.5rem}' +
+  '.chart-axis{display:flex;flex-direction:column;justify-content:space-between;text-align:end;font-size:.8rem;color:var(--muted);line-height:1}' +
+  '.chart-plot svg{width:100%;height:100%;display:block;border-bottom:1px solid var(--muted)}' +
+  '.chart-x{grid-column:2;display:flex;justify-content:space-between;gap:.5rem;margin-top:.25rem;font-size:.8rem;color:var(--muted);white-space:nowrap;overflow:hidden;min-width:0}' +
+  '@media (max-width:40rem){.chart-x span:nth-child(2n){display:none}}' +
+  '.chart-grid{stroke:var(--line)}.chart-a{fill:var(--accent);background:var(--accent)}.chart-b{fill:#c76b12;background:#c76b12}' +
+  '.chart-bars{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}' +
+  '.chart-bars li{display:grid;grid-template-columns:1fr auto;gap:.1rem .5rem}' +
+  '.chart-bars svg{grid-column:1/-1;width:100%;height:.65rem;display:block;background:var(--bg)}' +
+  '.chart-bar-value{font-variant-numeric:tabular-nums;color:var(--muted)}' +
+  '.chart-legend{display:flex;gap:1rem;font-size:.9rem;margin:.5rem 0 0}.chart-legend i{display:inline-block;width:.8em;height:.8em;border-radius:2px}' +
   'tfoot th,tfoot td{font-weight:600;border-top:2px solid var(--line)}';
 
 export interface ReportsView {
@@ -133,10 +148,11 @@ function ReportSection({
                 values: table.rows.map((row) => row.values[i] ?? 0),
               }))}
               format={(value) => formatValue(value, table.columns[report.chart.columns[0]!]!.unit, words)}
+              axis={(value) => formatAxis(value, table.columns[report.chart.columns[0]!]!.unit, words)}
             />
           )}
           <div class="table-wrap">
-            <table>
+            <table class="figures">
               <thead>
                 <tr>
                   <th scope="col">{text.t(`reports.by.${table.id}` as PanelKey)}</th>

@@ -278,48 +278,29 @@ function GlanceCard({
 }) {
   const { t, locale } = text;
   const count = new Intl.NumberFormat(locale);
-  const line = (key: PanelKey, now: Figures, before: Figures, pick: 'bookings' | 'revenue') => {
+  const tile = (key: PanelKey, now: Figures, before: Figures, pick: 'bookings' | 'revenue') => {
     const a = now[pick];
     const b = before[pick];
     if (a === undefined || b === undefined) return null;
     const show = (value: number) =>
       pick === 'revenue' ? formatMoney(value, currency, locale) : count.format(value);
     return (
-      <tr>
-        <th scope="row">{t(key)}</th>
-        <td class="num">{show(a)}</td>
-        <td class="num">{show(b)}</td>
-        <td class="num">{change(a, b, locale)}</td>
-      </tr>
+      <div>
+        <dt>{t(key)}</dt>
+        <dd class="glance-now">{show(a)}</dd>
+        <dd class="muted">{t('home.glance.compare', { before: show(b), change: change(a, b, locale) })}</dd>
+      </div>
     );
   };
   return (
     <section class="card" aria-labelledby="glance">
       <h2 id="glance">{t('home.glance')}</h2>
-      <div class="table-wrap">
-        <table class="glance">
-          <thead>
-            <tr>
-              <th scope="col">{t('home.glance.figure')}</th>
-              <th scope="col" class="num">
-                {t('home.glance.now')}
-              </th>
-              <th scope="col" class="num">
-                {t('home.glance.before')}
-              </th>
-              <th scope="col" class="num">
-                {t('home.glance.change')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {line('home.glance.todayBookings', glance.todayFigures, glance.sameDayLastWeek, 'bookings')}
-            {line('home.glance.todayRevenue', glance.todayFigures, glance.sameDayLastWeek, 'revenue')}
-            {line('home.glance.weekBookings', glance.weekToDate, glance.lastWeekToDate, 'bookings')}
-            {line('home.glance.weekRevenue', glance.weekToDate, glance.lastWeekToDate, 'revenue')}
-          </tbody>
-        </table>
-      </div>
+      <dl class="glance">
+        {tile('home.glance.todayBookings', glance.todayFigures, glance.sameDayLastWeek, 'bookings')}
+        {tile('home.glance.todayRevenue', glance.todayFigures, glance.sameDayLastWeek, 'revenue')}
+        {tile('home.glance.weekBookings', glance.weekToDate, glance.lastWeekToDate, 'bookings')}
+        {tile('home.glance.weekRevenue', glance.weekToDate, glance.lastWeekToDate, 'revenue')}
+      </dl>
       {reports && (
         <p>
           <a href={`${PANEL_PREFIX}/reports`}>{t('home.glance.reports')}</a>

@@ -196,12 +196,12 @@ describe('the next setup step', () => {
   });
 });
 
-/** The cells of the "How it is going" table, row by row, as text. */
+/** The tiles of "How it is going", each as "name | now | compared", in page order. */
 function glanceRows(body: string): string[] {
-  const table = /<table class="glance">([\s\S]*?)<\/table>/.exec(body)?.[1] ?? '';
-  return [...table.matchAll(/<tr><th scope="row">([\s\S]*?)<\/tr>/g)].map((m) =>
+  const list = /<dl class="glance">([\s\S]*?)<\/dl>/.exec(body)?.[1] ?? '';
+  return [...list.matchAll(/<div>([\s\S]*?)<\/div>/g)].map((m) =>
     m[1]!
-      .replace(/<\/t[dh]>/g, ' | ')
+      .replace(/<\/d[td]>/g, ' | ')
       .replace(/<[^>]+>/g, '')
       .replace(/\s+\|\s*$/, '')
       .trim(),
@@ -235,11 +235,11 @@ describe('Home at a glance', () => {
     expect(home.body).not.toContain('date=2026-03-26"');
     expect(glanceRows(home.body)).toEqual([
       // Clara and Dora in Berlin, Hanna on Thursday in New York; none the Thursday before.
-      'Bookings today | 3 | 0 | –',
-      'Revenue today | €40.00 | €20.00 | +100%',
+      'Bookings today | 3 | 0 a week before · –',
+      'Revenue today | €40.00 | €20.00 a week before · +100%',
       // Monday to Thursday: Gerd's late Wednesday in New York besides.
-      'Bookings this week so far | 4 | 0 | –',
-      'Revenue this week so far | €40.00 | €20.00 | +100%',
+      'Bookings this week so far | 4 | 0 a week before · –',
+      'Revenue this week so far | €40.00 | €20.00 a week before · +100%',
     ]);
     expect(home.body).toContain('<a href="/panel/reports">All reports</a>');
   });
@@ -264,8 +264,8 @@ describe('Home at a glance', () => {
       '<a href="/panel/calendar?date=2026-03-27">Fri 27 Mar</a> <span>1 booking, 1 yours</span>',
     );
     expect(glanceRows(home.body)).toEqual([
-      'Bookings today | 3 | 0 | –',
-      'Bookings this week so far | 4 | 0 | –',
+      'Bookings today | 3 | 0 a week before · –',
+      'Bookings this week so far | 4 | 0 a week before · –',
     ]);
     expect(home.body).not.toContain('All reports');
     expect(home.body).not.toContain('Needs attention');
