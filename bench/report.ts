@@ -94,8 +94,11 @@ export function evaluateBars(report: BenchReport): Bar[] {
       c.islandGzipBytes <= CALENDAR_ISLAND_BAR_BYTES,
     );
   }
+  // The bar is PostgreSQL's when it ran: a business of 100,000 bookings a year runs it (the
+  // embedded store's figures are recorded beside it, docs/reports.md).
+  const reportStore = report.reports?.some((r) => r.store === 'postgres') ? 'postgres' : 'pglite';
   for (const result of report.reports ?? []) {
-    if (!result.name.startsWith('report ')) continue;
+    if (!result.name.startsWith('report ') || result.store !== reportStore) continue;
     add(
       result.store,
       `${result.name}, a year of ${REPORT_BOOKINGS.toLocaleString('en')} bookings, one at a time (issue 31)`,
