@@ -57,7 +57,8 @@ export async function recordAudit(
 
 /**
  * Records something that changes nothing but must be known, such as an export of customer data,
- * in a short unit of work of its own.
+ * in a short unit of work of its own. It names no workspace to the unit of work: nothing a cached
+ * answer shows changed, so the workspace's slot caches stay (a read must not empty them).
  */
 export function recordAccess(
   uow: UnitOfWork,
@@ -67,7 +68,7 @@ export function recordAccess(
   subjectId: string | null,
   details: Record<string, unknown> = {},
 ): Promise<void> {
-  return uow.run(workspaceId, (tx) => recordAudit(tx, workspaceId, actor, action, subjectId, details));
+  return uow.run(null, (tx) => recordAudit(tx, workspaceId, actor, action, subjectId, details));
 }
 
 export interface AuditEntryView {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, change, openStudio, type Studio } from '../../test/bookings/bookings-kit.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
+import { readAvailabilityVersion } from '../slots/availability-versions.repository.js';
 import { receiveInboundText } from '../text-messages/text-inbound.service.js';
 import { outboxHandlers } from '../workers.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
@@ -117,8 +118,16 @@ describe('export and erasure of one customer', () => {
     );
     expect(await placesHolding('Latexallergy')).toEqual(expect.arrayContaining(['bookings']));
 
+    const versionBefore = await readAvailabilityVersion(t.db, t.workspace.id);
     const exported = await t.call('GET', `/customers/${customerId}/export`);
     expect(exported.statusCode, exported.body).toBe(200);
+    // The export is audited, and being a read it leaves the workspace's slot caches alone.
+    expect(await readAvailabilityVersion(t.db, t.workspace.id)).toBe(versionBefore);
+    const audited = await sql<{ n: number }>`SELECT count(*)::int AS n FROM audit_entries
+      WHERE workspace_id = ${t.workspace.id} AND action = 'customer.exported' AND subject_id = ${customerId}`.execute(
+      t.db,
+    );
+    expect(audited.rows[0]!.n).toBe(1);
     expect(exported.headers['content-disposition']).toContain(`customer-${customerId}.json`);
     const document = exported.json();
     expect(document.customer).toMatchObject({ uuid: customerId, phone, email, erased_at: null });
