@@ -9,8 +9,8 @@ import { toUtcIso } from '../platform/time/zone.js';
 import type { ServiceCreateBody, ServiceUpdateBody } from '../services/services.schemas.js';
 import { createService, updateService } from '../services/services.service.js';
 import {
+  assignmentsOfStaffers,
   createStaffer,
-  getStaffer,
   listOfferedServicePairs,
   updateStaffer,
 } from '../staffers/staffers.service.js';
@@ -240,7 +240,15 @@ function locationIdsOf(lookups: ImportLookups, names: string[]): { ids: string[]
 
 async function planServices(ctx: RequestContext & { db: Db }, rows: Rows, lookups: ImportLookups) {
   const byName = new Map(lookups.services.map((s) => [nameKey(s.name), s]));
-  const pairs = await listOfferedServicePairs(ctx.db, ctx.workspace.id);
+  // Every staffer's current services in one read, for the rows that match an existing staffer.
+  const [pairs, currentAssignments] = await Promise.all([
+    listOfferedServicePairs(ctx.db, ctx.workspace.id),
+    assignmentsOfStaffers(
+      ctx.db,
+      ctx.workspace.id,
+      lookups.staffers.map((s) => s.id),
+    ),
+  ]);
   const locationsOf = (serviceId: string) =>
     pairs
       .filter((pair) => pair.service_id === serviceId)
@@ -297,7 +305,15 @@ async function planServices(ctx: RequestContext & { db: Db }, rows: Rows, lookup
 }
 
 async function planStaffers(ctx: RequestContext & { db: Db }, rows: Rows, lookups: ImportLookups) {
-  const pairs = await listOfferedServicePairs(ctx.db, ctx.workspace.id);
+  // Every staffer's current services in one read, for the rows that match an existing staffer.
+  const [pairs, currentAssignments] = await Promise.all([
+    listOfferedServicePairs(ctx.db, ctx.workspace.id),
+    assignmentsOfStaffers(
+      ctx.db,
+      ctx.workspace.id,
+      lookups.staffers.map((s) => s.id),
+    ),
+  ]);
   const byEmail = new Map(
     lookups.staffers.filter((s) => s.email).map((s) => [s.email!.toLowerCase(), s] as const),
   );
@@ -375,17 +391,19 @@ async function planStaffers(ctx: RequestContext & { db: Db }, rows: Rows, lookup
       });
       continue;
     }
-    const current = await getStaffer(ctx.db, ctx.workspace.id, found.id);
     const sameAssignments =
       assignments === undefined ||
       assignmentKey(assignments) ===
         assignmentKey(
-          current.assignments.map((a) => ({ location_uuid: a.locationId, service_uuids: a.serviceIds })),
+          (currentAssignments.get(found.id) ?? []).map((a) => ({
+            location_uuid: a.locationId,
+            service_uuids: a.serviceIds,
+          })),
         );
     const same =
-      current.first_name === body.first_name &&
-      current.last_name === body.last_name &&
-      (body.position === undefined || body.position === current.position) &&
+      found.first_name === body.first_name &&
+      found.last_name === body.last_name &&
+      (body.position === undefined || body.position === found.position) &&
       sameAssignments;
     planned.push(
       same

@@ -18,6 +18,7 @@ import {
   replaceStafferServices,
   type StafferRecord,
   type StafferValues,
+  stafferAssignments,
   updateStafferRow,
 } from './staffers.repository.js';
 import type { StafferCreateBody, StafferUpdateBody } from './staffers.schemas.js';
@@ -47,6 +48,11 @@ export async function getStaffer(db: Db, workspaceId: string, stafferId: string)
   const staffer = await findStaffer(db, workspaceId, stafferId);
   if (!staffer) throw notFound('Staffer');
   return staffer;
+}
+
+/** The live services of many staffers per location, in one read (an import compares rows with them). */
+export function assignmentsOfStaffers(db: Db, workspaceId: string, stafferIds: string[]) {
+  return stafferAssignments(db, workspaceId, stafferIds);
 }
 
 export async function createStaffer(
