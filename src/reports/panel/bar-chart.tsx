@@ -69,7 +69,7 @@ function Columns({ labels, series, axis }: BarChartProps) {
             <span>{axis(ceiling * share)}</span>
           ))}
         </div>
-        <svg viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" focusable="false">
+        <svg viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" focusable="false" aria-hidden="true">
           {[0, 25, 50, 75, 100].map((y) => (
             <line class="chart-grid" x1={0} x2={width} y1={y} y2={y} vector-effect="non-scaling-stroke" />
           ))}
@@ -113,7 +113,7 @@ function Bars({ labels, series, format }: BarChartProps) {
             <li>
               <span class="chart-bar-label">{label}</span>
               <span class="chart-bar-value">{format(value)}</span>
-              <svg viewBox="0 0 100 10" preserveAspectRatio="none" focusable="false">
+              <svg viewBox="0 0 100 10" preserveAspectRatio="none" focusable="false" aria-hidden="true">
                 <rect class={SERIES_CLASSES[0]} x={0} y={0} width={(value / ceiling) * 100} height={10} />
               </svg>
             </li>
