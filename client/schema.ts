@@ -108,10 +108,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -130,6 +130,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -190,6 +204,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -272,6 +296,8 @@ export interface paths {
                         booking_callback?: boolean | null;
                         /** @description Required when the booking form says so */
                         booking_comment?: string;
+                        /** @description true: Kairos collects what the service's payment policy asks (docs/payments.md): the booking waits in payment state `awaiting_payment`, holding its slot, and `links[]` carries the `payment` link to the provider's hosted page. Absent or false: confirmed as before, nothing collected. */
+                        collect_payment?: boolean;
                         /** @description Required when the booking form says so */
                         customer_email?: string;
                         /** @description Required when the booking form says so */
@@ -374,10 +400,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -396,6 +422,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -456,6 +496,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -619,10 +669,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -641,6 +691,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -701,6 +765,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1119,10 +1193,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1141,6 +1215,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1201,6 +1289,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1367,10 +1465,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1389,6 +1487,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1449,6 +1561,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1616,10 +1738,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1638,6 +1760,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1698,6 +1834,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1864,10 +2010,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1886,6 +2032,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1946,6 +2106,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2113,10 +2283,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2135,6 +2305,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2195,6 +2379,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2361,10 +2555,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2383,6 +2577,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2443,6 +2651,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2612,10 +2830,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2634,6 +2852,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2694,6 +2926,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2899,10 +3141,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2921,6 +3163,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2981,6 +3237,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -5661,6 +5927,20 @@ export interface paths {
                                      * @example 2026-09-10T12:00:00Z
                                      */
                                     created_at: string;
+                                    /**
+                                     * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                     * @enum {unknown}
+                                     */
+                                    kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                    /**
+                                     * @description manual: recorded by /status/complete
+                                     * @enum {unknown}
+                                     */
+                                    provider: "manual" | "stripe";
+                                    /** @description The provider's id of the charge or refund */
+                                    reference: string | null;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "succeeded" | "failed";
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
@@ -5798,6 +6078,20 @@ export interface paths {
                                      * @example 2026-09-10T12:00:00Z
                                      */
                                     created_at: string;
+                                    /**
+                                     * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                     * @enum {unknown}
+                                     */
+                                    kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                    /**
+                                     * @description manual: recorded by /status/complete
+                                     * @enum {unknown}
+                                     */
+                                    provider: "manual" | "stripe";
+                                    /** @description The provider's id of the charge or refund */
+                                    reference: string | null;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "succeeded" | "failed";
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
@@ -6296,6 +6590,192 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/services/{serviceUuid}/payment_policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A service's payment and cancellation policy */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    serviceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description none; deposit (fixed or percent of the price); prepayment (the price); card_on_file (kept, not charged)
+                                 * @enum {unknown}
+                                 */
+                                collect: "none" | "deposit" | "prepayment" | "card_on_file";
+                                /** @description Minor units, for a fixed deposit */
+                                deposit_amount: number | null;
+                                deposit_percent: number | null;
+                                /** @enum {unknown} */
+                                deposit_type: "fixed" | "percent";
+                                free_cancellation_hours: number;
+                                late_cancel_fee_percent: number;
+                                no_show_fee_percent: number;
+                                /**
+                                 * @description flexible: free until 2 h before, no late fee, 50% no-show; moderate: 24 h, 50%, 100%; strict: 48 h, 100%, 100%
+                                 * @enum {unknown}
+                                 */
+                                preset: "flexible" | "moderate" | "strict" | "custom";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Sets a service's payment and cancellation policy (a preset's terms, or custom ones) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    serviceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        collect: "none" | "deposit" | "prepayment" | "card_on_file";
+                        deposit_amount?: number | null;
+                        deposit_percent?: number | null;
+                        /** @enum {unknown} */
+                        deposit_type?: "fixed" | "percent";
+                        free_cancellation_hours?: number;
+                        late_cancel_fee_percent?: number;
+                        no_show_fee_percent?: number;
+                        /** @enum {unknown} */
+                        preset: "flexible" | "moderate" | "strict" | "custom";
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description none; deposit (fixed or percent of the price); prepayment (the price); card_on_file (kept, not charged)
+                                 * @enum {unknown}
+                                 */
+                                collect: "none" | "deposit" | "prepayment" | "card_on_file";
+                                /** @description Minor units, for a fixed deposit */
+                                deposit_amount: number | null;
+                                deposit_percent: number | null;
+                                /** @enum {unknown} */
+                                deposit_type: "fixed" | "percent";
+                                free_cancellation_hours: number;
+                                late_cancel_fee_percent: number;
+                                no_show_fee_percent: number;
+                                /**
+                                 * @description flexible: free until 2 h before, no late fee, 50% no-show; moderate: 24 h, 50%, 100%; strict: 48 h, 100%, 100%
+                                 * @enum {unknown}
+                                 */
+                                preset: "flexible" | "moderate" | "strict" | "custom";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/staffers": {

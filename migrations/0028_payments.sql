@@ -66,6 +66,8 @@ CREATE TABLE payment_operations (
   amount          integer NOT NULL CHECK (amount >= 0),
   provider        text NOT NULL CHECK (provider IN ('stripe')),
   provider_ref    text,
+  -- a checkout's hosted page, while it is open (the booking's `payment` link)
+  provider_url    text,
   state           text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sending', 'done', 'failed')),
   next_attempt_at timestamptz NOT NULL DEFAULT now(),
   attempt_count   integer NOT NULL DEFAULT 0,

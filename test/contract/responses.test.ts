@@ -119,6 +119,13 @@ describe('declared response schemas', () => {
     await call('GET', `/locations/${loc}/services`, undefined, 200);
     await call('GET', `/services/${cut.uuid}`, undefined, 200);
     await call('PATCH', `/services/${wash.uuid}`, { price: 1500 }, 200);
+    await call(
+      'PUT',
+      `/services/${wash.uuid}/payment_policy`,
+      { collect: 'deposit', deposit_type: 'fixed', deposit_amount: 500, preset: 'flexible' },
+      200,
+    );
+    await call('GET', `/services/${wash.uuid}/payment_policy`, undefined, 200);
 
     const services = [{ location_uuid: loc, service_uuids: [cut.uuid, wash.uuid] }];
     const anna = (await call('POST', '/staffers', { first_name: 'Anna', services }, 201)).data;

@@ -333,6 +333,7 @@ export interface PaymentOperationsTable {
   amount: number;
   provider: PaymentProviderName;
   provider_ref: string | null;
+  provider_url: string | null;
   state: Generated<'pending' | 'sending' | 'done' | 'failed'>;
   next_attempt_at: Timestamp;
   attempt_count: Generated<number>;
