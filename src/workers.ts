@@ -4,6 +4,7 @@ import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-work
 import { emailHandler } from './notifications/outbox-handler.js';
 import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
 import type { WorkerLogger } from './outbox/queue-worker.js';
+import { paymentHandler } from './payments/outbox-handler.js';
 import { PaymentSweeper } from './payments/payment-sweeper.js';
 import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
@@ -19,7 +20,7 @@ import { openWritePath } from './write-path.js';
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
-  return registerHandlers([webhookHandler, emailHandler, textMessageHandler]);
+  return registerHandlers([webhookHandler, emailHandler, textMessageHandler, paymentHandler]);
 }
 
 /**

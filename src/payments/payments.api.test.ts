@@ -4,6 +4,8 @@ import { at, bookingBody, type Json, openStudio, type Studio } from '../../test/
 import { createOtherWorkspace } from '../../test/helpers/build-test-app.js';
 import { FakeStripe } from '../../test/helpers/fake-stripe.js';
 import { type Config, loadConfig } from '../config.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
+import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
 import { attemptDueOperations } from './payment-operations.service.js';
 import { connectStripe } from './payment-settings.service.js';
@@ -277,5 +279,85 @@ describe('an unpaid hold', () => {
     expect(order.amount_paid).toBe(0);
     const intent = (fake.sessions.get(sessionId) as Json).payment_intent;
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === intent)).toHaveLength(1);
+  });
+});
+
+describe('a paid booking canceled or not attended', () => {
+  const settle = async () => {
+    // The cancellation's event is dispatched (twice over: once settles), then the owed calls sent.
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1000);
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1000);
+    await attemptDueOperations(s.t.db, uow(), config, s.clock.now());
+    await attemptDueOperations(s.t.db, uow(), config, s.clock.now());
+  };
+  const paidBooking = async (start: string, overrides: Record<string, unknown> = {}) => {
+    const booking = await bookCollecting(start, overrides);
+    const sessionId = sessionOf(booking);
+    const before = fake.events.length;
+    fake.pay(sessionId);
+    for (const event of fake.events.slice(before)) await fake.deliver(event);
+    return {
+      booking,
+      sessionId,
+      intent: (fake.sessions.get(sessionId) as Json).payment_intent as string | null,
+    };
+  };
+  const movements = async (id: string) =>
+    (await getBooking(id)).order.payments.map((p: Json) => [p.kind, p.amount, p.status]);
+
+  it('inside the free period: the deposit is refunded in full, once', async () => {
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1000);
+    const { booking, intent } = await paidBooking(at(s.nextDay(), '10:00'));
+    const cancel = await s.t.call('PUT', `/bookings/${booking.uuid}/status/cancel`, {
+      cancel_reason: 'canceled',
+    });
+    expect(cancel.statusCode).toBe(200);
+    await settle();
+    expect(await movements(booking.uuid)).toEqual([
+      ['deposit', 1800, 'succeeded'],
+      ['refund', 1800, 'succeeded'],
+    ]);
+    expect(
+      [...fake.refunds.values()].filter((r) => r.payment_intent === intent).map((r) => r.amount),
+    ).toEqual([1800]);
+    // The refund's own webhook, late, lands on the same record.
+    for (const event of fake.eventsOf('refund.created')) await fake.deliver(event);
+    expect((await getBooking(booking.uuid)).order.amount_paid).toBe(0);
+  });
+
+  it('late: the 50% fee keeps the deposit and charges the rest to the kept card, once', async () => {
+    // Today 16:00 in Berlin: less than 24 hours ahead.
+    const { booking } = await paidBooking(at('2026-09-01', '16:00'));
+    await s.t.call('PUT', `/bookings/${booking.uuid}/status/cancel`, { cancel_reason: 'canceled' });
+    await settle();
+    for (const event of fake.eventsOf('payment_intent.succeeded')) await fake.deliver(event);
+    expect(await movements(booking.uuid)).toEqual([
+      ['deposit', 1800, 'succeeded'],
+      ['late_cancel_fee', 2700, 'succeeded'],
+    ]);
+    expect(fake.chargesOf(booking.uuid).map((c) => c.amount)).toEqual([1800, 2700]);
+    expect((await getBooking(booking.uuid)).order.amount_paid).toBe(4500);
+  });
+
+  it('no-show with a card on file: marked didnt_come, the no-show fee charged once', async () => {
+    await setPolicy(s.f.color.id, { collect: 'card_on_file', preset: 'strict' });
+    const { booking, intent } = await paidBooking(at(s.nextDay(), '10:00'), { service_uuid: s.f.color.id });
+    expect(intent).toBeNull();
+    expect((await getBooking(booking.uuid)).payment.state).toBe('card_on_file');
+    expect((fake.sessions.get(sessionOf(booking)) as Json).mode).toBe('setup');
+    await s.t.call('PUT', `/bookings/${booking.uuid}/status/cancel`, { cancel_reason: 'didnt_come' });
+    await settle();
+    expect(await movements(booking.uuid)).toEqual([['no_show_fee', 5000, 'succeeded']]);
+    expect(fake.chargesOf(booking.uuid).map((c) => c.amount)).toEqual([5000]);
+  });
+
+  it('a declined fee is recorded as failed, not retried into a double charge', async () => {
+    const { booking } = await paidBooking(at(s.nextDay(), '12:00'), { service_uuid: s.f.color.id });
+    const card = [...fake.setupIntents.values()].at(-1)?.payment_method as string;
+    fake.decliningCards.add(card);
+    await s.t.call('PUT', `/bookings/${booking.uuid}/status/cancel`, { cancel_reason: 'didnt_come' });
+    await settle();
+    expect(await movements(booking.uuid)).toEqual([['no_show_fee', 5000, 'failed']]);
+    expect(fake.chargesOf(booking.uuid)).toEqual([]);
   });
 });

@@ -7,7 +7,12 @@ import type { PaymentKind } from '../platform/db/schema.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
 import { isUuid } from '../platform/uuid.js';
 import { findWorkspaceById, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { amountDue, paymentPolicyOf } from './payment-policy.rules.js';
+import {
+  amountDue,
+  cancellationSettlement,
+  noShowSettlement,
+  paymentPolicyOf,
+} from './payment-policy.rules.js';
 import { NoPaymentProvider, type PaymentConfig, workspaceProvider } from './payment-providers.service.js';
 import { paymentSettingsOf } from './payment-settings.rules.js';
 import {
@@ -20,6 +25,7 @@ import {
   insertOperation,
   markEventHandled,
   onlineAccountOf,
+  providerPaymentsOf,
   recordPayment,
   setBookingPaymentState,
   settleHold,
@@ -364,4 +370,73 @@ export async function confirmCheckoutReturn(
   );
   if (!bookingId) throw new AppError(404, 'not_found', 'Not found.');
   return { workspace, booking: await requireBookingView(db, workspaceId, bookingId) };
+}
+
+/** What the provider holds of a booking's money now: succeeded charges less succeeded refunds. */
+function heldOf(payments: { kind: string; amount: number; status: string }[]): number {
+  return payments.reduce(
+    (sum, p) => (p.status !== 'succeeded' ? sum : p.kind === 'refund' ? sum - p.amount : sum + p.amount),
+    0,
+  );
+}
+
+/**
+ * A canceled booking's money, settled by its service's policy in the transaction that dispatches
+ * its `booking-canceled` event (so exactly once): inside the free period everything paid is owed
+ * back; later the late-cancel fee is kept and the rest owed back; reason `didnt_come` (No-show)
+ * keeps the no-show fee; the part of a fee beyond what was paid is owed as a charge to the card
+ * kept on file. The calls themselves are owed operations the payment round sends. A hold released
+ * unpaid (`abandoned`) settles nothing here.
+ */
+export async function settleCancellation(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  canceledAt: number,
+  now: number,
+) {
+  const booking = await lockBooking(tx, workspaceId, bookingId);
+  if (booking.payment_state !== 'paid' && booking.payment_state !== 'card_on_file') return undefined;
+  if (booking.cancel_reason === 'abandoned') return undefined;
+  const money = await findBookingMoney(tx, workspaceId, bookingId);
+  const checkout = await findCheckoutOperation(tx, workspaceId, bookingId);
+  if (!money || !checkout?.provider_ref) return undefined;
+  const payments = await providerPaymentsOf(tx, workspaceId, bookingId);
+  const input = {
+    policy: paymentPolicyOf(money.policy),
+    price: money.price,
+    paid: Math.max(0, heldOf(payments)),
+    cardOnFile: true,
+  };
+  const settlement =
+    booking.cancel_reason === 'didnt_come'
+      ? noShowSettlement(input)
+      : cancellationSettlement({ ...input, startsAt: booking.start_time.getTime(), canceledAt });
+  const charged = payments.find(
+    (p) => (p.kind === 'deposit' || p.kind === 'prepayment') && p.status === 'succeeded',
+  );
+  const due = new Date(now);
+  if (settlement.refund > 0 && charged?.reference)
+    await insertOperation(tx, {
+      workspaceId,
+      bookingId,
+      kind: 'refund',
+      amount: Math.min(settlement.refund, charged.amount),
+      provider: checkout.provider,
+      providerRef: charged.reference,
+      createdBy: 'system',
+      nextAttemptAt: due,
+    });
+  if (settlement.charge > 0)
+    await insertOperation(tx, {
+      workspaceId,
+      bookingId,
+      kind: booking.cancel_reason === 'didnt_come' ? 'no_show_fee' : 'late_cancel_fee',
+      amount: settlement.charge,
+      provider: checkout.provider,
+      providerRef: checkout.provider_ref,
+      createdBy: 'system',
+      nextAttemptAt: due,
+    });
+  return settlement;
 }
