@@ -7,9 +7,10 @@ import { type Config, loadConfig } from '../config.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
-import { attemptDueOperations } from './payment-operations.service.js';
+import { attemptDueOperations, OPERATION_CLAIM_MS } from './payment-operations.service.js';
 import { connectStripe } from './payment-settings.service.js';
 import { systemBookingContext } from './payment-sweeper.js';
+import { claimDueOperations } from './payments.repository.js';
 import { releaseExpiredHolds } from './payments.service.js';
 
 /**
@@ -359,5 +360,99 @@ describe('a paid booking canceled or not attended', () => {
     await settle();
     expect(await movements(booking.uuid)).toEqual([['no_show_fee', 5000, 'failed']]);
     expect(fake.chargesOf(booking.uuid)).toEqual([]);
+  });
+});
+
+describe('a manual refund and a worker that dies mid-refund', () => {
+  const paid = async (start: string) => {
+    const booking = await bookCollecting(start);
+    const sessionId = sessionOf(booking);
+    fake.pay(sessionId);
+    await s.t.app.inject({
+      method: 'GET',
+      url: `/hooks/payments/${s.t.workspace.id}/stripe/return?session=${sessionId}`,
+    });
+    return { booking, intent: (fake.sessions.get(sessionId) as Json).payment_intent as string };
+  };
+  const refundsAt = (intent: string) =>
+    [...fake.refunds.values()].filter((r) => r.payment_intent === intent).map((r) => r.amount);
+
+  it('refunds in part, then the rest; refuses more than is left, and concurrent requests never exceed it', async () => {
+    const { booking, intent } = await paid(at(s.nextDay(), '09:00'));
+    const partial = await s.t.call('POST', `/bookings/${booking.uuid}/refunds`, { amount: 500 });
+    expect(partial.statusCode, partial.body).toBe(202);
+    const tooMuch = await s.t.call('POST', `/bookings/${booking.uuid}/refunds`, { amount: 1301 });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().code).toBe('refund_too_large');
+    // Two "refund the rest" at once: one is owed, the other finds nothing left.
+    const both = await Promise.all([
+      s.t.call('POST', `/bookings/${booking.uuid}/refunds`, {}),
+      s.t.call('POST', `/bookings/${booking.uuid}/refunds`, {}),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([202, 422]);
+    await attemptDueOperations(s.t.db, uow(), config, s.clock.now());
+    expect(refundsAt(intent).sort((a: Json, b: Json) => a - b)).toEqual([500, 1300]);
+    const order = (await getBooking(booking.uuid)).order;
+    expect(order.amount_paid).toBe(0);
+    const audit = await s.t.db
+      .selectFrom('audit_entries')
+      .select(['action', 'details'])
+      .where('workspace_id', '=', s.t.workspace.id)
+      .where('action', '=', 'booking.refund_requested')
+      .where('subject_id', '=', booking.uuid)
+      .execute();
+    expect(audit.map((a) => (a.details as Json).amount).sort((a: number, b: number) => a - b)).toEqual([
+      500, 1300,
+    ]);
+  });
+
+  it('a refund whose worker died after Stripe made it is taken over once its claim ends, and made once', async () => {
+    const { booking, intent } = await paid(at(s.nextDay(), '09:00'));
+    await s.t.call('POST', `/bookings/${booking.uuid}/refunds`, {});
+    // A worker claims it, reaches Stripe (which refunds) and dies before anything is recorded:
+    // its answer is lost twice over (the package's own retry of a closed connection too).
+    let losses = 2;
+    fake.fault = (request) => {
+      if (request.path === '/v1/refunds' && losses > 0) {
+        losses -= 1;
+        return 'drop-after-commit';
+      }
+      return undefined;
+    };
+    await attemptDueOperations(s.t.db, uow(), config, s.clock.now());
+    fake.fault = () => undefined;
+    expect(refundsAt(intent)).toEqual([1800]);
+    expect((await getBooking(booking.uuid)).order.amount_paid).toBe(1800);
+    // Not retried before its backoff, then retried with the same key: Stripe answers its first refund.
+    expect(await attemptDueOperations(s.t.db, uow(), config, s.clock.now())).toBe(0);
+    s.clock.advance(60_000);
+    expect(await attemptDueOperations(s.t.db, uow(), config, s.clock.now())).toBe(1);
+    expect(refundsAt(intent)).toEqual([1800]);
+    const order = (await getBooking(booking.uuid)).order;
+    expect(order.payments.map((p: Json) => [p.kind, p.amount])).toEqual([
+      ['deposit', 1800],
+      ['refund', 1800],
+    ]);
+    expect(order.amount_paid).toBe(0);
+  });
+
+  it('an operation claimed by a worker that died before its call is sent once its claim runs out', async () => {
+    const { booking, intent } = await paid(at(s.nextDay(), '09:00'));
+    await s.t.call('POST', `/bookings/${booking.uuid}/refunds`, { amount: 700 });
+    const claimed = await claimDueOperations(
+      s.t.db,
+      new Date(s.clock.now()),
+      new Date(s.clock.now() + OPERATION_CLAIM_MS),
+      10,
+    );
+    expect(claimed.map((o) => [o.kind, o.amount])).toEqual([['refund', 700]]);
+    // Its worker is gone: nobody else takes it while the claim lasts.
+    expect(await attemptDueOperations(s.t.db, uow(), config, s.clock.now())).toBe(0);
+    s.clock.advance(OPERATION_CLAIM_MS);
+    expect(await attemptDueOperations(s.t.db, uow(), config, s.clock.now())).toBe(1);
+    expect(refundsAt(intent)).toEqual([700]);
+    expect(
+      fake.requests.filter((r) => r.path === '/v1/refunds' && r.idempotencyKey === claimed[0]?.id),
+    ).toHaveLength(1);
   });
 });

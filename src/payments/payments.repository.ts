@@ -374,3 +374,16 @@ export async function expiredHolds(db: Db, now: Date, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** Refunds owed for a booking: every refund operation not failed (sent or not), in minor units. */
+export async function owedRefunds(db: Db, workspaceId: string, bookingId: string): Promise<number> {
+  const row = await db
+    .selectFrom('payment_operations')
+    .select(sql<number>`coalesce(sum(amount), 0)::integer`.as('total'))
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', 'refund')
+    .where('state', '!=', 'failed')
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.js';
 import { cancelBooking } from '../bookings/booking-changes.service.js';
 import { type BookingView, lockBooking, requireBookingView } from '../bookings/bookings.repository.js';
 import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings/bookings.service.js';
@@ -12,6 +13,7 @@ import {
   cancellationSettlement,
   noShowSettlement,
   paymentPolicyOf,
+  refundableAmount,
 } from './payment-policy.rules.js';
 import { NoPaymentProvider, type PaymentConfig, workspaceProvider } from './payment-providers.service.js';
 import { paymentSettingsOf } from './payment-settings.rules.js';
@@ -25,6 +27,7 @@ import {
   insertOperation,
   markEventHandled,
   onlineAccountOf,
+  owedRefunds,
   providerPaymentsOf,
   recordPayment,
   setBookingPaymentState,
@@ -439,4 +442,59 @@ export async function settleCancellation(
       nextAttemptAt: due,
     });
   return settlement;
+}
+
+/** More than is left of the charge to refund, or nothing to refund at all. */
+export class NothingToRefund extends AppError {
+  constructor(left: number) {
+    super(
+      422,
+      'refund_too_large',
+      left > 0
+        ? `At most ${left} (minor units) can be refunded.`
+        : 'Nothing paid through the provider is left to refund.',
+      { amount: [left > 0 ? `At most ${left} can be refunded.` : 'Nothing is left to refund.'] },
+    );
+  }
+}
+
+/**
+ * A manual refund (full without `amount`, else partial) of what the provider took for a booking:
+ * owed to the payment round (sent with its operation id as the idempotency key), bounded by what
+ * is left after the refunds already made or owed, recorded in the audit log. The booking's view.
+ */
+export async function refundBooking(ctx: BookingContext, bookingId: string, amount: number | undefined) {
+  const workspaceId = ctx.workspace.id;
+  await ctx.uow.run(workspaceId, async (tx) => {
+    await lockBooking(tx, workspaceId, bookingId);
+    const payments = await providerPaymentsOf(tx, workspaceId, bookingId);
+    const charged = payments.find(
+      (p) => (p.kind === 'deposit' || p.kind === 'prepayment') && p.status === 'succeeded',
+    );
+    const checkout = await findCheckoutOperation(tx, workspaceId, bookingId);
+    const owed = await owedRefunds(tx, workspaceId, bookingId);
+    const refunded = payments
+      .filter((p) => p.kind === 'refund' && p.status !== 'failed')
+      .reduce((sum, p) => sum + p.amount, 0);
+    const paid = charged?.amount ?? 0;
+    // A refund owed and not yet answered counts as made: two clicks never refund twice.
+    const refundable = refundableAmount(paid, Math.max(refunded, owed), amount);
+    if (refundable === undefined || !charged?.reference || !checkout)
+      throw new NothingToRefund(Math.max(0, paid - Math.max(refunded, owed)));
+    await insertOperation(tx, {
+      workspaceId,
+      bookingId,
+      kind: 'refund',
+      amount: refundable,
+      provider: checkout.provider,
+      providerRef: charged.reference,
+      createdBy: ctx.actor.type,
+      nextAttemptAt: new Date(ctx.now),
+    });
+    await recordAudit(tx, workspaceId, ctx.actor, 'booking.refund_requested', bookingId, {
+      amount: refundable,
+      reference: charged.reference,
+    });
+  });
+  return requireBookingView(ctx.uow.db, workspaceId, bookingId);
 }

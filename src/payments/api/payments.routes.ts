@@ -1,8 +1,11 @@
 import { Type } from 'typebox';
+import { presentBooking } from '../../bookings/bookings.presenter.js';
+import { BookingJson } from '../../bookings/bookings.schemas.js';
 import { Data, responses } from '../../platform/http/responses.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { COLLECT_MODES, MAX_FREE_HOURS, POLICY_PRESETS } from '../payment-policy.rules.js';
 import { getPaymentPolicy, setPaymentPolicy } from '../payment-settings.service.js';
+import { refundBooking } from '../payments.service.js';
 
 const Percent = Type.Integer({ minimum: 0, maximum: 100 });
 
@@ -36,6 +39,16 @@ const PaymentPolicyBody = Type.Object({
   free_cancellation_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_FREE_HOURS })),
   late_cancel_fee_percent: Type.Optional(Percent),
   no_show_fee_percent: Type.Optional(Percent),
+});
+
+const RefundBody = Type.Object({
+  amount: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000_000,
+      description: 'Minor units; absent: all that is left',
+    }),
+  ),
 });
 
 const ServiceParams = Type.Object({ serviceUuid: Type.String({ format: 'uuid' }) });
@@ -77,5 +90,29 @@ export async function paymentsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
         request.body,
       ),
     }),
+  );
+
+  app.post(
+    '/bookings/:bookingUuid/refunds',
+    {
+      schema: {
+        tags,
+        summary:
+          'Refunds what the payment provider took for a booking, in full or in part (sent by the payment worker, once)',
+        params: Type.Object({ bookingUuid: Type.String({ format: 'uuid' }) }),
+        body: RefundBody,
+        response: responses({ 202: Data(BookingJson) }),
+      },
+    },
+    async (request, reply) => {
+      const view = await refundBooking(
+        { ...request.context, db: deps.db, uow: deps.uow },
+        request.params.bookingUuid,
+        request.body.amount,
+      );
+      return reply
+        .status(202)
+        .send({ data: presentBooking(view, request.context.workspace, deps.linkBase()) });
+    },
   );
 }
