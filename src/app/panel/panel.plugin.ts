@@ -20,6 +20,7 @@ import { cookiesSecure, registerPanelAuth } from '../../panel-kit/panel-auth.js'
 import { registerHtmlErrors } from '../../panel-kit/panel-errors.js';
 import { sendPage } from '../../panel-kit/render.js';
 import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
+import { paymentsPanelRoutes } from '../../payments/panel/payments.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
 import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
@@ -118,6 +119,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
     textMessagesPanelRoutes,
+    paymentsPanelRoutes,
     staffersPanelRoutes,
     schedulesPanelRoutes,
     customersPanelRoutes,

@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'الاستيراد والتصدير',
   'nav.calendarFeeds': 'خلاصات التقويم',
   'nav.notifications': 'الإشعارات',
+  'nav.payments': 'المدفوعات',
   'nav.apiKeys': 'مفاتيح API',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'خلاصة تقويمك',

@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Import und Export',
   'nav.calendarFeeds': 'Kalender-Feeds',
   'nav.notifications': 'Benachrichtigungen',
+  'nav.payments': 'Zahlungen',
   'nav.apiKeys': 'API-Schlüssel',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'Ihr Kalender-Feed',

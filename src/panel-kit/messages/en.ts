@@ -32,6 +32,7 @@ export default {
   'nav.importExport': 'Import and export',
   'nav.calendarFeeds': 'Calendar feeds',
   'nav.notifications': 'Notifications',
+  'nav.payments': 'Payments',
   'nav.apiKeys': 'API keys',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'Your calendar feed',

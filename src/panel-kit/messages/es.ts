@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Importar y exportar',
   'nav.calendarFeeds': 'Calendarios suscribibles',
   'nav.notifications': 'Notificaciones',
+  'nav.payments': 'Pagos',
   'nav.apiKeys': 'Claves API',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'Tu calendario suscribible',

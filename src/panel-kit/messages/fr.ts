@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Import et export',
   'nav.calendarFeeds': 'Flux d’agenda',
   'nav.notifications': 'Notifications',
+  'nav.payments': 'Paiements',
   'nav.apiKeys': 'Clés API',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'Votre flux d’agenda',

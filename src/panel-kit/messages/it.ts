@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Importa ed esporta',
   'nav.calendarFeeds': 'Feed del calendario',
   'nav.notifications': 'Notifiche',
+  'nav.payments': 'Pagamenti',
   'nav.apiKeys': 'Chiavi API',
   'nav.webhooks': 'Webhook',
   'nav.yourFeed': 'Il tuo feed del calendario',

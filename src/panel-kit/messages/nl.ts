@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Importeren en exporteren',
   'nav.calendarFeeds': 'Agendafeeds',
   'nav.notifications': 'Meldingen',
+  'nav.payments': 'Betalingen',
   'nav.apiKeys': 'API-sleutels',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'Uw agendafeed',

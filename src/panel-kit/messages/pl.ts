@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Import i eksport',
   'nav.calendarFeeds': 'Kanały kalendarza',
   'nav.notifications': 'Powiadomienia',
+  'nav.payments': 'Płatności',
   'nav.apiKeys': 'Klucze API',
   'nav.webhooks': 'Webhooki',
   'nav.yourFeed': 'Twój kanał kalendarza',

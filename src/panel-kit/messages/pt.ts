@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Importar e exportar',
   'nav.calendarFeeds': 'Feeds de calendário',
   'nav.notifications': 'Notificações',
+  'nav.payments': 'Pagamentos',
   'nav.apiKeys': 'Chaves API',
   'nav.webhooks': 'Webhooks',
   'nav.yourFeed': 'O seu feed de calendário',

@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'İçe ve dışa aktarma',
   'nav.calendarFeeds': 'Takvim akışları',
   'nav.notifications': 'Bildirimler',
+  'nav.payments': 'Ödemeler',
   'nav.apiKeys': 'API anahtarları',
   'nav.webhooks': 'Webhook’lar',
   'nav.yourFeed': 'Takvim akışınız',

@@ -26,6 +26,7 @@ export default {
   'nav.importExport': 'Імпорт і експорт',
   'nav.calendarFeeds': 'Календарні стрічки',
   'nav.notifications': 'Сповіщення',
+  'nav.payments': 'Платежі',
   'nav.apiKeys': 'Ключі API',
   'nav.webhooks': 'Вебхуки',
   'nav.yourFeed': 'Ваша календарна стрічка',
