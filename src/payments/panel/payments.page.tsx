@@ -85,7 +85,7 @@ export function PaymentsPage(props: PaymentsPageProps) {
           <button type="submit">{props.connected ? T.reconnect : T.connect}</button>
         </PostForm>
         <h3>{T.webhook}</h3>
-        <p>
+        <p class="secret">
           <code>{props.webhookUrl}</code>
         </p>
         <p class="hint">{T.webhookHint}</p>
