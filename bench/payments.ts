@@ -93,12 +93,13 @@ export async function runPaymentsBench(
     if (policy.statusCode !== 200) throw new Error(`policy: ${policy.body}`);
     // Distinct slots: 8 staffers × 32 quarter hours a day, from tomorrow on.
     let slot = 0;
+    const firstDay = Math.floor(Date.now() / 86_400_000 + 1) * 86_400_000;
     const nextBody = (collect: boolean) => {
       const index = slot++;
       const day = Math.floor(index / (8 * 32));
       const staffer = staffers[index % 8]!;
       const quarter = Math.floor(index / 8) % 32;
-      const start = new Date(Date.UTC(2030, 0, 2 + day, 9, 0) + quarter * 15 * 60_000)
+      const start = new Date(firstDay + day * 86_400_000 + 9 * 3_600_000 + quarter * 15 * 60_000)
         .toISOString()
         .replace('.000Z', 'Z');
       return {
