@@ -455,4 +455,19 @@ describe('a manual refund and a worker that dies mid-refund', () => {
       fake.requests.filter((r) => r.path === '/v1/refunds' && r.idempotencyKey === claimed[0]?.id),
     ).toHaveLength(1);
   });
+
+  it('two payment rounds at once send an owed refund once', async () => {
+    const { booking, intent } = await paid(at(s.nextDay(), '09:00'));
+    await s.t.call('POST', `/bookings/${booking.uuid}/refunds`, { amount: 900 });
+    const rounds = await Promise.all([
+      attemptDueOperations(s.t.db, uow(), config, s.clock.now()),
+      attemptDueOperations(s.t.db, uow(), config, s.clock.now()),
+      attemptDueOperations(s.t.db, uow(), config, s.clock.now()),
+    ]);
+    expect(rounds.reduce((sum, n) => sum + n, 0)).toBe(1);
+    expect(refundsAt(intent)).toEqual([900]);
+    expect(
+      fake.requests.filter((r) => r.path === '/v1/refunds' && r.form.payment_intent === intent),
+    ).toHaveLength(1);
+  });
 });

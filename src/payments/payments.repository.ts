@@ -231,38 +231,41 @@ export async function findCheckoutOperation(db: Db, workspaceId: string, booking
     .executeTakeFirst();
 }
 
-/** Owed operations due now, oldest first, claimed (state sending, leased until `leaseUntil`). */
+/**
+ * Owed operations due now, oldest first, each claimed (state sending, until `leaseUntil`) by a
+ * conditional update of its own row: a row another worker claimed a moment ago no longer matches
+ * and is left to it. No multi-shard row locks (Citus refuses FOR UPDATE across shards): the read
+ * of candidates locks nothing, the claim is one single-shard statement per row.
+ */
 export async function claimDueOperations(
   db: Db,
   now: Date,
   leaseUntil: Date,
   limit: number,
 ): Promise<PaymentOperationRow[]> {
-  return db.transaction().execute(async (tx) => {
-    const due = await tx
-      .selectFrom('payment_operations')
-      .select(['workspace_id', 'id'])
+  const due = await db
+    .selectFrom('payment_operations')
+    .select(['workspace_id', 'id', 'next_attempt_at'])
+    .where('state', 'in', ['pending', 'sending'])
+    .where('kind', '!=', 'checkout')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+  const claimed: PaymentOperationRow[] = [];
+  for (const row of due) {
+    const updated = await db
+      .updateTable('payment_operations')
+      .set({ state: 'sending', next_attempt_at: leaseUntil, updated_at: sql`now()` })
+      .where('workspace_id', '=', row.workspace_id)
+      .where('id', '=', row.id)
       .where('state', 'in', ['pending', 'sending'])
-      .where('kind', '!=', 'checkout')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    const claimed: PaymentOperationRow[] = [];
-    for (const row of due) {
-      const updated = await tx
-        .updateTable('payment_operations')
-        .set({ state: 'sending', next_attempt_at: leaseUntil, updated_at: sql`now()` })
-        .where('workspace_id', '=', row.workspace_id)
-        .where('id', '=', row.id)
-        .returningAll()
-        .executeTakeFirst();
-      if (updated) claimed.push(updated);
-    }
-    return claimed;
-  });
+      .where('next_attempt_at', '=', row.next_attempt_at)
+      .returningAll()
+      .executeTakeFirst();
+    if (updated) claimed.push(updated);
+  }
+  return claimed;
 }
 
 /**
