@@ -498,3 +498,17 @@ export async function refundBooking(ctx: BookingContext, bookingId: string, amou
   });
   return requireBookingView(ctx.uow.db, workspaceId, bookingId);
 }
+
+/** What is left to refund of what the provider took for a booking (0: nothing, or no provider payment). */
+export async function refundableOf(db: Db, workspaceId: string, bookingId: string): Promise<number> {
+  const payments = await providerPaymentsOf(db, workspaceId, bookingId);
+  const charged = payments.find(
+    (p) => (p.kind === 'deposit' || p.kind === 'prepayment') && p.status === 'succeeded',
+  );
+  if (!charged) return 0;
+  const refunded = payments
+    .filter((p) => p.kind === 'refund' && p.status !== 'failed')
+    .reduce((sum, p) => sum + p.amount, 0);
+  const owed = await owedRefunds(db, workspaceId, bookingId);
+  return Math.max(0, charged.amount - Math.max(refunded, owed));
+}

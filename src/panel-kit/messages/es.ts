@@ -258,6 +258,13 @@ export default {
   'booking.reason': 'Motivo',
   'booking.noReason': 'Sin motivo',
   'booking.cancelButton': 'Cancelar reserva',
+  'booking.refund': 'Reembolso',
+  'booking.refundAmount': 'Importe a reembolsar ({currency})',
+  'booking.refundHint':
+    'Vacío: todo lo que queda ({left}). Se reembolsa a la tarjeta del cliente mediante Stripe.',
+  'booking.refundButton': 'Reembolsar',
+  'booking.refunded': 'El reembolso va en camino a la tarjeta del cliente.',
+  'booking.refundRefused': 'No se puede reembolsar más: como mucho lo que queda.',
   'booking.history': 'Historial',
   'booking.what': 'Qué',
   'booking.by': 'Quién',

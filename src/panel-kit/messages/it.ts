@@ -260,6 +260,13 @@ export default {
   'booking.reason': 'Motivo',
   'booking.noReason': 'Nessun motivo indicato',
   'booking.cancelButton': 'Annulla prenotazione',
+  'booking.refund': 'Rimborso',
+  'booking.refundAmount': 'Importo da rimborsare ({currency})',
+  'booking.refundHint':
+    'Vuoto: tutto ciò che resta ({left}). La carta del cliente viene rimborsata tramite Stripe.',
+  'booking.refundButton': 'Rimborsa',
+  'booking.refunded': 'Il rimborso è in arrivo sulla carta del cliente.',
+  'booking.refundRefused': 'Non si può rimborsare di più: al massimo ciò che resta.',
   'booking.history': 'Cronologia',
   'booking.what': 'Cosa',
   'booking.by': 'Chi',

@@ -259,6 +259,13 @@ export default {
   'booking.reason': 'Reden',
   'booking.noReason': 'Geen reden opgegeven',
   'booking.cancelButton': 'Boeking annuleren',
+  'booking.refund': 'Terugbetaling',
+  'booking.refundAmount': 'Terug te betalen bedrag ({currency})',
+  'booking.refundHint':
+    'Leeg: alles wat over is ({left}). De kaart van de klant wordt via Stripe terugbetaald.',
+  'booking.refundButton': 'Terugbetalen',
+  'booking.refunded': 'De terugbetaling is onderweg naar de kaart van de klant.',
+  'booking.refundRefused': 'Er kan niet meer worden terugbetaald: hoogstens wat over is.',
   'booking.history': 'Geschiedenis',
   'booking.what': 'Wat',
   'booking.by': 'Door',

@@ -256,6 +256,13 @@ export default {
   'booking.reason': 'Motivo',
   'booking.noReason': 'Sem motivo indicado',
   'booking.cancelButton': 'Cancelar marcação',
+  'booking.refund': 'Reembolso',
+  'booking.refundAmount': 'Valor a reembolsar ({currency})',
+  'booking.refundHint':
+    'Vazio: tudo o que resta ({left}). O cartão do cliente é reembolsado através da Stripe.',
+  'booking.refundButton': 'Reembolsar',
+  'booking.refunded': 'O reembolso está a caminho do cartão do cliente.',
+  'booking.refundRefused': 'Não é possível reembolsar mais: no máximo o que resta.',
   'booking.history': 'Histórico',
   'booking.what': 'O quê',
   'booking.by': 'Por',

@@ -258,6 +258,13 @@ export default {
   'booking.reason': 'Причина',
   'booking.noReason': 'Причину не вказано',
   'booking.cancelButton': 'Скасувати бронювання',
+  'booking.refund': 'Повернення коштів',
+  'booking.refundAmount': 'Сума повернення ({currency})',
+  'booking.refundHint':
+    'Порожньо: усе, що лишилося ({left}). Кошти повертаються на картку клієнта через Stripe.',
+  'booking.refundButton': 'Повернути',
+  'booking.refunded': 'Повернення вже йде на картку клієнта.',
+  'booking.refundRefused': 'Більше повернути не можна: щонайбільше те, що лишилося.',
   'booking.history': 'Історія',
   'booking.what': 'Що',
   'booking.by': 'Хто',

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingFixture } from '../../../test/helpers/booking-fixture.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { FakeStripe } from '../../../test/helpers/fake-stripe.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { loadConfig } from '../../config.js';
+import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
 import { keyFromSecret, secretBox } from '../../platform/secrets.js';
 import type { UserRow } from '../../users/users.repository.js';
+import { outboxHandlers } from '../../workers.js';
+import { openWritePath } from '../../write-path.js';
+import { attemptDueOperations } from '../payment-operations.service.js';
 import { paymentCredentialsContext } from '../payment-providers.service.js';
 
 const PAGE = '/panel/settings/payments';
@@ -130,5 +135,124 @@ describe('Settings → Payments', () => {
     expect(done.statusCode).toBe(303);
     expect((await row()).payment_credentials).toBeNull();
     expect((await client.get(PAGE)).body).toContain('No payment provider connected');
+  });
+});
+
+describe('the booking page: refunds and no-shows', () => {
+  const paidBooking = async (serviceId: string, start: string) => {
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: start,
+      location_uuid: f.location.id,
+      service_uuid: serviceId,
+      staffer_uuid: f.anna.id,
+      customer_phone: '+4915112345678',
+      collect_payment: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const booking = created.json().data;
+    const session = booking.links
+      .find((l: { type: string }) => l.type === 'payment')
+      .link.split('/')
+      .pop();
+    fake.pay(session);
+    await t.app.inject({
+      method: 'GET',
+      url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session}`,
+    });
+    return booking.uuid as string;
+  };
+  let f: Awaited<ReturnType<typeof bookingFixture>>;
+
+  beforeAll(async () => {
+    f = await bookingFixture(t);
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    expect(
+      (
+        await client.submit(PAGE, {
+          secret_key: fake.secretKey,
+          webhook_secret: WEBHOOK_SECRET,
+          hold_minutes: '15',
+        })
+      ).statusCode,
+    ).toBe(303);
+    await t.call('PUT', `/services/${f.haircut.id}/payment_policy`, {
+      collect: 'prepayment',
+      preset: 'moderate',
+    });
+    await t.call('PUT', `/services/${f.color.id}/payment_policy`, {
+      collect: 'card_on_file',
+      preset: 'flexible',
+    });
+  });
+
+  it('owners and admins refund part of a prepayment; staff see no refund form and are refused', async () => {
+    const id = await paidBooking(f.haircut.id, '2026-09-10T08:00:00Z');
+    const staffClient = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    const staffPage = await staffClient.get(`/panel/bookings/${id}`);
+    expect(staffPage.statusCode).toBe(200);
+    expect(staffPage.body).not.toContain(`/panel/bookings/${id}/refund`);
+    expect((await staffClient.post(`/panel/bookings/${id}/refund`, { amount: '10' })).statusCode).toBe(403);
+
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const page = await client.get(`/panel/bookings/${id}`);
+    expect(page.body).toContain(`action="/panel/bookings/${id}/refund"`);
+    expect(page.body).toContain('90.00');
+    const crossSite = await client.post(
+      `/panel/bookings/${id}/refund`,
+      { amount: '10' },
+      { origin: 'https://evil.example' },
+    );
+    expect(crossSite.statusCode).toBe(403);
+    const done = await client.post(`/panel/bookings/${id}/refund`, { amount: '25.50' });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/panel/bookings/${id}?notice=refunded`);
+    const tooMuch = await client.submit(
+      `/panel/bookings/${id}`,
+      { amount: '64.51' },
+      `/panel/bookings/${id}/refund`,
+    );
+    expect(tooMuch.headers.location).toBe(`/panel/bookings/${id}?notice=refund_refused#refund`);
+    await attemptDueOperations(
+      t.db,
+      openWritePath(t.db).uow,
+      { ...loadConfig({}), secretKey: SECRET_KEY, stripeApiBase: fake.origin },
+      Date.parse('2026-09-01T08:00:00Z'),
+    );
+    const intent = [...fake.paymentIntents.values()].find(
+      (pi) => (pi.metadata as Record<string, string>).booking_id === id,
+    )?.id;
+    expect(
+      [...fake.refunds.values()].filter((r) => r.payment_intent === intent).map((r) => r.amount),
+    ).toEqual([2550]);
+    expect((await client.get(`/panel/bookings/${id}`)).body).toContain('64.50');
+  });
+
+  it("the cancel form's reason “did not come” charges the no-show fee to the kept card", async () => {
+    const id = await paidBooking(f.color.id, '2026-09-11T08:00:00Z');
+    const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    const canceled = await client.submit(
+      `/panel/bookings/${id}`,
+      { cancel_reason: 'didnt_come' },
+      `/panel/bookings/${id}/cancel`,
+    );
+    expect(canceled.statusCode).toBe(303);
+    const now = Date.parse('2026-09-01T08:00:00Z');
+    await dispatchOutbox(t.db, outboxHandlers(), now, 1000);
+    await attemptDueOperations(
+      t.db,
+      openWritePath(t.db).uow,
+      { ...loadConfig({}), secretKey: SECRET_KEY, stripeApiBase: fake.origin },
+      now,
+    );
+    const booking = (await t.call('GET', `/bookings/${id}`)).json().data;
+    expect(booking.cancel_reason).toBe('didnt_come');
+    // flexible: 50% of 50.00
+    expect(
+      booking.order.payments.map((p: { kind: string; amount: number; status: string }) => [
+        p.kind,
+        p.amount,
+        p.status,
+      ]),
+    ).toEqual([['no_show_fee', 2500, 'succeeded']]);
   });
 });

@@ -1,10 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
+import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { parseMoneyInput } from '../../platform/money.js';
 import { connectStripe, disconnectPayments, paymentSettingsView } from '../payment-settings.service.js';
+import { refundBooking } from '../payments.service.js';
 import { PAYMENTS_PAGE, PaymentsPage } from './payments.page.js';
 import { PAYMENTS_PANEL } from './payments.texts.js';
 
@@ -70,4 +74,29 @@ export function paymentsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       return `${PAYMENTS_PAGE}?notice=disconnected`;
     });
   });
+
+  // A manual refund from the booking's page: owners and admins only (staff get 403).
+  panel.post<{ Params: { bookingUuid: string } }>(
+    '/bookings/:bookingUuid/refund',
+    access,
+    async (request, reply) => {
+      const bookingId = uuidParam(request, 'bookingUuid');
+      const context = await panelContextOf(request);
+      const typed = str(request.body, 'amount').trim();
+      const amount = typed === '' ? undefined : parseMoneyInput(typed, context.workspace.currency);
+      const page = `${PANEL_PREFIX}/bookings/${bookingId}`;
+      if (typed !== '' && amount === undefined)
+        return reply.redirect(`${page}?notice=refund_refused#refund`, 303);
+      try {
+        return await redirectOnce(request, reply, deps.uow, context.workspace.id, async (uow) => {
+          await refundBooking({ ...context, db: uow.db, uow }, bookingId, amount);
+          return `${page}?notice=refunded`;
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'refund_too_large')
+          return reply.redirect(`${page}?notice=refund_refused#refund`, 303);
+        throw error;
+      }
+    },
+  );
 }
