@@ -9,9 +9,8 @@ import {
   finishOperation,
   onlineAccountOf,
   type PaymentOperationRow,
-  recordPayment,
 } from './payments.repository.js';
-import { applyCheckout, PROVIDER_ACCOUNT_NAME } from './payments.service.js';
+import { applyCheckout, landPayment, PROVIDER_ACCOUNT_NAME } from './payments.service.js';
 import { ProviderUnavailable } from './providers/payment-provider.js';
 
 /** How long a claimed operation is ours: past it, a worker that died mid-call is replaced. */
@@ -69,16 +68,20 @@ async function attemptOperation(
   ) =>
     uow.run(workspaceId, async (tx) => {
       const booking = await lockBooking(tx, workspaceId, bookingId);
-      await recordPayment(tx, {
-        workspaceId,
-        bookingId,
-        accountId: await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME),
-        provider: provider.name,
-        reference,
-        kind,
-        amount,
-        status,
-      });
+      await landPayment(
+        tx,
+        {
+          workspaceId,
+          bookingId,
+          accountId: await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME),
+          provider: provider.name,
+          reference,
+          kind,
+          amount,
+          status,
+        },
+        now,
+      );
     });
   try {
     switch (operation.kind) {

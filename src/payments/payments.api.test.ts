@@ -174,6 +174,23 @@ describe('a booking that collects a deposit', () => {
       },
     ]);
     expect(order.amount_paid).toBe(1800);
+    // One payment-succeeded event for the webhooks, however often it was told.
+    const outbox = await s.t.db
+      .selectFrom('outbox_events')
+      .select(['type', 'payload'])
+      .where('workspace_id', '=', s.t.workspace.id)
+      .where('type', 'in', ['payment-succeeded', 'payment-refunded', 'payment-failed'])
+      .execute();
+    const mine = outbox.filter((e) => (e.payload as Json).data.payment.reference === intent);
+    expect(mine.map((e) => e.type)).toEqual(['payment-succeeded']);
+    expect((mine[0] as Json).payload.data.payment).toMatchObject({
+      booking_uuid: booking.uuid,
+      order_uuid: paid.order.uuid,
+      kind: 'deposit',
+      amount: 1800,
+      currency: 'EUR',
+      status: 'succeeded',
+    });
     // Credited to the location's online account.
     const accounts = (await s.t.call('GET', `/locations/${s.f.location.id}/accounts`)).json().data;
     expect(accounts.find((a: Json) => a.uuid === order.payments[0].account_uuid)).toMatchObject({
@@ -280,6 +297,15 @@ describe('an unpaid hold', () => {
     expect(order.amount_paid).toBe(0);
     const intent = (fake.sessions.get(sessionId) as Json).payment_intent;
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    const refunded = await s.t.db
+      .selectFrom('outbox_events')
+      .select('payload')
+      .where('workspace_id', '=', s.t.workspace.id)
+      .where('type', '=', 'payment-refunded')
+      .execute();
+    expect(
+      refunded.filter((e) => (e.payload as Json).data.payment.booking_uuid === booking.uuid),
+    ).toHaveLength(1);
   });
 });
 

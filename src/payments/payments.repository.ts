@@ -68,6 +68,7 @@ export async function saveServicePolicy(
 /** What decides a booking's money: its state, price, the policies of its services, what moved. */
 export interface BookingMoney {
   id: string;
+  order_id: string;
   workspace_id: string;
   location_id: string;
   start_time: Date;
@@ -96,6 +97,7 @@ export async function findBookingMoney(
     )
     .select([
       'b.id',
+      'b.order_id',
       'b.workspace_id',
       'b.location_id',
       'b.start_time',
@@ -285,7 +287,7 @@ export async function recordPayment(
     amount: number;
     status: PaymentStatus;
   },
-): Promise<boolean> {
+): Promise<string | undefined> {
   const row = await tx
     .insertInto('payments')
     .values({
@@ -303,7 +305,7 @@ export async function recordPayment(
     )
     .returning('id')
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.id;
 }
 
 /** The provider's payments of a booking: what it holds now, and what was refunded. */

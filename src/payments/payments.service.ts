@@ -3,6 +3,7 @@ import { cancelBooking } from '../bookings/booking-changes.service.js';
 import { type BookingView, lockBooking, requireBookingView } from '../bookings/bookings.repository.js';
 import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings/bookings.service.js';
 import { AppError } from '../errors.js';
+import { recordEvents } from '../outbox/outbox.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { PaymentKind } from '../platform/db/schema.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -188,6 +189,52 @@ export async function releaseExpiredHolds(
   return released;
 }
 
+/**
+ * Records a movement of money once (by its provider reference) and, when this call recorded it,
+ * tells the workspace's webhooks: `payment-refunded` for a refund, `payment-failed` for a charge
+ * or fee that failed, else `payment-succeeded` (docs/webhooks.md). True when it was recorded now.
+ */
+export async function landPayment(
+  tx: Tx,
+  values: Parameters<typeof recordPayment>[1],
+  at: number,
+): Promise<boolean> {
+  const id = await recordPayment(tx, values);
+  if (id === undefined) return false;
+  const workspace = await findWorkspaceById(tx, values.workspaceId);
+  const booking = await findBookingMoney(tx, values.workspaceId, values.bookingId);
+  const type =
+    values.kind === 'refund'
+      ? 'payment-refunded'
+      : values.status === 'failed'
+        ? 'payment-failed'
+        : 'payment-succeeded';
+  await recordEvents(tx, {
+    workspaceId: values.workspaceId,
+    workspaceSlug: workspace?.slug ?? '',
+    at: new Date(at),
+    subject: {
+      kind: 'payment',
+      id,
+      data: {
+        uuid: id,
+        booking_uuid: values.bookingId,
+        order_uuid: booking?.order_id ?? null,
+        account_uuid: values.accountId,
+        provider: values.provider,
+        reference: values.reference,
+        kind: values.kind,
+        amount: values.amount,
+        currency: workspace?.currency ?? null,
+        status: values.status,
+      },
+    },
+    events: [{ type, sequence: 1 }],
+    change: null,
+  });
+  return true;
+}
+
 const paidKind = (amount: number, price: number): PaymentKind => (amount >= price ? 'prepayment' : 'deposit');
 
 /**
@@ -213,16 +260,20 @@ export async function applyCheckout(
   let recorded = false;
   if (paid) {
     const accountId = await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME);
-    recorded = await recordPayment(tx, {
-      workspaceId,
-      bookingId,
-      accountId,
-      provider,
-      reference: checkout.paymentRef as string,
-      kind: paidKind(checkout.amount, money.price),
-      amount: checkout.amount,
-      status: 'succeeded',
-    });
+    recorded = await landPayment(
+      tx,
+      {
+        workspaceId,
+        bookingId,
+        accountId,
+        provider,
+        reference: checkout.paymentRef as string,
+        kind: paidKind(checkout.amount, money.price),
+        amount: checkout.amount,
+        status: 'succeeded',
+      },
+      now,
+    );
   }
   const settled = await settleHold(tx, workspaceId, bookingId, paid ? 'paid' : 'card_on_file');
   if (!settled && recorded && money.status_type === 'canceled')
@@ -318,16 +369,20 @@ async function applyEvent(
       if (!operation || operation.kind === 'checkout') return;
       if (operation.kind !== 'late_cancel_fee' && operation.kind !== 'no_show_fee') return;
       const booking = await lockBooking(tx, workspaceId, bookingId);
-      await recordPayment(tx, {
-        workspaceId,
-        bookingId,
-        accountId: await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME),
-        provider,
-        reference: event.ref,
-        kind: operation.kind,
-        amount: event.amount,
-        status: event.type === 'payment_succeeded' ? 'succeeded' : 'failed',
-      });
+      await landPayment(
+        tx,
+        {
+          workspaceId,
+          bookingId,
+          accountId: await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME),
+          provider,
+          reference: event.ref,
+          kind: operation.kind,
+          amount: event.amount,
+          status: event.type === 'payment_succeeded' ? 'succeeded' : 'failed',
+        },
+        now,
+      );
       return;
     }
     case 'refund_updated': {
@@ -335,16 +390,20 @@ async function applyEvent(
       if (owner !== workspaceId || !bookingId || !isUuid(bookingId) || event.refund.status === 'failed')
         return;
       const booking = await lockBooking(tx, workspaceId, bookingId);
-      await recordPayment(tx, {
-        workspaceId,
-        bookingId,
-        accountId: await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME),
-        provider,
-        reference: event.refund.ref,
-        kind: 'refund',
-        amount: event.refund.amount,
-        status: event.refund.status === 'succeeded' ? 'succeeded' : 'pending',
-      });
+      await landPayment(
+        tx,
+        {
+          workspaceId,
+          bookingId,
+          accountId: await onlineAccountOf(tx, workspaceId, booking.location_id, PROVIDER_ACCOUNT_NAME),
+          provider,
+          reference: event.refund.ref,
+          kind: 'refund',
+          amount: event.refund.amount,
+          status: event.refund.status === 'succeeded' ? 'succeeded' : 'pending',
+        },
+        now,
+      );
       return;
     }
     default:
