@@ -124,6 +124,16 @@ describe('Payments in a browser', () => {
     expect(
       booking.json().data.order.payments.map((p: { kind: string; amount: number }) => [p.kind, p.amount]),
     ).toEqual([['deposit', 1800]]);
+    // The owner's booking page offers the refund of what is left.
+    await page.goto(`${base}/panel/bookings/${created.json().data.uuid}`);
+    await expect(page.getByRole('button', { name: 'Refund' }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Refund amount (EUR)').fill('5.00');
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await page.waitForURL(/notice=refunded/);
+    await expect(
+      page.getByText('The refund is on its way to the customer’s card.').isVisible(),
+    ).resolves.toBe(true);
+    await pages.check(page, 'booking-refund');
     await context.close();
     expect(pageErrors).toEqual([]);
     expect(pages.findings).toEqual([]);
