@@ -15,6 +15,8 @@
  *   BENCH_ONLY=mail     only creates with emails on vs off, workers sending to a local SMTP
  *                       server (issue 15); prints the figures, leaves docs/performance.md alone
  *   BENCH_ONLY=stores   only the engine, the framework ceiling and each store's scenarios
+ *   BENCH_ONLY=payments only the pay step: a create collecting a deposit against a plain one
+ *                       (issue 26); prints the figures
  *   BENCH_ONLY=calendar only the panel's week view at 20 staffers / 1,000 bookings (issue 13)
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
@@ -36,6 +38,7 @@ import { type ListResult, runListsBench } from './lists.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { runMailBenches } from './mail.js';
 import { runManyProcesses } from './many-processes.js';
+import { runPaymentsBench } from './payments.js';
 import { type BenchReport, evaluateBars, renderResults, runLogLine, writePerformanceDoc } from './report.js';
 import { type ReportBenchResult, runReportsBench } from './reports.js';
 import { FULL_TIMING, QUICK_TIMING } from './scenarios.js';
@@ -87,6 +90,15 @@ async function main(): Promise<number> {
     );
     const results = await runMailBenches(log);
     return results.some((result) => result.distinctMessageIds !== result.accepted) ? 1 : 0;
+  }
+  if (only === 'payments') {
+    clearTimeout(watchdog);
+    const machine = machineInfo();
+    log(
+      `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
+    );
+    await runPaymentsBench(log);
+    return 0;
   }
   if (only === 'calendar') {
     clearTimeout(watchdog);

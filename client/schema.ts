@@ -108,10 +108,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -130,6 +130,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -190,6 +204,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -272,6 +296,8 @@ export interface paths {
                         booking_callback?: boolean | null;
                         /** @description Required when the booking form says so */
                         booking_comment?: string;
+                        /** @description true: Kairos collects what the service's payment policy asks (docs/payments.md): the booking waits in payment state `awaiting_payment`, holding its slot, and `links[]` carries the `payment` link to the provider's hosted page. Absent or false: confirmed as before, nothing collected. */
+                        collect_payment?: boolean;
                         /** @description Required when the booking form says so */
                         customer_email?: string;
                         /** @description Required when the booking form says so */
@@ -374,10 +400,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -396,6 +422,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -456,6 +496,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -619,10 +669,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -641,6 +691,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -701,6 +765,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1012,6 +1086,279 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bookings/{bookingUuid}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refunds what the payment provider took for a booking, in full or in part (sent by the payment worker, once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    bookingUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Minor units; absent: all that is left */
+                        amount?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                booking_callback: boolean | null;
+                                booking_comment: string;
+                                /** @enum {unknown} */
+                                cancel_reason: "canceled" | "didnt_come" | "postponed" | "wrong_order" | "spam" | "other" | "abandoned" | "rescheduled" | "not_confirmed" | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    /** @example +4915112345678 */
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                duration: {
+                                    /** @example PT1H30M */
+                                    iso_8601: string;
+                                    /** @enum {string} */
+                                    label: "minutes";
+                                    value: number;
+                                };
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                end_time: string;
+                                end_time_local: string;
+                                is_canceled: boolean;
+                                is_completed: boolean;
+                                /** @description The customer's own links, absolute under PUBLIC_URL (without it, the address the server listens on): `manage` (`/book/<slug>/manage/<token>`: see, cancel, reschedule until the cut-off) and `ical` (the same plus `/calendar.ics`). The token is signed; the links open until 30 days after the booking ends. */
+                                links: {
+                                    /** Format: uri */
+                                    link: string;
+                                    /**
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
+                                     * @enum {unknown}
+                                     */
+                                    type: "manage" | "ical" | "payment";
+                                }[];
+                                /** Format: uuid */
+                                location_uuid: string;
+                                order: {
+                                    /** @description Minor units of the workspace currency */
+                                    amount_paid: number;
+                                    amount_paid_formatted: string;
+                                    currency: string;
+                                    payments: {
+                                        /** Format: uuid */
+                                        account_uuid: string;
+                                        /** @description Minor units of the workspace currency */
+                                        amount: number;
+                                        /**
+                                         * @description UTC ISO 8601 with 'Z'
+                                         * @example 2026-09-10T12:00:00Z
+                                         */
+                                        created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
+                                        /** Format: uuid */
+                                        uuid: string;
+                                    }[];
+                                    /** @description Minor units of the workspace currency */
+                                    subtotal: number;
+                                    subtotal_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    tax: number;
+                                    tax_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    total: number;
+                                    total_formatted: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                ordered_services: {
+                                    currency: string;
+                                    description: string;
+                                    /** @description Minor units of the workspace currency */
+                                    discount: number;
+                                    discount_formatted: string;
+                                    duration: {
+                                        /** @example PT1H30M */
+                                        iso_8601: string;
+                                        /** @enum {string} */
+                                        label: "minutes";
+                                        value: number;
+                                    };
+                                    name: string;
+                                    original_duration: {
+                                        /** @example PT1H30M */
+                                        iso_8601: string;
+                                        /** @enum {string} */
+                                        label: "minutes";
+                                        value: number;
+                                    };
+                                    /** @description Minor units of the workspace currency */
+                                    original_price: number;
+                                    original_price_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    price: number;
+                                    price_formatted: string;
+                                    quantity: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reserved_on: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reserved_until: string;
+                                    /** Format: uuid */
+                                    service_uuid: string;
+                                    /** @example Europe/Berlin */
+                                    timezone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
+                                /** @description Until when the customer may cancel or reschedule through the manage link */
+                                policy: {
+                                    cancel_cutoff_minutes: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    cancel_until: string;
+                                    reschedule_cutoff_minutes: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reschedule_until: string;
+                                };
+                                /** @description The booking comment and every added note, joined by newlines */
+                                public_notes: string;
+                                quantity: number;
+                                source: string;
+                                staffer: {
+                                    first_name: string;
+                                    last_name: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                } | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                /** @example 2026-09-10T14:00:00+02:00 */
+                                start_time_local: string;
+                                status: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    type: "new" | "confirmed" | "custom" | "completed" | "canceled";
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bookings/{bookingUuid}/reschedule": {
         parameters: {
             query?: never;
@@ -1119,10 +1466,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1141,6 +1488,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1201,6 +1562,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1367,10 +1738,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1389,6 +1760,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1449,6 +1834,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1616,10 +2011,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1638,6 +2033,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1698,6 +2107,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -1864,10 +2283,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -1886,6 +2305,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -1946,6 +2379,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2113,10 +2556,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2135,6 +2578,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2195,6 +2652,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2361,10 +2828,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2383,6 +2850,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2443,6 +2924,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2612,10 +3103,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2634,6 +3125,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2694,6 +3199,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -2899,10 +3414,10 @@ export interface paths {
                                     /** Format: uri */
                                     link: string;
                                     /**
-                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
                                      * @enum {unknown}
                                      */
-                                    type: "manage" | "ical";
+                                    type: "manage" | "ical" | "payment";
                                 }[];
                                 /** Format: uuid */
                                 location_uuid: string;
@@ -2921,6 +3436,20 @@ export interface paths {
                                          * @example 2026-09-10T12:00:00Z
                                          */
                                         created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
                                         /** Format: uuid */
                                         uuid: string;
                                     }[];
@@ -2981,6 +3510,16 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
                                 /** @description Until when the customer may cancel or reschedule through the manage link */
                                 policy: {
                                     cancel_cutoff_minutes: number;
@@ -5661,6 +6200,20 @@ export interface paths {
                                      * @example 2026-09-10T12:00:00Z
                                      */
                                     created_at: string;
+                                    /**
+                                     * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                     * @enum {unknown}
+                                     */
+                                    kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                    /**
+                                     * @description manual: recorded by /status/complete
+                                     * @enum {unknown}
+                                     */
+                                    provider: "manual" | "stripe";
+                                    /** @description The provider's id of the charge or refund */
+                                    reference: string | null;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "succeeded" | "failed";
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
@@ -5798,6 +6351,20 @@ export interface paths {
                                      * @example 2026-09-10T12:00:00Z
                                      */
                                     created_at: string;
+                                    /**
+                                     * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                     * @enum {unknown}
+                                     */
+                                    kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                    /**
+                                     * @description manual: recorded by /status/complete
+                                     * @enum {unknown}
+                                     */
+                                    provider: "manual" | "stripe";
+                                    /** @description The provider's id of the charge or refund */
+                                    reference: string | null;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "succeeded" | "failed";
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
@@ -6296,6 +6863,192 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/services/{serviceUuid}/payment_policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A service's payment and cancellation policy */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    serviceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description none; deposit (fixed or percent of the price); prepayment (the price); card_on_file (kept, not charged)
+                                 * @enum {unknown}
+                                 */
+                                collect: "none" | "deposit" | "prepayment" | "card_on_file";
+                                /** @description Minor units, for a fixed deposit */
+                                deposit_amount: number | null;
+                                deposit_percent: number | null;
+                                /** @enum {unknown} */
+                                deposit_type: "fixed" | "percent";
+                                free_cancellation_hours: number;
+                                late_cancel_fee_percent: number;
+                                no_show_fee_percent: number;
+                                /**
+                                 * @description flexible: free until 2 h before, no late fee, 50% no-show; moderate: 24 h, 50%, 100%; strict: 48 h, 100%, 100%
+                                 * @enum {unknown}
+                                 */
+                                preset: "flexible" | "moderate" | "strict" | "custom";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Sets a service's payment and cancellation policy (a preset's terms, or custom ones) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    serviceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        collect: "none" | "deposit" | "prepayment" | "card_on_file";
+                        deposit_amount?: number | null;
+                        deposit_percent?: number | null;
+                        /** @enum {unknown} */
+                        deposit_type?: "fixed" | "percent";
+                        free_cancellation_hours?: number;
+                        late_cancel_fee_percent?: number;
+                        no_show_fee_percent?: number;
+                        /** @enum {unknown} */
+                        preset: "flexible" | "moderate" | "strict" | "custom";
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description none; deposit (fixed or percent of the price); prepayment (the price); card_on_file (kept, not charged)
+                                 * @enum {unknown}
+                                 */
+                                collect: "none" | "deposit" | "prepayment" | "card_on_file";
+                                /** @description Minor units, for a fixed deposit */
+                                deposit_amount: number | null;
+                                deposit_percent: number | null;
+                                /** @enum {unknown} */
+                                deposit_type: "fixed" | "percent";
+                                free_cancellation_hours: number;
+                                late_cancel_fee_percent: number;
+                                no_show_fee_percent: number;
+                                /**
+                                 * @description flexible: free until 2 h before, no late fee, 50% no-show; moderate: 24 h, 50%, 100%; strict: 48 h, 100%, 100%
+                                 * @enum {unknown}
+                                 */
+                                preset: "flexible" | "moderate" | "strict" | "custom";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/staffers": {

@@ -47,6 +47,11 @@ export interface Config {
    * (the tests' fake Twilio on loopback; a egress proxy). Unset in production.
    */
   twilioApiBase: string | undefined;
+  /**
+   * STRIPE_API_BASE: where the Stripe provider sends its API calls instead of
+   * https://api.stripe.com (the tests' fake Stripe on loopback). Unset in production.
+   */
+  stripeApiBase: string | undefined;
 }
 
 /** Reads the environment once; everything else takes a Config. */
@@ -91,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: mailFrom(env.MAIL_FROM, env.PUBLIC_URL),
     secretKey: secretKey(env.SECRET_KEY),
     twilioApiBase: env.TWILIO_API_BASE || undefined,
+    stripeApiBase: env.STRIPE_API_BASE || undefined,
   };
 }
 

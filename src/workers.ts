@@ -4,6 +4,8 @@ import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-work
 import { emailHandler } from './notifications/outbox-handler.js';
 import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
 import type { WorkerLogger } from './outbox/queue-worker.js';
+import { paymentHandler } from './payments/outbox-handler.js';
+import { PaymentSweeper } from './payments/payment-sweeper.js';
 import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
 import { textMessageHandler } from './text-messages/outbox-handler.js';
@@ -18,7 +20,7 @@ import { openWritePath } from './write-path.js';
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
-  return registerHandlers([webhookHandler, emailHandler, textMessageHandler]);
+  return registerHandlers([webhookHandler, emailHandler, textMessageHandler, paymentHandler]);
 }
 
 /**
@@ -30,6 +32,7 @@ export interface Workers {
   mail: MailWorker;
   text: TextWorker;
   retention: RetentionSweeper;
+  payments: PaymentSweeper;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -57,18 +60,29 @@ export function openWorkers(
     linkBase: deps.publicBase,
     logger: deps.logger,
   });
+  const payments = new PaymentSweeper({
+    db: deps.db,
+    uow: openWritePath(deps.db).uow,
+    clock: deps.clock,
+    linkBase: deps.publicBase,
+    config,
+    logger: deps.logger,
+  });
   return {
     webhook,
     mail,
     text,
     retention,
+    payments,
     start() {
       webhook.start();
       mail.start();
       text.start();
       retention.start();
+      payments.start();
     },
     async stop() {
+      await payments.stop();
       await retention.stop();
       await text.stop();
       await mail.stop();

@@ -25,6 +25,7 @@ import { openWritePath } from '../write-path.js';
 import { API_PREFIX, apiSurface } from './api/api.plugin.js';
 import { icalSurface } from './ical/ical.plugin.js';
 import { PANEL_PREFIX, panelSurface } from './panel/panel.plugin.js';
+import { paymentHooksSurface } from './payment-hooks/payment-hooks.plugin.js';
 import { siteSurface } from './site/site.plugin.js';
 import { textHooksSurface } from './text-hooks/text-hooks.plugin.js';
 import { widgetSurface } from './widget/widget.plugin.js';
@@ -164,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ApiApp> {
   await app.register((widget) => widgetSurface(widget, deps));
   await app.register((ical) => icalSurface(ical, deps));
   await app.register((hooks) => textHooksSurface(hooks, deps));
+  await app.register((hooks) => paymentHooksSurface(hooks, deps));
   await app.register((site) => siteSurface(site, deps));
   return app as unknown as ApiApp;
 }

@@ -61,6 +61,11 @@ describe('PUT /bookings/{uuid}/status/complete', () => {
           uuid: expect.any(String),
           account_uuid: f.cash.id,
           amount: 8550,
+          // Recorded at completion by hand: no provider, no reference (docs/payments.md).
+          provider: 'manual',
+          reference: null,
+          kind: 'payment',
+          status: 'succeeded',
           created_at: expect.stringMatching(UTC_ISO),
         },
       ],

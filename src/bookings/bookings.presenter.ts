@@ -77,7 +77,20 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkB
     public_notes: publicNotes,
     booking_callback: view.booking_callback,
     source: view.source,
-    links: bookingLinks(manageLinkOf(workspace, view.id, linkBase)),
+    links: [
+      ...bookingLinks(manageLinkOf(workspace, view.id, linkBase)),
+      ...(view.payment_url ? [{ type: 'payment' as const, link: view.payment_url }] : []),
+    ],
+    ...(view.payment_state
+      ? {
+          payment: {
+            state: view.payment_state,
+            hold_until: view.payment_hold_until
+              ? toUtcIso(new Date(view.payment_hold_until).getTime())
+              : null,
+          },
+        }
+      : {}),
     policy: bookingPolicy(workspace, start),
     created_at: toUtcIso(new Date(view.created_at).getTime()),
     updated_at: toUtcIso(new Date(view.updated_at).getTime()),
@@ -93,7 +106,16 @@ export function presentOrder(
   const { currency } = workspace;
   const subtotal = view.lines.reduce((sum, line) => sum + line.original_price * line.quantity, 0);
   const total = view.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
-  const amountPaid = view.payments.reduce((sum, payment) => sum + payment.amount, 0);
+  // What the business holds: succeeded payments and fees, less succeeded refunds.
+  const amountPaid = view.payments.reduce(
+    (sum, payment) =>
+      payment.status !== 'succeeded'
+        ? sum
+        : payment.kind === 'refund'
+          ? sum - payment.amount
+          : sum + payment.amount,
+    0,
+  );
   const tax = 0;
   return {
     uuid: view.order_id,
@@ -110,6 +132,10 @@ export function presentOrder(
       uuid: payment.id,
       account_uuid: payment.payment_account_id,
       amount: payment.amount,
+      provider: payment.provider,
+      reference: payment.reference,
+      kind: payment.kind,
+      status: payment.status,
       created_at: toUtcIso(new Date(payment.created_at).getTime()),
     })),
   };

@@ -4,7 +4,13 @@ import { customerMatches } from '../customers/customers.repository.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
-import type { BookingsTable, CancelReason, PublicNotesTable, StatusType } from '../platform/db/schema.js';
+import type {
+  BookingPaymentState,
+  BookingsTable,
+  CancelReason,
+  PublicNotesTable,
+  StatusType,
+} from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 
@@ -58,7 +64,21 @@ export interface BookingView {
     /** The service's description (null if the service row were gone). */
     description: string | null;
   }[];
-  payments: { id: string; payment_account_id: string; amount: number; created_at: string }[];
+  payments: {
+    id: string;
+    payment_account_id: string;
+    amount: number;
+    provider: 'manual' | 'stripe';
+    reference: string | null;
+    kind: 'payment' | 'deposit' | 'prepayment' | 'late_cancel_fee' | 'no_show_fee' | 'refund';
+    status: 'pending' | 'succeeded' | 'failed';
+    created_at: string;
+  }[];
+  /** migrations/0028_payments.sql: null = nothing collected. */
+  payment_state: BookingPaymentState | null;
+  payment_hold_until: Date | null;
+  /** The open checkout's hosted page while the booking awaits payment. */
+  payment_url: string | null;
   notes: string[];
 }
 
@@ -147,9 +167,16 @@ export function viewQuery(db: Db, workspaceId: string) {
         WHERE bs.workspace_id = ${workspaceId} AND bs.booking_id = b.id)`.as('lines'),
       sql<BookingView['payments']>`(
         SELECT coalesce(json_agg(json_build_object(
-          'id', p.id, 'payment_account_id', p.payment_account_id, 'amount', p.amount, 'created_at', p.created_at
+          'id', p.id, 'payment_account_id', p.payment_account_id, 'amount', p.amount, 'provider', p.provider,
+          'reference', p.reference, 'kind', p.kind, 'status', p.status, 'created_at', p.created_at
         ) ORDER BY p.created_at, p.id), '[]'::json)
         FROM payments p WHERE p.workspace_id = ${workspaceId} AND p.booking_id = b.id)`.as('payments'),
+      'b.payment_state',
+      'b.payment_hold_until',
+      sql<string | null>`(CASE WHEN b.payment_state = 'awaiting_payment' THEN (
+        SELECT po.provider_url FROM payment_operations po
+        WHERE po.workspace_id = ${workspaceId} AND po.booking_id = b.id AND po.kind = 'checkout'
+        ORDER BY po.created_at DESC LIMIT 1) END)`.as('payment_url'),
       sql<string[]>`(
         SELECT coalesce(json_agg(n.value ORDER BY n.created_at, n.id), '[]'::json)
         FROM public_notes n WHERE n.workspace_id = ${workspaceId} AND n.booking_id = b.id)`.as('notes'),

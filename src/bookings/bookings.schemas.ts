@@ -48,6 +48,14 @@ export const CreateBookingBody = Type.Object({
     Nullable(Type.Boolean({ description: 'Required when the booking form says so' })),
   ),
   source: Type.Optional(Type.String({ maxLength: 100, description: "Origin of the booking; default 'api'" })),
+  collect_payment: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: Kairos collects what the service's payment policy asks (docs/payments.md): the booking waits " +
+        'in payment state `awaiting_payment`, holding its slot, and `links[]` carries the `payment` link to the ' +
+        "provider's hosted page. Absent or false: confirmed as before, nothing collected.",
+    }),
+  ),
 });
 export type CreateBookingBody = Static<typeof CreateBookingBody>;
 
@@ -113,7 +121,19 @@ export const OrderJson = Type.Object({
   amount_paid: Money,
   amount_paid_formatted: Type.String(),
   payments: Type.Array(
-    Type.Object({ uuid: Uuid, account_uuid: Uuid, amount: Money, created_at: IsoInstant }),
+    Type.Object({
+      uuid: Uuid,
+      account_uuid: Uuid,
+      amount: Money,
+      provider: Type.Enum(['manual', 'stripe'], { description: 'manual: recorded by /status/complete' }),
+      reference: Nullable(Type.String({ description: "The provider's id of the charge or refund" })),
+      kind: Type.Enum(['payment', 'deposit', 'prepayment', 'late_cancel_fee', 'no_show_fee', 'refund'], {
+        description:
+          'refund: money back to the customer (its amount is positive and counts against amount_paid)',
+      }),
+      status: Type.Enum(['pending', 'succeeded', 'failed']),
+      created_at: IsoInstant,
+    }),
   ),
 });
 
@@ -169,8 +189,10 @@ export const BookingJson = Type.Object({
   source: Type.String(),
   links: Type.Array(
     Type.Object({
-      type: Type.Enum(['manage', 'ical'], {
-        description: '"manage": the customer\'s manage page; "ical": its RFC 5545 file of the booking',
+      type: Type.Enum(['manage', 'ical', 'payment'], {
+        description:
+          '"manage": the customer\'s manage page; "ical": its RFC 5545 file of the booking; "payment": the ' +
+          "provider's hosted page, while money is due",
       }),
       link: Type.String({ format: 'uri' }),
     }),
@@ -180,6 +202,19 @@ export const BookingJson = Type.Object({
         '`manage` (`/book/<slug>/manage/<token>`: see, cancel, reschedule until the cut-off) and `ical` ' +
         '(the same plus `/calendar.ics`). The token is signed; the links open until 30 days after the booking ends.',
     },
+  ),
+  payment: Type.Optional(
+    Type.Object(
+      {
+        state: Type.Enum(['awaiting_payment', 'paid', 'card_on_file', 'refunded', 'failed']),
+        hold_until: Nullable(IsoInstant),
+      },
+      {
+        description:
+          'Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until ' +
+          'hold_until, then released (canceled, reason abandoned); failed: it was.',
+      },
+    ),
   ),
   policy: Type.Object(
     {

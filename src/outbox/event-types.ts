@@ -13,6 +13,9 @@ export const EVENT_TYPES_BY_SUBJECT = {
     'booking-succeeded',
     'booking-canceled',
   ],
+  // Money of a booking's order (docs/payments.md): a charge or fee taken, a refund made, a
+  // charge or fee that failed. Each movement is its own subject (its payment uuid).
+  payment: ['payment-succeeded', 'payment-refunded', 'payment-failed'],
 } as const satisfies Record<string, readonly `${string}-${string}`[]>;
 
 /** What an event is about: the key of the body's `data` ({ booking: ... }). */

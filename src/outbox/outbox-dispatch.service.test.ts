@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/build-test-app.js';
 import { type Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
-import type { EventType } from './event-types.js';
+import type { EventType, EventTypeOf } from './event-types.js';
 import { HandlerRegistrationError, type OutboxHandler, registerHandlers } from './handlers.js';
 import { recordEvents } from './outbox.repository.js';
 import { dispatchOutbox } from './outbox-dispatch.service.js';
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 /** Commits one change's events for a made-up booking, as a service does in its unit of work. */
-async function record(types: EventType[]): Promise<string> {
+async function record(types: EventTypeOf<'booking'>[]): Promise<string> {
   const bookingId = randomUUID();
   const uow = new UnitOfWork(t.db, { invalidate: async () => {} });
   await uow.run(t.workspace.id, (tx) =>

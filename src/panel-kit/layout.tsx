@@ -82,6 +82,11 @@ const NAV: { group?: PanelKey; items: NavItem[] }[] = [
         show: (role) => can(role, 'settings'),
       },
       {
+        href: `${PANEL_PREFIX}/settings/payments`,
+        label: 'nav.payments',
+        show: (role) => can(role, 'settings'),
+      },
+      {
         href: `${PANEL_PREFIX}/settings/notifications`,
         label: 'nav.notifications',
         show: (role) => can(role, 'notifications'),

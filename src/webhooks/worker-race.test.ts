@@ -5,7 +5,7 @@ import { FixedClock } from '../../test/helpers/clock.js';
 import { databaseUrlOf } from '../../test/helpers/test-db.js';
 import { emitBookingEvents, insertBookingRow } from '../../test/helpers/webhook-events.js';
 import { WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
-import { EVENT_TYPES, type EventType } from '../outbox/event-types.js';
+import { EVENT_TYPES_BY_SUBJECT } from '../outbox/event-types.js';
 import { type Database, type Db, openDatabase } from '../platform/db/client.js';
 import { outboxHandlers } from '../workers.js';
 import { claimDueDeliveries } from './deliveries.repository.js';
@@ -47,7 +47,8 @@ describe('two workers on one store', () => {
     try {
       for (const receiver of receivers) await createWebhook(receiver.url);
       const bookingId = await insertBookingRow(t.db, t.workspace.id);
-      const types: EventType[] = Array.from({ length: 40 }, (_, i) => EVENT_TYPES[i % EVENT_TYPES.length]!);
+      const bookingTypes = EVENT_TYPES_BY_SUBJECT.booking;
+      const types = Array.from({ length: 40 }, (_, i) => bookingTypes[i % bookingTypes.length]!);
       await emitBookingEvents(t.db, t.workspace, bookingId, types);
 
       // Small batches and two rounds per worker at a time: many claims overlap.

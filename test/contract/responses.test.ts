@@ -3,10 +3,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentBooking } from '../../src/bookings/bookings.presenter.js';
 import { requireBookingView } from '../../src/bookings/bookings.repository.js';
+import { loadConfig } from '../../src/config.js';
 import { requireLocation } from '../../src/locations/locations.repository.js';
+import { connectStripe } from '../../src/payments/payment-settings.service.js';
 import { nextTimeSlots, timeSlots } from '../../src/slots/slots.service.js';
+import { openWritePath } from '../../src/write-path.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
+import { FakeStripe } from '../helpers/fake-stripe.js';
 import { type Json, type Operation, operationsOf, responseValidators } from './openapi-kit.js';
 
 /** Links in answers (a booking's `links`) are absolute under it. */
@@ -27,12 +31,30 @@ const clock = new FixedClock('2026-09-01T08:00:00Z'); // Tuesday, 10:00 in Berli
 const reached = new Set<string>();
 const failures: string[] = [];
 
+let fakeStripe: FakeStripe;
+
 beforeAll(async () => {
-  t = await buildTestApp({ clock, config: { webhooksAllowPrivate: true, publicUrl: PUBLIC_URL } });
+  fakeStripe = await FakeStripe.start();
+  fakeStripe.autoDeliver = false;
+  const payments = { stripeApiBase: fakeStripe.origin, secretKey: 'responses-test-secret-key-0123456789abc' };
+  t = await buildTestApp({
+    clock,
+    config: { webhooksAllowPrivate: true, publicUrl: PUBLIC_URL, ...payments },
+  });
+  await connectStripe(
+    openWritePath(t.db).uow,
+    t.workspace.id,
+    { type: 'user', id: null },
+    { secret_key: fakeStripe.secretKey, webhook_secret: 'whsec_responsesTest01' },
+    { ...loadConfig({}), ...payments },
+  );
   doc = (await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
   operations = operationsOf(doc);
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await fakeStripe?.stop();
+});
 
 function check(method: string, path: string, response: LightMyRequestResponse): void {
   const operation = operations.find((op) => op.matches(method, path.split('?')[0]!));
@@ -119,6 +141,13 @@ describe('declared response schemas', () => {
     await call('GET', `/locations/${loc}/services`, undefined, 200);
     await call('GET', `/services/${cut.uuid}`, undefined, 200);
     await call('PATCH', `/services/${wash.uuid}`, { price: 1500 }, 200);
+    await call(
+      'PUT',
+      `/services/${wash.uuid}/payment_policy`,
+      { collect: 'deposit', deposit_type: 'fixed', deposit_amount: 500, preset: 'flexible' },
+      200,
+    );
+    await call('GET', `/services/${wash.uuid}/payment_policy`, undefined, 200);
 
     const services = [{ location_uuid: loc, service_uuids: [cut.uuid, wash.uuid] }];
     const anna = (await call('POST', '/staffers', { first_name: 'Anna', services }, 201)).data;
@@ -184,6 +213,8 @@ describe('declared response schemas', () => {
       200,
     );
     await call('GET', `/bookings/${b}/history`, undefined, 200);
+    // Nothing was paid through a provider: nothing to refund.
+    await call('POST', `/bookings/${b}/refunds`, {}, 422);
     await call('PUT', `/bookings/${b}/status/cancel`, {}, 409);
     await call('PATCH', '/workspace', { staffer_selection: 'automatic' }, 200);
     const second = (
@@ -195,6 +226,31 @@ describe('declared response schemas', () => {
       )
     ).data;
     await call('PUT', `/bookings/${second.uuid}/status/cancel`, { cancel_reason: 'postponed' }, 200);
+    // A booking that collects its deposit (docs/payments.md): paid on the fake Stripe, then refunded.
+    const deposit = (
+      await call(
+        'POST',
+        '/bookings',
+        {
+          ...bookingBody,
+          service_uuid: wash.uuid,
+          reserved_on: '2026-09-04T08:00:00Z',
+          staffer_uuid: null,
+          collect_payment: true,
+        },
+        201,
+      )
+    ).data;
+    const session = deposit.links
+      .find((l: Json) => l.type === 'payment')
+      .link.split('/')
+      .pop();
+    fakeStripe.pay(session);
+    await t.app.inject({
+      method: 'GET',
+      url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session}`,
+    });
+    await call('POST', `/bookings/${deposit.uuid}/refunds`, { amount: 200 }, 202);
 
     const customers = await call('GET', '/customers?phone=%2B4915112345678', undefined, 200);
     await call('GET', `/customers/${customers.data[0].uuid}`, undefined, 200);

@@ -6,6 +6,7 @@ import { customersCreateRoutes } from '../../customers/api/customers-create.rout
 import { locationsRoutes } from '../../locations/api/locations.routes.js';
 import { ordersRoutes } from '../../orders/api/orders.routes.js';
 import { paymentAccountsRoutes } from '../../payment-accounts/api/payment-accounts.routes.js';
+import { paymentsRoutes } from '../../payments/api/payments.routes.js';
 import { tagTenantRequest } from '../../platform/db/statement-recorder.js';
 import { registerJsonErrors } from '../../platform/http/errors.js';
 import { registerRateLimit } from '../../platform/http/rate-limit.js';
@@ -78,6 +79,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
     customersCreateRoutes,
     serviceCategoriesRoutes,
     ordersRoutes,
+    paymentsRoutes,
     voucherTemplatesRoutes,
   ]) {
     await routes(typed, deps);

@@ -20,6 +20,7 @@ import { cookiesSecure, registerPanelAuth } from '../../panel-kit/panel-auth.js'
 import { registerHtmlErrors } from '../../panel-kit/panel-errors.js';
 import { sendPage } from '../../panel-kit/render.js';
 import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
+import { paymentsPanelRoutes } from '../../payments/panel/payments.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { reportsPanelRoutes } from '../../reports/panel/reports.routes.js';
 import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
@@ -119,6 +120,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     calendarFeedsPanelRoutes,
     notificationsPanelRoutes,
     textMessagesPanelRoutes,
+    paymentsPanelRoutes,
     staffersPanelRoutes,
     schedulesPanelRoutes,
     customersPanelRoutes,

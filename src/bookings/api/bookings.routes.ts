@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { createBookingCollecting } from '../../payments/payments.service.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { answerWrite } from '../../platform/http/idempotency.js';
 import { pageOf, paginated } from '../../platform/http/pagination.js';
@@ -35,7 +36,7 @@ import {
   StafferBody,
   StatusBody,
 } from '../bookings.schemas.js';
-import { type BookingContext, createBooking } from '../bookings.service.js';
+import type { BookingContext } from '../bookings.service.js';
 
 export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const context = (request: FastifyRequest, uow: UnitOfWork): BookingContext => ({
@@ -83,7 +84,9 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     },
     async (request, reply) => {
       parseCreateBooking(request.auth.workspace, request.body, { schemaErrors: schemaFieldErrors(request) });
-      return writeBooking(request, reply, 201, (ctx) => createBooking(ctx, request.body));
+      return writeBooking(request, reply, 201, (ctx) =>
+        createBookingCollecting(ctx, deps.config, request.body),
+      );
     },
   );
 

@@ -17,7 +17,15 @@ export const BOOKINGS = `${PANEL_PREFIX}/bookings`;
 export const bookingPath = (id: string) => `${BOOKINGS}/${id}`;
 
 /** The forms of the booking page; each posts to `${bookingPath}/${action}`. */
-export type BookingForm = 'move' | 'staffer' | 'services' | 'status' | 'notes' | 'complete' | 'cancel';
+export type BookingForm =
+  | 'move'
+  | 'staffer'
+  | 'services'
+  | 'status'
+  | 'notes'
+  | 'complete'
+  | 'cancel'
+  | 'refund';
 
 export interface Choice {
   value: string;
@@ -65,6 +73,8 @@ export interface BookingPageProps {
   active?: { form: BookingForm; state: FormState } | undefined;
   problem?: Problem | undefined;
   returnTo?: string | undefined;
+  /** Owners and admins, when the provider took money for it: what is left to refund. */
+  refund?: { left: string; action: string } | undefined;
   text: PanelText;
 }
 
@@ -77,6 +87,8 @@ const NOTICES: Record<string, PanelKey> = {
   note: 'booking.noteAdded',
   completed: 'booking.completed',
   canceled: 'booking.canceled',
+  refunded: 'booking.refunded',
+  refund_refused: 'booking.refundRefused',
 };
 
 /** A cancel reason as people read it (the API's value in the reader's language). */
@@ -285,6 +297,22 @@ export function BookingPage(props: BookingPageProps) {
             </PostForm>
           </FormCard>
         </div>
+      )}
+
+      {props.refund && (
+        <FormCard title={t('booking.refund')} id="refund">
+          <PostForm action={props.refund.action} csrf={props.csrf} label={t('booking.refund')}>
+            <TextField
+              form={state('refund', { amount: '' })}
+              name="amount"
+              label={t('booking.refundAmount', { currency: props.currency })}
+              hint={t('booking.refundHint', { left: props.refund.left })}
+            />
+            <button type="submit" class="danger">
+              {t('booking.refundButton')}
+            </button>
+          </PostForm>
+        </FormCard>
       )}
 
       <h2 id="history">{t('booking.history')}</h2>

@@ -6,6 +6,7 @@ import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { listAccountsAtLocation } from '../../payment-accounts/payment-accounts.service.js';
+import { refundableOf } from '../../payments/payments.service.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
@@ -14,6 +15,7 @@ import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
 import { listLocationServicesPage } from '../../services/services.service.js';
 import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import { listStatuses } from '../../statuses/statuses.service.js';
+import { can } from '../../users/roles.js';
 import { listTeam } from '../../users/users.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
@@ -120,6 +122,10 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const staffersChoices: Choice[] = [...stafferNames].map(([value, label]) => ({ value, label }));
     const open = Math.max(0, booking.order.total - booking.order.amount_paid);
     const text = panelTextOf(request);
+    // Refunds are for owners and admins (the settings permission), when a provider took money.
+    const role = sessionOf(request).workspace?.role;
+    const refundable =
+      role && can(role, 'settings') ? await refundableOf(deps.db, workspace.id, bookingId) : 0;
     return reply.page({
       title: text.t('booking.title', {
         services: booking.ordered_services.map((line) => line.name).join(' + '),
@@ -159,6 +165,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         active: extra.active,
         problem: extra.problem,
         returnTo: extra.returnTo,
+        ...(refundable > 0
+          ? {
+              refund: {
+                left: decimalOf(refundable, workspace.currency),
+                action: `${bookingPath(bookingId)}/refund`,
+              },
+            }
+          : {}),
         text,
       }),
     });

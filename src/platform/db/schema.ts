@@ -68,6 +68,10 @@ export interface WorkspacesTable {
   text_settings: Json<Record<string, unknown>>;
   /** Sealed by src/platform/secrets.ts; null = no provider credentials saved. */
   text_credentials: string | null;
+  /** migrations/0028_payments.sql; read through src/payments/payment-settings.rules.ts */
+  payment_settings: Json<Record<string, unknown>>;
+  /** Sealed by src/platform/secrets.ts; null = no payment provider connected. */
+  payment_credentials: string | null;
 }
 
 export interface ApiKeysTable {
@@ -127,6 +131,8 @@ export interface ServicesTable {
   capacity: Generated<number>;
   buffer_before_minutes: Generated<number>;
   buffer_after_minutes: Generated<number>;
+  /** migrations/0028_payments.sql; read through src/payments/payment-policy.rules.ts ('{}' = none). */
+  payment_policy: Json<Record<string, unknown>>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
@@ -262,6 +268,9 @@ export interface BookingsTable {
   text_consent: boolean | null;
   /** migrations/0032_reports.sql: the booking page link's `?ref=`; null elsewhere. */
   ref: string | null;
+  /** migrations/0028_payments.sql: null = nothing due. */
+  payment_state: BookingPaymentState | null;
+  payment_hold_until: TimestampNullable;
   created_by_key_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -287,7 +296,53 @@ export interface PaymentsTable {
   booking_id: string;
   payment_account_id: string;
   amount: number;
+  /** migrations/0028_payments.sql */
+  provider: Generated<PaymentProviderName | 'manual'>;
+  reference: string | null;
+  kind: Generated<PaymentKind>;
+  status: Generated<PaymentStatus>;
   created_at: Timestamp;
+}
+
+export type BookingPaymentState = 'awaiting_payment' | 'paid' | 'card_on_file' | 'refunded' | 'failed';
+export type PaymentProviderName = 'stripe';
+export type PaymentKind = 'payment' | 'deposit' | 'prepayment' | 'late_cancel_fee' | 'no_show_fee' | 'refund';
+export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
+export type PaymentOperationKind =
+  | 'checkout'
+  | 'late_cancel_fee'
+  | 'no_show_fee'
+  | 'refund'
+  | 'expire_checkout';
+
+/** migrations/0028_payments.sql: provider events already handled. */
+export interface PaymentEventsTable {
+  workspace_id: string;
+  provider: string;
+  event_id: string;
+  type: string;
+  booking_id: string | null;
+  received_at: Timestamp;
+}
+
+/** migrations/0028_payments.sql: calls to the provider we owe. */
+export interface PaymentOperationsTable {
+  workspace_id: string;
+  id: Generated<string>;
+  partition: GeneratedAlways<number>;
+  booking_id: string;
+  kind: PaymentOperationKind;
+  amount: number;
+  provider: PaymentProviderName;
+  provider_ref: string | null;
+  provider_url: string | null;
+  state: Generated<'pending' | 'sending' | 'done' | 'failed'>;
+  next_attempt_at: Timestamp;
+  attempt_count: Generated<number>;
+  last_response: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface PublicNotesTable {
@@ -633,6 +688,8 @@ export interface DB {
   bookings: BookingsTable;
   booking_services: BookingServicesTable;
   payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
+  payment_operations: PaymentOperationsTable;
   public_notes: PublicNotesTable;
   booking_history: BookingHistoryTable;
   outbox_events: OutboxEventsTable;

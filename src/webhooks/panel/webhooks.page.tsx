@@ -23,6 +23,9 @@ const EVENT_HELP: Record<(typeof EVENT_TYPES)[number], string> = {
   'booking-rescheduled': 'it moves to another time',
   'booking-succeeded': 'it is completed',
   'booking-canceled': 'it is canceled',
+  'payment-succeeded': 'a deposit, prepayment or fee is taken',
+  'payment-refunded': 'money is refunded to the customer',
+  'payment-failed': 'a charge or fee fails',
 };
 
 /** Stripe's words for a delivery's state, from ours and its attempts. */

@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingFixture } from '../../../test/helpers/booking-fixture.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { FixedClock } from '../../../test/helpers/clock.js';
+import { FakeStripe } from '../../../test/helpers/fake-stripe.js';
+import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { loadConfig } from '../../config.js';
+import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
+import { keyFromSecret, secretBox } from '../../platform/secrets.js';
+import type { UserRow } from '../../users/users.repository.js';
+import { outboxHandlers } from '../../workers.js';
+import { openWritePath } from '../../write-path.js';
+import { attemptDueOperations } from '../payment-operations.service.js';
+import { paymentCredentialsContext } from '../payment-providers.service.js';
+
+const PAGE = '/panel/settings/payments';
+const SECRET_KEY = 'payments-panel-secret-key-of-32-characters';
+const WEBHOOK_SECRET = 'whsec_panelTest012345';
+
+let t: TestApp;
+let fake: FakeStripe;
+let admin: UserRow;
+let staff: UserRow;
+beforeAll(async () => {
+  fake = await FakeStripe.start();
+  t = await buildTestApp({
+    clock: new FixedClock('2026-09-01T08:00:00Z'),
+    config: {
+      ...loadConfig({}),
+      worker: 'off',
+      apiRateLimitPerMinute: 0,
+      secretKey: SECRET_KEY,
+      stripeApiBase: fake.origin,
+    },
+  });
+  admin = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'admin' }]);
+  staff = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+});
+afterAll(async () => {
+  await t.close();
+  await fake.stop();
+});
+
+const row = () =>
+  t.db
+    .selectFrom('workspaces')
+    .select(['payment_settings', 'payment_credentials'])
+    .where('id', '=', t.workspace.id)
+    .executeTakeFirstOrThrow();
+
+describe('Settings → Payments', () => {
+  it('is for owners and admins, in the Settings nav; without a provider nothing is connected', async () => {
+    const staffClient = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    expect((await staffClient.get(PAGE)).statusCode).toBe(403);
+    expect((await staffClient.get('/panel')).body).not.toContain(`href="${PAGE}"`);
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const page = await client.get(PAGE);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`href="${PAGE}"`);
+    expect(page.body).toContain('No payment provider connected');
+    expect(page.body).toContain(`/hooks/payments/${t.workspace.id}/stripe`);
+    expect((await row()).payment_credentials).toBeNull();
+  });
+
+  it('refuses keys of the wrong shape and a key Stripe refuses, saving nothing', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const shape = await client.submit(PAGE, {
+      secret_key: 'pk_test_abc',
+      webhook_secret: 'nope',
+      hold_minutes: '15',
+    });
+    expect(shape.statusCode).toBe(422);
+    expect(shape.body).toContain('Enter a Stripe secret key');
+    expect(shape.body).toContain('Enter the signing secret');
+    const refused = await client.submit(PAGE, {
+      secret_key: 'sk_test_notTheRightKey123',
+      webhook_secret: WEBHOOK_SECRET,
+      hold_minutes: '15',
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Stripe refused this key');
+    // The typed keys are not sent back.
+    expect(refused.body).not.toContain('sk_test_notTheRightKey123');
+    expect((await row()).payment_credentials).toBeNull();
+  });
+
+  it('connects with keys checked live, sealed at rest, never shown again; audited without a key', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const saved = await client.submit(PAGE, {
+      secret_key: fake.secretKey,
+      webhook_secret: WEBHOOK_SECRET,
+      hold_minutes: '20',
+    });
+    expect(saved.statusCode, saved.body).toBe(303);
+    expect(fake.requests.filter((r) => r.path === '/v1/account').length).toBeGreaterThanOrEqual(1);
+    const { payment_settings, payment_credentials } = await row();
+    expect(payment_settings).toMatchObject({
+      provider: 'stripe',
+      account_id: 'acct_test_kairos',
+      hold_minutes: 20,
+    });
+    expect(payment_credentials).not.toContain(fake.secretKey);
+    const opened = JSON.parse(
+      secretBox(keyFromSecret(SECRET_KEY)).open(
+        payment_credentials ?? '',
+        paymentCredentialsContext(t.workspace.id),
+      ),
+    );
+    expect(opened).toEqual({ secretKey: fake.secretKey, webhookSecret: WEBHOOK_SECRET });
+    const page = await client.get(PAGE);
+    expect(page.body).toContain('Salon Test');
+    expect(page.body).not.toContain(fake.secretKey);
+    expect(page.body).not.toContain(WEBHOOK_SECRET);
+    const audit = await t.db
+      .selectFrom('audit_entries')
+      .select(['action', 'details'])
+      .where('workspace_id', '=', t.workspace.id)
+      .where('action', '=', 'settings.payments_connected')
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(audit.details)).not.toContain(fake.secretKey);
+    expect(audit.details).toMatchObject({ account_id: 'acct_test_kairos' });
+  });
+
+  it('refuses a cross-site POST', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    await client.get(PAGE);
+    const crossSite = await client.post(`${PAGE}/disconnect`, {}, { origin: 'https://evil.example' });
+    expect(crossSite.statusCode).toBe(403);
+    expect((await row()).payment_credentials).not.toBeNull();
+  });
+
+  it('disconnects: the keys are dropped', async () => {
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const done = await client.submit(PAGE, {}, `${PAGE}/disconnect`);
+    expect(done.statusCode).toBe(303);
+    expect((await row()).payment_credentials).toBeNull();
+    expect((await client.get(PAGE)).body).toContain('No payment provider connected');
+  });
+});
+
+describe('the booking page: refunds and no-shows', () => {
+  const paidBooking = async (serviceId: string, start: string) => {
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: start,
+      location_uuid: f.location.id,
+      service_uuid: serviceId,
+      staffer_uuid: f.anna.id,
+      customer_phone: '+4915112345678',
+      collect_payment: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const booking = created.json().data;
+    const session = booking.links
+      .find((l: { type: string }) => l.type === 'payment')
+      .link.split('/')
+      .pop();
+    fake.pay(session);
+    await t.app.inject({
+      method: 'GET',
+      url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session}`,
+    });
+    return booking.uuid as string;
+  };
+  let f: Awaited<ReturnType<typeof bookingFixture>>;
+
+  beforeAll(async () => {
+    f = await bookingFixture(t);
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    expect(
+      (
+        await client.submit(PAGE, {
+          secret_key: fake.secretKey,
+          webhook_secret: WEBHOOK_SECRET,
+          hold_minutes: '15',
+        })
+      ).statusCode,
+    ).toBe(303);
+    await t.call('PUT', `/services/${f.haircut.id}/payment_policy`, {
+      collect: 'prepayment',
+      preset: 'moderate',
+    });
+    await t.call('PUT', `/services/${f.color.id}/payment_policy`, {
+      collect: 'card_on_file',
+      preset: 'flexible',
+    });
+  });
+
+  it('owners and admins refund part of a prepayment; staff see no refund form and are refused', async () => {
+    const id = await paidBooking(f.haircut.id, '2026-09-10T08:00:00Z');
+    const staffClient = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    const staffPage = await staffClient.get(`/panel/bookings/${id}`);
+    expect(staffPage.statusCode).toBe(200);
+    expect(staffPage.body).not.toContain(`/panel/bookings/${id}/refund`);
+    expect((await staffClient.post(`/panel/bookings/${id}/refund`, { amount: '10' })).statusCode).toBe(403);
+
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const page = await client.get(`/panel/bookings/${id}`);
+    expect(page.body).toContain(`action="/panel/bookings/${id}/refund"`);
+    expect(page.body).toContain('90.00');
+    const crossSite = await client.post(
+      `/panel/bookings/${id}/refund`,
+      { amount: '10' },
+      { origin: 'https://evil.example' },
+    );
+    expect(crossSite.statusCode).toBe(403);
+    const done = await client.post(`/panel/bookings/${id}/refund`, { amount: '25.50' });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/panel/bookings/${id}?notice=refunded`);
+    const tooMuch = await client.submit(
+      `/panel/bookings/${id}`,
+      { amount: '64.51' },
+      `/panel/bookings/${id}/refund`,
+    );
+    expect(tooMuch.headers.location).toBe(`/panel/bookings/${id}?notice=refund_refused#refund`);
+    await attemptDueOperations(
+      t.db,
+      openWritePath(t.db).uow,
+      { ...loadConfig({}), secretKey: SECRET_KEY, stripeApiBase: fake.origin },
+      Date.parse('2026-09-01T08:00:00Z'),
+    );
+    const intent = [...fake.paymentIntents.values()].find(
+      (pi) => (pi.metadata as Record<string, string>).booking_id === id,
+    )?.id;
+    expect(
+      [...fake.refunds.values()].filter((r) => r.payment_intent === intent).map((r) => r.amount),
+    ).toEqual([2550]);
+    expect((await client.get(`/panel/bookings/${id}`)).body).toContain('64.50');
+  });
+
+  it("the cancel form's reason “did not come” charges the no-show fee to the kept card", async () => {
+    const id = await paidBooking(f.color.id, '2026-09-11T08:00:00Z');
+    const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    const canceled = await client.submit(
+      `/panel/bookings/${id}`,
+      { cancel_reason: 'didnt_come' },
+      `/panel/bookings/${id}/cancel`,
+    );
+    expect(canceled.statusCode).toBe(303);
+    const now = Date.parse('2026-09-01T08:00:00Z');
+    await dispatchOutbox(t.db, outboxHandlers(), now, 1000);
+    await attemptDueOperations(
+      t.db,
+      openWritePath(t.db).uow,
+      { ...loadConfig({}), secretKey: SECRET_KEY, stripeApiBase: fake.origin },
+      now,
+    );
+    const booking = (await t.call('GET', `/bookings/${id}`)).json().data;
+    expect(booking.cancel_reason).toBe('didnt_come');
+    // flexible: 50% of 50.00
+    expect(
+      booking.order.payments.map((p: { kind: string; amount: number; status: string }) => [
+        p.kind,
+        p.amount,
+        p.status,
+      ]),
+    ).toEqual([['no_show_fee', 2500, 'succeeded']]);
+  });
+});
