@@ -3,6 +3,7 @@ import type { Db } from '../platform/db/client.js';
 import { moneyInputValue } from '../platform/money.js';
 import { localMsOf, toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { netPaid } from './booking-money.rules.js';
 import { type BookingFilters, listBookingViews, locationNamesOf } from './bookings.repository.js';
 
 const PAGE = 1000;
@@ -34,7 +35,7 @@ export async function bookingsCsv(
     for (const view of page.rows) {
       const start = new Date(view.start_time).getTime();
       const total = view.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
-      const paid = view.payments.reduce((sum, payment) => sum + payment.amount, 0);
+      const paid = netPaid(view.payments);
       rows.push([
         wall(start, view.timezone),
         locations.get(view.location_id) ?? '',

@@ -4,6 +4,7 @@ import { formatLocalIso, toUtcIso } from '../platform/time/zone.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import type { HistoryRow } from './booking-history.repository.js';
 import { bookingLinks, bookingPolicy, manageLinkOf } from './booking-links.js';
+import { netPaid } from './booking-money.rules.js';
 import type { BookingView, PublicNoteRow } from './bookings.repository.js';
 
 /**
@@ -106,16 +107,7 @@ export function presentOrder(
   const { currency } = workspace;
   const subtotal = view.lines.reduce((sum, line) => sum + line.original_price * line.quantity, 0);
   const total = view.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
-  // What the business holds: succeeded payments and fees, less succeeded refunds.
-  const amountPaid = view.payments.reduce(
-    (sum, payment) =>
-      payment.status !== 'succeeded'
-        ? sum
-        : payment.kind === 'refund'
-          ? sum - payment.amount
-          : sum + payment.amount,
-    0,
-  );
+  const amountPaid = netPaid(view.payments);
   const tax = 0;
   return {
     uuid: view.order_id,

@@ -1,5 +1,6 @@
 import { recordAudit } from '../audit/audit.service.js';
 import { cancelBooking } from '../bookings/booking-changes.service.js';
+import { netPaid } from '../bookings/booking-money.rules.js';
 import { type BookingView, lockBooking, requireBookingView } from '../bookings/bookings.repository.js';
 import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings/bookings.service.js';
 import { AppError } from '../errors.js';
@@ -435,12 +436,7 @@ export async function confirmCheckoutReturn(
 }
 
 /** What the provider holds of a booking's money now: succeeded charges less succeeded refunds. */
-function heldOf(payments: { kind: string; amount: number; status: string }[]): number {
-  return payments.reduce(
-    (sum, p) => (p.status !== 'succeeded' ? sum : p.kind === 'refund' ? sum - p.amount : sum + p.amount),
-    0,
-  );
-}
+const heldOf = netPaid;
 
 /**
  * A canceled booking's money, settled by its service's policy in the transaction that dispatches

@@ -21,7 +21,7 @@ export interface DayCount {
   own: number;
 }
 
-export type AttentionKind = 'webhooks' | 'emails' | 'texts';
+export type AttentionKind = 'webhooks' | 'emails' | 'texts' | 'payments' | 'holds';
 
 export interface AttentionItem {
   kind: AttentionKind;
@@ -49,7 +49,10 @@ export interface GlanceReader {
   now: number;
   /** Money is shown to those who see the reports (owners, admins). */
   seesRevenue: boolean;
-  /** The failures the reader can fix: webhooks (developers), emails and texts (notifications). */
+  /**
+   * What the reader can act on: webhooks (developers), emails and texts (notifications), declined
+   * charges (those who see the money), unpaid holds (everyone who runs bookings).
+   */
   fixes: readonly AttentionKind[];
 }
 

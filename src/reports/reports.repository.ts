@@ -34,8 +34,13 @@ function inPeriod(column: RawBuilder<unknown>, args: PeriodArgs): RawBuilder<unk
     ${location ? sql`AND b.location_id = ${location}::uuid` : sql``}`;
 }
 
-/** The money a payment row brings: what was taken. */
-const PAYMENT_AMOUNT = sql`p.amount`;
+/**
+ * The money a payment row brings: a succeeded payment, deposit or fee adds its amount, a
+ * succeeded refund takes its amount back (as the order's amount_paid, netPaid in
+ * src/bookings/booking-money.rules.ts); pending and failed rows are left out by SUCCEEDED.
+ */
+const PAYMENT_AMOUNT = sql`(CASE WHEN p.kind = 'refund' THEN -p.amount ELSE p.amount END)`;
+const SUCCEEDED = sql`p.status = 'succeeded'`;
 
 export interface MoneyGroupRow {
   day: string | null;
@@ -55,11 +60,12 @@ export async function moneyGroups(db: Db, args: PeriodArgs): Promise<MoneyGroupR
   const result = await sql<MoneyGroupRow>`
     SELECT (p.created_at AT TIME ZONE l.timezone)::date::text AS day,
            b.staffer_id, b.location_id, p.payment_account_id,
-           coalesce(sum(${PAYMENT_AMOUNT}), 0)::bigint AS amount, count(*)::int AS payments
+           coalesce(sum(${PAYMENT_AMOUNT}), 0)::bigint AS amount,
+           count(*) FILTER (WHERE p.kind <> 'refund')::int AS payments
     FROM payments p
     JOIN bookings b ON b.workspace_id = ${ws} AND b.id = p.booking_id
     JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-    WHERE p.workspace_id = ${ws} AND ${inPeriod(sql`p.created_at`, args)}
+    WHERE p.workspace_id = ${ws} AND ${SUCCEEDED} AND ${inPeriod(sql`p.created_at`, args)}
     GROUP BY GROUPING SETS (((p.created_at AT TIME ZONE l.timezone)::date), (b.staffer_id), (b.location_id),
                             (p.payment_account_id))`.execute(db);
   return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
@@ -85,7 +91,7 @@ export async function moneyByService(db: Db, args: PeriodArgs): Promise<ServiceM
       FROM payments p
       JOIN bookings b ON b.workspace_id = ${ws} AND b.id = p.booking_id
       JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE p.workspace_id = ${ws} AND ${inPeriod(sql`p.created_at`, args)}
+      WHERE p.workspace_id = ${ws} AND ${SUCCEEDED} AND ${inPeriod(sql`p.created_at`, args)}
     ), per_payment AS (
       SELECT m.payment_id, m.booking_id, m.amount, count(*) AS lines, min(bs.service_id::text) AS service
       FROM money m
@@ -100,20 +106,21 @@ export async function moneyByService(db: Db, args: PeriodArgs): Promise<ServiceM
       JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = pp.booking_id
       WHERE pp.lines > 1
     ), shares AS (
-      SELECT payment_id, amount, service, pos,
-             CASE WHEN total_weight = 0 THEN (CASE WHEN pos = 1 THEN amount ELSE 0 END)
-                  ELSE (amount * weight) / total_weight END AS base,
-             CASE WHEN total_weight = 0 THEN 0 ELSE (amount * weight) % total_weight END AS rest
+      -- A refund is shared like a payment, on its size; its sign comes back at the end.
+      SELECT payment_id, abs(amount) AS size, sign(amount) AS sign, service, pos,
+             CASE WHEN total_weight = 0 THEN (CASE WHEN pos = 1 THEN abs(amount) ELSE 0 END)
+                  ELSE (abs(amount) * weight) / total_weight END AS base,
+             CASE WHEN total_weight = 0 THEN 0 ELSE (abs(amount) * weight) % total_weight END AS rest
       FROM lines
     ), ranked AS (
-      SELECT service, base,
-             amount - sum(base) OVER (PARTITION BY payment_id) AS missing,
+      SELECT service, base, sign,
+             size - sum(base) OVER (PARTITION BY payment_id) AS missing,
              row_number() OVER (PARTITION BY payment_id ORDER BY rest DESC, pos) AS rank
       FROM shares
     ), parts AS (
       SELECT service, amount FROM per_payment WHERE lines = 1
       UNION ALL
-      SELECT service, base + CASE WHEN rank <= missing THEN 1 ELSE 0 END FROM ranked
+      SELECT service, sign * (base + CASE WHEN rank <= missing THEN 1 ELSE 0 END) FROM ranked
     )
     SELECT service::uuid AS service_id, sum(amount)::bigint AS amount FROM parts GROUP BY service`.execute(
     db,

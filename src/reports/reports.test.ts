@@ -269,3 +269,22 @@ describe('the booking reports', () => {
     expect(table(revenue, 'period').total).toEqual([0, 0]);
   });
 });
+
+describe('refunds and failed charges', () => {
+  it('a refund takes its money back on its own day, shared over the services like a payment; a failed charge counts for nothing', async () => {
+    // 1001 back on Maria's two-line order, on Sunday in Berlin; a declined fee the same day.
+    await sql`INSERT INTO payments (workspace_id, booking_id, payment_account_id, amount, kind, status, created_at)
+              VALUES (${t.workspace.id}, ${ids.maria1}, ${ids.berlinCard}, 1001, 'refund', 'succeeded',
+                      '2026-03-29T10:00:00Z'),
+                     (${t.workspace.id}, ${ids.maria1}, ${ids.berlinCard}, 5000, 'no_show_fee', 'failed',
+                      '2026-03-29T11:00:00Z')`.execute(t.db);
+    const report = await buildReport(t.db, t.workspace.id, 'revenue', week);
+    expect(rowsByName(report, 'period')['2026-03-29']).toEqual([11000, 2]);
+    // 1001 over 3000 and 6000: 333.67 and 667.33, the spare unit to the larger remainder.
+    expect(rowsByName(report, 'service')).toEqual({ Cut: [9000 - 334], Colour: [6001 - 667] });
+    const order = await call('GET', `/orders/${(await call('GET', `/bookings/${ids.maria1}`)).order.uuid}`);
+    expect(order.amount_paid).toBe(8000);
+    for (const id of ['period', 'staffer', 'service', 'location', 'account'])
+      expect(table(report, id).total![0], id).toBe(15001 - 1001);
+  });
+});

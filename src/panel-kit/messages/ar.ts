@@ -172,6 +172,11 @@ export default {
     'رسائل البريد التي تعذّر إرسالها في الأيام السبعة الماضية: {n, plural, zero {#} one {#} two {#} few {#} many {#} other {#}}. {link}',
   'home.attention.texts':
     'الرسائل النصية الفاشلة في الأيام السبعة الماضية: {n, plural, zero {#} one {#} two {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.holds':
+    'حجوزات تنتظر الدفع وتحجز وقتها: {n, plural, zero {#} one {#} two {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.payments':
+    'عمليات تحصيل فاشلة في الأيام السبعة الماضية: {n, plural, zero {#} one {#} two {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.see': 'اعرضها',
   'home.attention.open': 'اعرض وأعد المحاولة',
   'reports.title': 'التقارير',
   'reports.kind.revenue': 'الإيرادات',

@@ -182,6 +182,11 @@ export default {
     '{n, plural, one {# E-Mail konnte} other {# E-Mails konnten}} in den letzten sieben Tagen nicht gesendet werden: {link}',
   'home.attention.texts':
     '{n, plural, one {# SMS ist} other {# SMS sind}} in den letzten sieben Tagen fehlgeschlagen: {link}',
+  'home.attention.holds':
+    '{n, plural, one {# Buchung wartet} other {# Buchungen warten}} auf Zahlung und halten ihre Zeit: {link}',
+  'home.attention.payments':
+    '{n, plural, one {# Abbuchung ist} other {# Abbuchungen sind}} in den letzten sieben Tagen fehlgeschlagen: {link}',
+  'home.attention.see': 'ansehen',
   'home.attention.open': 'ansehen und erneut senden',
   'reports.title': 'Berichte',
   'reports.kind.revenue': 'Umsatz',

@@ -183,6 +183,11 @@ export default {
     '{n, plural, one {# email} other {# emails}} could not be sent in the last seven days: {link}',
   'home.attention.texts':
     '{n, plural, one {# text message} other {# text messages}} failed in the last seven days: {link}',
+  'home.attention.holds':
+    '{n, plural, one {# booking waits for payment, holding its time} other {# bookings wait for payment, holding their time}}: {link}',
+  'home.attention.payments':
+    '{n, plural, one {# charge} other {# charges}} failed in the last seven days: {link}',
+  'home.attention.see': 'see them',
   'home.attention.open': 'see and retry',
   'reports.title': 'Reports',
   'reports.kind.revenue': 'Revenue',

@@ -176,6 +176,11 @@ export default {
     '{n, plural, one {# correo no se pudo enviar} other {# correos no se pudieron enviar}} en los últimos siete días: {link}',
   'home.attention.texts':
     '{n, plural, one {# SMS falló} other {# SMS fallaron}} en los últimos siete días: {link}',
+  'home.attention.holds':
+    '{n, plural, one {# reserva espera} other {# reservas esperan}} el pago y retienen su hora: {link}',
+  'home.attention.payments':
+    '{n, plural, one {# cobro falló} other {# cobros fallaron}} en los últimos siete días: {link}',
+  'home.attention.see': 'verlas',
   'home.attention.open': 'ver y reintentar',
   'reports.title': 'Informes',
   'reports.kind.revenue': 'Ingresos',

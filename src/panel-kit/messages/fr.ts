@@ -182,6 +182,11 @@ export default {
     '{n, plural, one {# e-mail n’a pas pu être envoyé} other {# e-mails n’ont pas pu être envoyés}} ces sept derniers jours : {link}',
   'home.attention.texts':
     '{n, plural, one {# SMS a échoué} other {# SMS ont échoué}} ces sept derniers jours : {link}',
+  'home.attention.holds':
+    '{n, plural, one {# réservation attend} other {# réservations attendent}} le paiement et gardent leur créneau : {link}',
+  'home.attention.payments':
+    '{n, plural, one {# prélèvement a échoué} other {# prélèvements ont échoué}} ces sept derniers jours : {link}',
+  'home.attention.see': 'les voir',
   'home.attention.open': 'voir et réessayer',
   'reports.title': 'Rapports',
   'reports.kind.revenue': 'Chiffre d’affaires',

@@ -178,6 +178,11 @@ export default {
     '{n, plural, one {# email non inviata} other {# email non inviate}} negli ultimi sette giorni: {link}',
   'home.attention.texts':
     '{n, plural, one {# SMS non riuscito} other {# SMS non riusciti}} negli ultimi sette giorni: {link}',
+  'home.attention.holds':
+    '{n, plural, one {# prenotazione attende} other {# prenotazioni attendono}} il pagamento e tengono il loro orario: {link}',
+  'home.attention.payments':
+    '{n, plural, one {# addebito non riuscito} other {# addebiti non riusciti}} negli ultimi sette giorni: {link}',
+  'home.attention.see': 'vedile',
   'home.attention.open': 'vedi e riprova',
   'reports.title': 'Report',
   'reports.kind.revenue': 'Incassi',

@@ -177,6 +177,11 @@ export default {
     '{n, plural, one {# e-mail kon} other {# e-mails konden}} niet worden verzonden in de afgelopen zeven dagen: {link}',
   'home.attention.texts':
     '{n, plural, one {# sms is} other {# sms’jes zijn}} mislukt in de afgelopen zeven dagen: {link}',
+  'home.attention.holds':
+    '{n, plural, one {# boeking wacht} other {# boekingen wachten}} op betaling en houden hun tijd vast: {link}',
+  'home.attention.payments':
+    '{n, plural, one {# afschrijving is} other {# afschrijvingen zijn}} mislukt in de afgelopen zeven dagen: {link}',
+  'home.attention.see': 'bekijken',
   'home.attention.open': 'bekijk en probeer opnieuw',
   'reports.title': 'Rapporten',
   'reports.kind.revenue': 'Omzet',

@@ -175,6 +175,11 @@ export default {
     'Niewysłane e-maile w ostatnich siedmiu dniach: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
   'home.attention.texts':
     'Nieudane SMS-y w ostatnich siedmiu dniach: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.holds':
+    'Rezerwacje czekające na płatność (trzymają swój termin): {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.payments':
+    'Nieudane obciążenia w ostatnich siedmiu dniach: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.see': 'zobacz',
   'home.attention.open': 'zobacz i ponów',
   'reports.title': 'Raporty',
   'reports.kind.revenue': 'Przychód',

@@ -174,6 +174,11 @@ export default {
     '{n, plural, one {# e-mail não pôde ser enviado} other {# e-mails não puderam ser enviados}} nos últimos sete dias: {link}',
   'home.attention.texts':
     '{n, plural, one {# SMS falhou} other {# SMS falharam}} nos últimos sete dias: {link}',
+  'home.attention.holds':
+    '{n, plural, one {# marcação aguarda} other {# marcações aguardam}} pagamento e guardam a sua hora: {link}',
+  'home.attention.payments':
+    '{n, plural, one {# cobrança falhou} other {# cobranças falharam}} nos últimos sete dias: {link}',
+  'home.attention.see': 'ver',
   'home.attention.open': 'ver e tentar de novo',
   'reports.title': 'Relatórios',
   'reports.kind.revenue': 'Receita',

@@ -175,6 +175,11 @@ export default {
     'Ненадіслані листи за останні сім днів: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
   'home.attention.texts':
     'Невдалі SMS за останні сім днів: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.holds':
+    'Записи, що чекають на оплату (тримають свій час): {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.payments':
+    'Невдалі списання за останні сім днів: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.see': 'переглянути',
   'home.attention.open': 'переглянути й повторити',
   'reports.title': 'Звіти',
   'reports.kind.revenue': 'Виручка',

@@ -99,9 +99,7 @@ export function HomePage({
       </section>
       <NextDays days={glance.nextDays} own={glance.ownStafferId !== null} text={text} />
       <GlanceCard glance={glance} currency={currency} text={text} reports={can(workspace.role, 'reports')} />
-      {(can(workspace.role, 'developers') || can(workspace.role, 'notifications')) && (
-        <Attention items={glance.attention} text={text} />
-      )}
+      <Attention items={glance.attention} text={text} />
       <section class="card" aria-labelledby="booking-page">
         <h2 id="booking-page">{t('home.bookingPage')}</h2>
         <p>{setupStep ? t('home.bookingPageSoon') : t('home.bookingPageReady')}</p>
@@ -315,6 +313,17 @@ const ATTENTION_LINKS: Record<AttentionItem['kind'], string> = {
   webhooks: `${PANEL_PREFIX}/settings/developers/webhooks`,
   emails: `${PANEL_PREFIX}/settings/notifications`,
   texts: `${PANEL_PREFIX}/settings/notifications/texts`,
+  payments: `${PANEL_PREFIX}/bookings`,
+  holds: `${PANEL_PREFIX}/bookings`,
+};
+
+/** The link's words: failures are retried where they are listed; holds are only seen. */
+const ATTENTION_LINK_TEXT: Record<AttentionItem['kind'], PanelKey> = {
+  webhooks: 'home.attention.open',
+  emails: 'home.attention.open',
+  texts: 'home.attention.open',
+  payments: 'home.attention.see',
+  holds: 'home.attention.see',
 };
 
 function Attention({ items, text }: { items: AttentionItem[]; text: PanelText }) {
@@ -329,7 +338,7 @@ function Attention({ items, text }: { items: AttentionItem[]; text: PanelText })
           {items.map((item) => (
             <li>
               {withElements((values) => t(`home.attention.${item.kind}`, { ...values, n: item.count }), {
-                link: <a href={ATTENTION_LINKS[item.kind]}>{t('home.attention.open')}</a>,
+                link: <a href={ATTENTION_LINKS[item.kind]}>{t(ATTENTION_LINK_TEXT[item.kind])}</a>,
               })}
             </li>
           ))}

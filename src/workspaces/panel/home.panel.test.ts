@@ -268,7 +268,15 @@ describe('Home at a glance', () => {
       'Bookings this week so far | 4 | 0 a week before · –',
     ]);
     expect(home.body).not.toContain('All reports');
-    expect(home.body).not.toContain('Needs attention');
+    // Staff see what they can act on (unpaid holds), not the developers' or the money's failures.
+    await sql`UPDATE bookings SET payment_state = 'awaiting_payment', payment_hold_until = '2026-03-26T03:00:00Z'
+              WHERE workspace_id = ${t.workspace.id} AND id = ${ids.friday}`.execute(t.db);
+    const held = await (await PanelClient.signedIn(t.app, t.db, member)).get('/panel');
+    expect(held.body).toContain(
+      '1 booking waits for payment, holding its time: <a href="/panel/bookings">see them</a>',
+    );
+    await sql`UPDATE bookings SET payment_state = NULL, payment_hold_until = NULL
+              WHERE workspace_id = ${t.workspace.id} AND id = ${ids.friday}`.execute(t.db);
   });
 
   it('lists what failed in the last seven days, each with where to fix it', async () => {

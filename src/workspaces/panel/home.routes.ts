@@ -18,6 +18,8 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
     const fixes: AttentionKind[] = [
       ...(can(role, 'developers') ? (['webhooks'] as const) : []),
       ...(can(role, 'notifications') ? (['emails', 'texts'] as const) : []),
+      ...(can(role, 'reports') ? (['payments'] as const) : []),
+      ...(can(role, 'bookings') ? (['holds'] as const) : []),
     ];
     const [agenda, setupStep, glance] = await Promise.all([
       todaysAgenda(deps.db, { workspaceId: context.workspace.id, userId: session.user.id, now: context.now }),
