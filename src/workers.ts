@@ -1,3 +1,4 @@
+import { CalendarSyncWorker } from './calendar-sync/sync-worker.js';
 import type { Config } from './config.js';
 import { RetentionSweeper } from './customers/retention-sweeper.js';
 import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-worker.js';
@@ -30,6 +31,8 @@ export interface Workers {
   mail: MailWorker;
   text: TextWorker;
   retention: RetentionSweeper;
+  /** Staffers' own calendars (docs/calendar-sync.md): busy times in every 5 minutes. */
+  calendars: CalendarSyncWorker;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -57,18 +60,28 @@ export function openWorkers(
     linkBase: deps.publicBase,
     logger: deps.logger,
   });
+  const calendars = new CalendarSyncWorker({
+    db: deps.db,
+    uow: openWritePath(deps.db).uow,
+    clock: deps.clock,
+    config,
+    logger: deps.logger,
+  });
   return {
     webhook,
     mail,
     text,
     retention,
+    calendars,
     start() {
       webhook.start();
       mail.start();
       text.start();
       retention.start();
+      calendars.start();
     },
     async stop() {
+      await calendars.stop();
       await retention.stop();
       await text.stop();
       await mail.stop();

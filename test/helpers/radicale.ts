@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,5 +122,66 @@ export async function startRadicale(user = 'anna', password = 'app-password-1'):
       }
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** What a proxy does with one request: pass it on, answer itself, or drop the connection. */
+export type ProxyDecision = 'pass' | 'drop' | { status: number; body: string };
+
+/**
+ * A loopback proxy of ours in front of a Radicale, for failures Radicale does not make by itself:
+ * `decide` sees each request (method, path, body) and may answer it or drop the connection
+ * (a server going away mid-sync). Redirects keep pointing at the proxy.
+ */
+export async function radicaleProxy(
+  radicale: Radicale,
+  decide: (req: http.IncomingMessage, body: string) => ProxyDecision = () => 'pass',
+): Promise<{ url: string; close: () => Promise<void>; setDecide(next: typeof decide): void }> {
+  const target = new URL(radicale.url);
+  let current = decide;
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const decision = current(req, body);
+      if (decision === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      if (decision !== 'pass') {
+        res.writeHead(decision.status, { 'content-type': 'application/xml' });
+        res.end(decision.body);
+        return;
+      }
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (up) => {
+          const headers = { ...up.headers };
+          if (headers.location) headers.location = headers.location.replace(radicale.url, '/');
+          res.writeHead(up.statusCode ?? 502, headers);
+          up.pipe(res);
+        },
+      );
+      upstream.on('error', () => req.socket.destroy());
+      upstream.end(body);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`,
+    setDecide(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Radicale, startRadicale } from '../../../test/helpers/radicale.js';
+import { type Radicale, radicaleProxy, startRadicale } from '../../../test/helpers/radicale.js';
 import { caldavProvider } from './caldav-provider.js';
 import { CalendarProviderError } from './calendar-provider.js';
 
@@ -48,42 +48,6 @@ async function expectFailure(promise: Promise<unknown>, kind: string): Promise<C
   expect(error).toBeInstanceOf(CalendarProviderError);
   expect((error as CalendarProviderError).kind).toBe(kind);
   return error as CalendarProviderError;
-}
-
-/** A loopback proxy in front of Radicale; `refuse` decides per request to answer itself. */
-async function proxy(
-  refuse: (req: http.IncomingMessage, body: string) => { status: number; body: string } | null,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const target = new URL(radicale.url);
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      const answer = refuse(req, body);
-      if (answer) {
-        res.writeHead(answer.status, { 'content-type': 'application/xml' });
-        res.end(answer.body);
-        return;
-      }
-      const upstream = http.request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (up) => {
-          const headers = { ...up.headers };
-          // Keep hrefs and redirects pointing at the proxy.
-          if (headers.location) headers.location = headers.location.replace(radicale.url, '/');
-          res.writeHead(up.statusCode ?? 502, headers);
-          up.pipe(res);
-        },
-      );
-      upstream.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
 
 beforeAll(async () => {
@@ -178,8 +142,8 @@ describe('changes', () => {
   });
 
   it('without sync-collection: CTag unchanged asks nothing more, ETags tell what changed', async () => {
-    const noSync = await proxy((req, body) =>
-      req.method === 'REPORT' && body.includes('sync-collection') ? { status: 501, body: '' } : null,
+    const noSync = await radicaleProxy(radicale, (req, body) =>
+      req.method === 'REPORT' && body.includes('sync-collection') ? { status: 501, body: '' } : 'pass',
     );
     try {
       const url = `${noSync.url}anna/work/`;
