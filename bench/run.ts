@@ -16,6 +16,8 @@
  *                       server (issue 15); prints the figures, leaves docs/performance.md alone
  *   BENCH_ONLY=stores   only the engine, the framework ceiling and each store's scenarios
  *   BENCH_ONLY=calendar only the panel's week view at 20 staffers / 1,000 bookings (issue 13)
+ *   BENCH_ONLY=calendar-sync  only a staffer's CalDAV calendar of 20,000 events: first and
+ *                       incremental sync, 31-day time-slots with vs without it (issue 28); prints
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
  *   BENCH_ONLY=citus    only creates and 31-day time-slots on a local Citus cluster against plain
@@ -27,6 +29,7 @@
 import path from 'node:path';
 import { runBookingPageBench } from './booking-page.js';
 import { type CalendarResult, runCalendarBench } from './calendar.js';
+import { runCalendarSyncBench } from './calendar-sync.js';
 import { abort, isAborting } from './children.js';
 import { runCitusBench } from './citus.js';
 import { ROOT } from './dist.js';
@@ -88,6 +91,12 @@ async function main(): Promise<number> {
   if (only === 'calendar') {
     clearTimeout(watchdog);
     await runCalendarBench(log);
+    return 0;
+  }
+  if (only === 'calendar-sync') {
+    clearTimeout(watchdog);
+    const result = await runCalendarSyncBench(log);
+    log(`  ${result.ratio <= 1.1 ? 'pass' : 'MISSED'}: time-slots ratio ${result.ratio.toFixed(2)}`);
     return 0;
   }
   if (only === 'citus') {
@@ -173,6 +182,14 @@ async function main(): Promise<number> {
       calendar = await runCalendarBench(log);
     } catch (error) {
       const message = `calendar: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
+  if (full)
+    try {
+      await runCalendarSyncBench(log);
+    } catch (error) {
+      const message = `calendar sync: ${(error as Error).stack ?? error}`;
       console.error(`bench: ${message}`);
       crashes.push(message);
     }

@@ -170,6 +170,9 @@ export async function objectsMissingFrom(
   return [...known.keys()].filter((href) => !keep.has(href));
 }
 
+/** The longest stored piece of busy time (src/slots/slots.repository.ts reads from from - this). */
+export const BUSY_PIECE_MS = 86_400_000;
+
 export interface SpanValues {
   href: string;
   start: number;
@@ -194,15 +197,23 @@ export async function replaceSpans(
       .where('href', 'in', hrefs.slice(i, i + 500))
       .execute();
   }
-  for (let i = 0; i < spans.length; i += 1000) {
+  // Pieces of at most a day (see the migration): the slot read scans by start only.
+  const pieces: SpanValues[] = [];
+  for (const s of spans) {
+    for (let start = s.start; start < s.end; start += BUSY_PIECE_MS) {
+      pieces.push({ ...s, start, end: Math.min(s.end, start + BUSY_PIECE_MS) });
+    }
+  }
+  for (let i = 0; i < pieces.length; i += 1000) {
     await tx
       .insertInto('calendar_busy_spans')
       .values(
-        spans.slice(i, i + 1000).map((s) => ({
+        pieces.slice(i, i + 1000).map((s) => ({
           workspace_id: workspaceId,
           staffer_id: stafferId,
           href: s.href,
-          span: `[${new Date(s.start).toISOString()},${new Date(s.end).toISOString()})`,
+          start_ms: s.start,
+          end_ms: s.end,
           all_day: s.allDay,
           title: s.title.slice(0, 200),
         })),
@@ -306,17 +317,17 @@ export async function busySpansBetween(
     title: string;
     all_day: boolean;
   }>`
-    SELECT b.staffer_id,
-           date_part('epoch', lower(b.span)) * 1000 AS start_ms,
-           date_part('epoch', upper(b.span)) * 1000 AS end_ms,
+    SELECT b.staffer_id, b.start_ms, b.end_ms,
            CASE WHEN c.show_titles THEN b.title ELSE '' END AS title,
            b.all_day
     FROM calendar_busy_spans b
     JOIN calendar_connections c ON c.workspace_id = b.workspace_id AND c.staffer_id = b.staffer_id
     WHERE b.workspace_id = ${workspaceId}
       AND b.staffer_id = any(${stafferIds}::uuid[])
-      AND b.span && tstzrange(${from}::timestamptz, ${to}::timestamptz)
-    ORDER BY lower(b.span)
+      AND b.start_ms > ${from.getTime() - BUSY_PIECE_MS}::float8
+      AND b.start_ms < ${to.getTime()}::float8
+      AND b.end_ms > ${from.getTime()}::float8
+    ORDER BY b.start_ms
   `.execute(db);
   return result.rows.map((r) => ({ ...r, start_ms: Number(r.start_ms), end_ms: Number(r.end_ms) }));
 }

@@ -45,10 +45,10 @@ const event = (start: string) =>
 async function spans(stafferId: string): Promise<string[]> {
   const rows = await s.t.db
     .selectFrom('calendar_busy_spans')
-    .select('span')
+    .select(['start_ms', 'end_ms'])
     .where('staffer_id', '=', stafferId)
     .execute();
-  return rows.map((r) => String(r.span));
+  return rows.map((r) => `${new Date(r.start_ms).toISOString()}/${new Date(r.end_ms).toISOString()}`);
 }
 
 beforeAll(async () => {
@@ -81,7 +81,7 @@ describe('CalendarSyncWorker', () => {
     const second = await spans(s.f.anna.id);
     expect(second).toHaveLength(1);
     expect(second).not.toEqual(first);
-    expect(second[0]).toContain('12:00:00');
+    expect(second).toEqual(['2026-09-03T12:00:00.000Z/2026-09-03T13:00:00.000Z']);
   });
 
   it('a failing server is retried later and later, its busy times kept', async () => {

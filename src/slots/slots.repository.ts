@@ -64,12 +64,15 @@ export async function loadStafferInputs(
     ) AS occ
     -- Outside busy time from the staffer's own calendar (src/calendar-sync): none unless connected.
     CROSS JOIN LATERAL (
-      SELECT json_agg(date_part('epoch', lower(b.span)) * 1000) AS busy_start_ms,
-             json_agg(date_part('epoch', upper(b.span)) * 1000) AS busy_end_ms
+      -- Stored in pieces of at most a day (migrations/0030): a piece overlapping the padded
+      -- window starts after its start minus a day, so the btree on start_ms bounds the scan.
+      SELECT json_agg(b.start_ms) AS busy_start_ms, json_agg(b.end_ms) AS busy_end_ms
       FROM calendar_busy_spans b
       WHERE b.workspace_id = ${args.workspaceId}
         AND b.staffer_id = st.id
-        AND b.span && tstzrange(${new Date(args.from - DAY_MS)}::timestamptz, ${new Date(args.to + DAY_MS)}::timestamptz)
+        AND b.start_ms > ${args.from - 2 * DAY_MS}::float8
+        AND b.start_ms < ${args.to + DAY_MS}::float8
+        AND b.end_ms > ${args.from - DAY_MS}::float8
     ) AS busy
     WHERE st.workspace_id = ${args.workspaceId}
       AND st.archived_at IS NULL

@@ -657,7 +657,8 @@ export interface CalendarBusySpansTable {
   workspace_id: string;
   staffer_id: string;
   href: string;
-  span: string;
+  start_ms: number;
+  end_ms: number;
   all_day: Generated<boolean>;
   title: Generated<string>;
 }
