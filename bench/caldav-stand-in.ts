@@ -17,7 +17,7 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export async function startCaldavStandIn(): Promise<StandIn> {
   const objects = new Map<string, { etag: string; ics: string; version: number }>();
@@ -63,7 +63,7 @@ export async function startCaldavStandIn(): Promise<StandIn> {
           const o = objects.get(name);
           if (!o) continue;
           out.push(
-            `<response><href>${path}${name}</href><propstat><prop><getetag>${o.etag}</getetag><C:calendar-data>${escape(o.ics)}</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>`,
+            `<response><href>${path}${name}</href><propstat><prop><getetag>${o.etag}</getetag><C:calendar-data>${escapeXml(o.ics)}</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>`,
           );
         }
         reply(out.join(''));
