@@ -332,19 +332,23 @@ export async function busySpansBetween(
   return result.rows.map((r) => ({ ...r, start_ms: Number(r.start_ms), end_ms: Number(r.end_ms) }));
 }
 
-/** Connections of a workspace that are not syncing (for the home page's warning). */
+/** Connections of a workspace that are not syncing, with the staffer's name (the home page's warning). */
 export async function failingConnections(
   db: Db,
   workspaceId: string,
-): Promise<
-  { staffer_id: string; status: string; last_error: string | null; last_success_at: Date | null }[]
-> {
-  return db
-    .selectFrom('calendar_connections')
-    .select(['staffer_id', 'status', 'last_error', 'last_success_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('status', '!=', 'ok')
+): Promise<{ staffer_id: string; first_name: string; last_name: string; status: 'failing' | 'refused' }[]> {
+  const rows = await db
+    .selectFrom('calendar_connections as c')
+    .innerJoin('staffers as st', (join) =>
+      join.onRef('st.workspace_id', '=', 'c.workspace_id').onRef('st.id', '=', 'c.staffer_id'),
+    )
+    .select(['c.staffer_id', 'st.first_name', 'st.last_name', 'c.status'])
+    .where('c.workspace_id', '=', workspaceId)
+    .where('c.status', '!=', 'ok')
+    .where('st.archived_at', 'is', null)
+    .orderBy('st.first_name')
     .execute();
+  return rows.map((r) => ({ ...r, status: r.status === 'refused' ? 'refused' : 'failing' }));
 }
 
 /**

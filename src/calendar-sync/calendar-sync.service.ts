@@ -12,6 +12,7 @@ import {
   type ConnectionRow,
   deleteConnection,
   deleteObjects,
+  failingConnections,
   findConnection,
   knownObjects,
   objectsMissingFrom,
@@ -464,4 +465,20 @@ export async function stafferBusyTimes(
     });
   }
   return (await busyTimes(db, workspaceId, [stafferId], from, to)).map(({ staffer_id: _s, ...view }) => view);
+}
+
+export interface CalendarWarning {
+  stafferId: string;
+  name: string;
+  status: 'failing' | 'refused';
+}
+
+/** Staffers whose calendar does not sync (the home page tells those who manage the team). */
+export async function calendarWarnings(db: Db, workspaceId: string): Promise<CalendarWarning[]> {
+  const rows = await failingConnections(db, workspaceId);
+  return rows.map((r) => ({
+    stafferId: r.staffer_id,
+    name: `${r.first_name} ${r.last_name}`.trim(),
+    status: r.status,
+  }));
 }

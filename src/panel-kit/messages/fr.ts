@@ -132,6 +132,11 @@ export default {
   'home.step.hours.action': 'Choisir un membre',
   'home.today': 'Aujourd’hui',
   'home.noBookings': 'Aucune réservation aujourd’hui.',
+  'home.calendars.title': 'Agendas non synchronisés',
+  'home.calendars.failing':
+    'L’agenda de {name} est injoignable. Ses derniers créneaux occupés connus bloquent toujours ; les réservations sont toujours acceptées.',
+  'home.calendars.refused':
+    'L’agenda de {name} refuse le mot de passe d’application : saisissez-en un nouveau. Ses derniers créneaux occupés connus bloquent toujours.',
   'home.openCalendar': 'Ouvrir l’agenda',
   'home.newBooking': 'Nouvelle réservation',
   'home.bookingPage': 'Votre page de réservation',

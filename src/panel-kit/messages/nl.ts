@@ -127,6 +127,11 @@ export default {
   'home.step.hours.action': 'Medewerker kiezen',
   'home.today': 'Vandaag',
   'home.noBookings': 'Vandaag geen boekingen.',
+  'home.calendars.title': 'Agenda’s niet gesynchroniseerd',
+  'home.calendars.failing':
+    'De agenda van {name} is niet bereikbaar. De laatst bekende bezette tijden blokkeren nog; boekingen worden nog aangenomen.',
+  'home.calendars.refused':
+    'De agenda van {name} weigert het app-wachtwoord: voer een nieuw in. De laatst bekende bezette tijden blokkeren nog.',
   'home.openCalendar': 'Agenda openen',
   'home.newBooking': 'Nieuwe boeking',
   'home.bookingPage': 'Uw boekingspagina',

@@ -128,6 +128,11 @@ export default {
   'home.step.hours.action': 'Personel seç',
   'home.today': 'Bugün',
   'home.noBookings': 'Bugün randevu yok.',
+  'home.calendars.title': 'Eşitlenmeyen takvimler',
+  'home.calendars.failing':
+    '{name} takvimine ulaşılamıyor. Bilinen son dolu zamanlar engellemeye devam ediyor; randevular alınmaya devam ediyor.',
+  'home.calendars.refused':
+    '{name} takvimi uygulama şifresini reddediyor: yeni bir şifre girin. Bilinen son dolu zamanlar engellemeye devam ediyor.',
   'home.openCalendar': 'Takvimi aç',
   'home.newBooking': 'Yeni randevu',
   'home.bookingPage': 'Randevu sayfanız',

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Agenda, AgendaLocation } from '../../calendar/agenda.service.js';
+import type { CalendarWarning } from '../../calendar-sync/calendar-sync.service.js';
 import { CopySlot } from '../../panel-kit/forms.js';
 import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
@@ -26,6 +27,8 @@ export interface HomeView {
   agenda: Agenda;
   /** The first missing setup step, shown to those who may set up; undefined once bookable. */
   setupStep: SetupStep | undefined;
+  /** Staffers' calendars that do not sync (docs/calendar-sync.md), for those who may set up. */
+  calendarWarnings: CalendarWarning[];
   bookingPageUrl: string;
   text: PanelText;
   /** Shown once after the first sign-in's password change. */
@@ -37,7 +40,15 @@ export interface HomeView {
  * next setup step while a first booking is not yet possible, the booking page's address to
  * share, then where everything else is.
  */
-export function HomePage({ session, agenda, setupStep, bookingPageUrl, text, welcome }: HomeView) {
+export function HomePage({
+  session,
+  agenda,
+  setupStep,
+  calendarWarnings,
+  bookingPageUrl,
+  text,
+  welcome,
+}: HomeView) {
   const { workspace } = session;
   const { t } = text;
   const step = setupStep && can(workspace.role, 'setup') ? setupStep : undefined;
@@ -67,6 +78,20 @@ export function HomePage({ session, agenda, setupStep, bookingPageUrl, text, wel
               {t(`home.step.${step}.action`)}
             </a>
           </p>
+        </section>
+      )}
+      {calendarWarnings.length > 0 && (
+        <section class="card calendar-warnings" aria-labelledby="calendar-warnings" role="status">
+          <h2 id="calendar-warnings">{t('home.calendars.title')}</h2>
+          <ul>
+            {calendarWarnings.map((w) => (
+              <li data-staffer={w.stafferId}>
+                {t(w.status === 'refused' ? 'home.calendars.refused' : 'home.calendars.failing', {
+                  name: w.name,
+                })}
+              </li>
+            ))}
+          </ul>
         </section>
       )}
       <section class="card" aria-labelledby="today">
