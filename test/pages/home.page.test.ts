@@ -132,7 +132,9 @@ describe('first pages', () => {
           server_url: 'https://cal.example/',
           username: 'u',
           password_sealed: 'v1.x.y.z',
+          read_calendars: JSON.stringify(['https://cal.example/u/work/']),
           status,
+          last_error: 'No answer within 20000 ms',
           next_sync_at: new Date(clock.now()),
         })
         .execute();
@@ -145,6 +147,12 @@ describe('first pages', () => {
       'Ben Stylist’s calendar refuses the app password: enter a new one. Its last known busy times still block.',
     ]);
     await calendarSync.check(page, 'home-warning');
+    await page.goto(`${base}/panel/setup/staffers/${staffers.anna.id}`);
+    await expect(page.locator('#own-calendar p.warning').innerText()).resolves.toBe(
+      'The calendar cannot be reached. Its last known busy times still block; bookings are still taken. Last error: No answer within 20000 ms',
+    );
+    await page.locator('#own-calendar').scrollIntoViewIfNeeded();
+    await calendarSync.check(page, 'staffer-warning');
     expect(errors).toEqual([]);
     await context.close();
     await t.db.deleteFrom('calendar_connections').where('workspace_id', '=', t.workspace.id).execute();
