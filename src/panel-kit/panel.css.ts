@@ -118,6 +118,7 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .shade.work{background:#fff}
 .shade.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 6px,#e2e5ea 6px 12px)}
 .shade.skipped{background:repeating-linear-gradient(45deg,#fbe3e1 0 6px,#fff 6px 12px);color:var(--danger);z-index:1;text-align:center}
+.shade.busy{background:repeating-linear-gradient(135deg,#e8eaf6 0 6px,#dde0f2 6px 12px);color:var(--ink);padding:1px 4px;border-inline-start:3px solid var(--accent)}
 .shade.repeated{background:#fff3d6b3;color:var(--warn);text-align:center}
 .blk{position:absolute;inset-inline-start:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-inline-start:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:14px;text-decoration:none;touch-action:none}
 .blk-time,.blk-who,.blk-what{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}

@@ -188,6 +188,7 @@ export default {
   'calendar.daysOfWeek': 'أيام هذا الأسبوع',
   'calendar.grid': 'شبكة التقويم',
   'calendar.clocksForward': 'تقديم الساعة',
+  'calendar.busy': 'مشغول',
   'calendar.hourRepeats': 'ساعة مكررة',
   'calendar.seats': '{taken, number}/{capacity, number} مقاعد',
   'calendar.completed': 'مكتمل',

@@ -200,6 +200,7 @@ export default {
   'calendar.daysOfWeek': 'Tage dieser Woche',
   'calendar.grid': 'Kalenderraster',
   'calendar.clocksForward': 'Uhren vorgestellt',
+  'calendar.busy': 'Belegt',
   'calendar.hourRepeats': 'Stunde doppelt',
   'calendar.seats': '{taken, number}/{capacity, number} Plätze',
   'calendar.completed': 'erledigt',

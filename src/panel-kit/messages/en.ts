@@ -202,6 +202,7 @@ export default {
   'calendar.daysOfWeek': 'Days of this week',
   'calendar.grid': 'Calendar grid',
   'calendar.clocksForward': 'clocks go forward',
+  'calendar.busy': 'Busy',
   'calendar.hourRepeats': 'hour repeats',
   'calendar.seats': '{taken, number}/{capacity, number} seats',
   'calendar.completed': 'completed',

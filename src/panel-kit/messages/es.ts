@@ -194,6 +194,7 @@ export default {
   'calendar.daysOfWeek': 'Días de esta semana',
   'calendar.grid': 'Cuadrícula del calendario',
   'calendar.clocksForward': 'se adelanta la hora',
+  'calendar.busy': 'Ocupado',
   'calendar.hourRepeats': 'hora repetida',
   'calendar.seats': '{taken, number}/{capacity, number} plazas',
   'calendar.completed': 'completada',

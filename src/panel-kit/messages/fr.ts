@@ -200,6 +200,7 @@ export default {
   'calendar.daysOfWeek': 'Jours de cette semaine',
   'calendar.grid': 'Grille de l’agenda',
   'calendar.clocksForward': 'on avance l’heure',
+  'calendar.busy': 'Occupé',
   'calendar.hourRepeats': 'heure répétée',
   'calendar.seats': '{taken, number}/{capacity, number} places',
   'calendar.completed': 'terminée',

@@ -196,6 +196,7 @@ export default {
   'calendar.daysOfWeek': 'Giorni di questa settimana',
   'calendar.grid': 'Griglia del calendario',
   'calendar.clocksForward': 'orologi avanti',
+  'calendar.busy': 'Occupato',
   'calendar.hourRepeats': 'ora ripetuta',
   'calendar.seats': '{taken, number}/{capacity, number} posti',
   'calendar.completed': 'completata',

@@ -195,6 +195,7 @@ export default {
   'calendar.daysOfWeek': 'Dagen van deze week',
   'calendar.grid': 'Agendarooster',
   'calendar.clocksForward': 'klok gaat vooruit',
+  'calendar.busy': 'Bezet',
   'calendar.hourRepeats': 'uur herhaalt',
   'calendar.seats': '{taken, number}/{capacity, number} plaatsen',
   'calendar.completed': 'afgerond',

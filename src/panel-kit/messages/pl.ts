@@ -191,6 +191,7 @@ export default {
   'calendar.daysOfWeek': 'Dni tego tygodnia',
   'calendar.grid': 'Siatka kalendarza',
   'calendar.clocksForward': 'zmiana czasu na letni',
+  'calendar.busy': 'Zajęty',
   'calendar.hourRepeats': 'godzina się powtarza',
   'calendar.seats': '{taken, number}/{capacity, number} miejsc',
   'calendar.completed': 'zakończona',

@@ -192,6 +192,7 @@ export default {
   'calendar.daysOfWeek': 'Dias desta semana',
   'calendar.grid': 'Grelha do calendário',
   'calendar.clocksForward': 'os relógios adiantam',
+  'calendar.busy': 'Ocupado',
   'calendar.hourRepeats': 'hora repetida',
   'calendar.seats': '{taken, number}/{capacity, number} lugares',
   'calendar.completed': 'concluída',

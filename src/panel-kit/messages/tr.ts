@@ -194,6 +194,7 @@ export default {
   'calendar.daysOfWeek': 'Bu haftanın günleri',
   'calendar.grid': 'Takvim ızgarası',
   'calendar.clocksForward': 'saatler ileri alınır',
+  'calendar.busy': 'Meşgul',
   'calendar.hourRepeats': 'saat tekrarlanır',
   'calendar.seats': '{taken, number}/{capacity, number} yer',
   'calendar.completed': 'tamamlandı',

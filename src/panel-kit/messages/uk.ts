@@ -192,6 +192,7 @@ export default {
   'calendar.daysOfWeek': 'Дні цього тижня',
   'calendar.grid': 'Сітка календаря',
   'calendar.clocksForward': 'годинник уперед',
+  'calendar.busy': 'Зайнято',
   'calendar.hourRepeats': 'година повторюється',
   'calendar.seats': '{taken, number}/{capacity, number} місць',
   'calendar.completed': 'завершено',
