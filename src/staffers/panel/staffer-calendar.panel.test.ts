@@ -1,5 +1,5 @@
 /**
- * A staffer's page shows their own calendar (issue 28): nothing connected, connected and
+ * A staffer's page shows their own calendar: nothing connected, connected and
  * syncing, "sync now" reading an outside move, and the warning when the server is gone (its
  * last known busy times still block). Real app, PGlite and Radicale.
  */

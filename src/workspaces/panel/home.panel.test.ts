@@ -144,7 +144,7 @@ describe('Home', () => {
     expect(home.body).toMatch(/<script[^>]*src="\/assets\/islands\/copy-text\.js"/);
   });
 
-  it('warns of staffers whose calendar does not sync (issue 28), and stops once it does', async () => {
+  it('warns of staffers whose calendar does not sync, and stops once it does', async () => {
     const before = await owner.get('/panel');
     expect(before.body).not.toContain('Calendars not syncing');
     for (const [staffer, status] of [
