@@ -153,6 +153,34 @@ describe('first pages', () => {
     );
     await page.locator('#own-calendar').scrollIntoViewIfNeeded();
     await calendarSync.check(page, 'staffer-warning');
+    // The calendar shows Anna's outside busy time beside her bookings: 11:00-12:00 in Berlin.
+    await t.db
+      .insertInto('calendar_objects')
+      .values({
+        workspace_id: t.workspace.id,
+        staffer_id: staffers.anna.id,
+        href: 'https://cal.example/u/work/1.ics',
+        calendar_url: 'https://cal.example/u/work/',
+        etag: '"1"',
+        ics: '',
+      })
+      .execute();
+    await t.db
+      .insertInto('calendar_busy_spans')
+      .values({
+        workspace_id: t.workspace.id,
+        staffer_id: staffers.anna.id,
+        href: 'https://cal.example/u/work/1.ics',
+        start_ms: Date.parse('2026-03-26T10:00:00Z'),
+        end_ms: Date.parse('2026-03-26T11:00:00Z'),
+        title: 'Dentist',
+      })
+      .execute();
+    await page.goto(`${base}/panel/calendar?date=2026-03-26`);
+    await expect(
+      page.locator(`section[data-staffer="${staffers.anna.id}"] .shade.busy`).allInnerTexts(),
+    ).resolves.toEqual(['Busy']);
+    await calendarSync.check(page, 'calendar-busy');
     expect(errors).toEqual([]);
     await context.close();
     await t.db.deleteFrom('calendar_connections').where('workspace_id', '=', t.workspace.id).execute();
