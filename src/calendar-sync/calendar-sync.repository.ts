@@ -279,6 +279,9 @@ export async function recordSyncFailure(
 /**
  * Claims up to `limit` connections due for a sync: moves their next_sync_at on by `leaseMs`, so
  * another worker does not take them meanwhile (a crashed sync is retried when the lease ends).
+ * A plain read of the due rows, then one conditional update per row by its key (it claims only
+ * while the row is still due, so two workers never both win one): each statement touches one
+ * workspace, which a distributed (Citus) database routes to one node.
  */
 export async function claimDueConnections(
   db: Db,
@@ -286,19 +289,25 @@ export async function claimDueConnections(
   leaseMs: number,
   limit: number,
 ): Promise<{ workspace_id: string; staffer_id: string }[]> {
-  const result = await sql<{ workspace_id: string; staffer_id: string }>`
-    UPDATE calendar_connections c SET next_sync_at = ${new Date(now.getTime() + leaseMs)}
-    FROM (
-      SELECT workspace_id, staffer_id FROM calendar_connections
-      WHERE next_sync_at <= ${now}
-      ORDER BY next_sync_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    ) due
-    WHERE c.workspace_id = due.workspace_id AND c.staffer_id = due.staffer_id
-    RETURNING c.workspace_id, c.staffer_id
-  `.execute(db);
-  return result.rows;
+  const due = await db
+    .selectFrom('calendar_connections')
+    .select(['workspace_id', 'staffer_id'])
+    .where('next_sync_at', '<=', now)
+    .orderBy('next_sync_at')
+    .limit(limit)
+    .execute();
+  const claimed: { workspace_id: string; staffer_id: string }[] = [];
+  for (const row of due) {
+    const result = await db
+      .updateTable('calendar_connections')
+      .set({ next_sync_at: new Date(now.getTime() + leaseMs) })
+      .where('workspace_id', '=', row.workspace_id)
+      .where('staffer_id', '=', row.staffer_id)
+      .where('next_sync_at', '<=', now)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) claimed.push(row);
+  }
+  return claimed;
 }
 
 /** Busy spans of a staffer overlapping [from, to), for the panel's calendar. */
