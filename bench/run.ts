@@ -18,6 +18,8 @@
  *   BENCH_ONLY=payments only the pay step: a create collecting a deposit against a plain one
  *                       (issue 26); prints the figures
  *   BENCH_ONLY=calendar only the panel's week view at 20 staffers / 1,000 bookings (issue 13)
+ *   BENCH_ONLY=calendar-sync  only a staffer's CalDAV calendar of 20,000 events: first and
+ *                       incremental sync, 31-day time-slots with vs without it (issue 28); prints
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
  *   BENCH_ONLY=citus    only creates and 31-day time-slots on a local Citus cluster against plain
@@ -31,6 +33,7 @@
 import path from 'node:path';
 import { runBookingPageBench } from './booking-page.js';
 import { type CalendarResult, runCalendarBench } from './calendar.js';
+import { runCalendarSyncBench } from './calendar-sync.js';
 import { abort, isAborting } from './children.js';
 import { runCitusBench } from './citus.js';
 import { ROOT } from './dist.js';
@@ -103,6 +106,12 @@ async function main(): Promise<number> {
   if (only === 'calendar') {
     clearTimeout(watchdog);
     await runCalendarBench(log);
+    return 0;
+  }
+  if (only === 'calendar-sync') {
+    clearTimeout(watchdog);
+    const result = await runCalendarSyncBench(log);
+    log(`  ${result.ratio <= 1.1 ? 'pass' : 'MISSED'}: time-slots ratio ${result.ratio.toFixed(2)}`);
     return 0;
   }
   if (only === 'citus') {
@@ -196,6 +205,14 @@ async function main(): Promise<number> {
       calendar = await runCalendarBench(log);
     } catch (error) {
       const message = `calendar: ${(error as Error).stack ?? error}`;
+      console.error(`bench: ${message}`);
+      crashes.push(message);
+    }
+  if (full)
+    try {
+      await runCalendarSyncBench(log);
+    } catch (error) {
+      const message = `calendar sync: ${(error as Error).stack ?? error}`;
       console.error(`bench: ${message}`);
       crashes.push(message);
     }

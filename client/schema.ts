@@ -7388,6 +7388,539 @@ export interface paths {
         };
         trace?: never;
     };
+    "/staffers/{stafferUuid}/busy-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Outside busy times of a staffer's calendar (titles only if the staffer shows them) */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    stafferUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                all_day: boolean;
+                                /** Format: date-time */
+                                end_time: string;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** @description The event title when the staffer shows titles; else null ("Busy"). */
+                                title: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staffers/{stafferUuid}/calendar-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A staffer's calendar connection (never the password) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    stafferUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                all_day_blocks: boolean;
+                                customer_name_in_events: boolean;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                last_success_at: string | null;
+                                /** Format: date-time */
+                                last_sync_at: string | null;
+                                /** Format: date-time */
+                                next_sync_at: string;
+                                /** @enum {string} */
+                                provider: "caldav";
+                                read_calendars: string[];
+                                server_url: string;
+                                show_titles: boolean;
+                                /** Format: uuid */
+                                staffer_uuid: string;
+                                /** @description ok; failing (unreachable: last known busy times kept, retried with backoff); refused (401/403: enter the app password again) */
+                                status: "ok" | "failing" | "refused";
+                                username: string;
+                                write_calendar: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Connect or change a staffer's calendar (tests it, saves it, runs a first sync) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    stafferUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Whether all-day events block the whole day (default true). */
+                        all_day_blocks?: boolean;
+                        /** @description Whether events written for bookings name the customer's first name (default false). */
+                        customer_name_in_events?: boolean;
+                        /** @description An app password. Stored sealed with the server key; never answered. Left out = keep the saved one (same server and user). */
+                        password?: string;
+                        /** @description URLs of the calendars whose events block the staffer; default: every calendar of events. */
+                        read_calendars?: string[];
+                        /** @description The CalDAV server address (https://cloud.example.com/, a principal or a calendar home URL); discovery finds the calendars. Must reach a public address. */
+                        server_url: string;
+                        /** @description Whether the panel shows event titles of busy times (default false: "Busy"). */
+                        show_titles?: boolean;
+                        username: string;
+                        /** @description Where bookings are written; null = none. */
+                        write_calendar?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            calendars: {
+                                color: string | null;
+                                /** @description Whether the calendar holds events (not only tasks). */
+                                events: boolean;
+                                name: string;
+                                url: string;
+                            }[];
+                            data: {
+                                all_day_blocks: boolean;
+                                customer_name_in_events: boolean;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                last_success_at: string | null;
+                                /** Format: date-time */
+                                last_sync_at: string | null;
+                                /** Format: date-time */
+                                next_sync_at: string;
+                                /** @enum {string} */
+                                provider: "caldav";
+                                read_calendars: string[];
+                                server_url: string;
+                                show_titles: boolean;
+                                /** Format: uuid */
+                                staffer_uuid: string;
+                                /** @description ok; failing (unreachable: last known busy times kept, retried with backoff); refused (401/403: enter the app password again) */
+                                status: "ok" | "failing" | "refused";
+                                username: string;
+                                write_calendar: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Disconnect a staffer's calendar: its busy times stop blocking at once (204) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    stafferUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staffers/{stafferUuid}/calendar-connection/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sync now: read the changes of the chosen calendars */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    stafferUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                all_day_blocks: boolean;
+                                customer_name_in_events: boolean;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                last_success_at: string | null;
+                                /** Format: date-time */
+                                last_sync_at: string | null;
+                                /** Format: date-time */
+                                next_sync_at: string;
+                                /** @enum {string} */
+                                provider: "caldav";
+                                read_calendars: string[];
+                                server_url: string;
+                                show_titles: boolean;
+                                /** Format: uuid */
+                                staffer_uuid: string;
+                                /** @description ok; failing (unreachable: last known busy times kept, retried with backoff); refused (401/403: enter the app password again) */
+                                status: "ok" | "failing" | "refused";
+                                username: string;
+                                write_calendar: string | null;
+                            };
+                            sync: {
+                                /** @description Calendar objects read anew */
+                                changed: number;
+                                error: string | null;
+                                ok: boolean;
+                                /** @description Calendar objects gone */
+                                removed: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staffers/{stafferUuid}/calendar-connection/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a CalDAV account: discovery, and the calendars it can see (nothing saved) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    stafferUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An app password. Stored sealed with the server key; never answered. Left out = keep the saved one (same server and user). */
+                        password?: string;
+                        /** @description The CalDAV server address (https://cloud.example.com/, a principal or a calendar home URL); discovery finds the calendars. Must reach a public address. */
+                        server_url: string;
+                        username: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                color: string | null;
+                                /** @description Whether the calendar holds events (not only tasks). */
+                                events: boolean;
+                                name: string;
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staffers/{stafferUuid}/schedules": {
         parameters: {
             query?: never;

@@ -1,3 +1,4 @@
+import { CalendarSyncWorker } from './calendar-sync/sync-worker.js';
 import type { Config } from './config.js';
 import { RetentionSweeper } from './customers/retention-sweeper.js';
 import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-worker.js';
@@ -33,6 +34,8 @@ export interface Workers {
   text: TextWorker;
   retention: RetentionSweeper;
   payments: PaymentSweeper;
+  /** Staffers' own calendars (docs/calendar-sync.md): busy times in every 5 minutes. */
+  calendars: CalendarSyncWorker;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -68,20 +71,30 @@ export function openWorkers(
     config,
     logger: deps.logger,
   });
+  const calendars = new CalendarSyncWorker({
+    db: deps.db,
+    uow: openWritePath(deps.db).uow,
+    clock: deps.clock,
+    config,
+    logger: deps.logger,
+  });
   return {
     webhook,
     mail,
     text,
     retention,
     payments,
+    calendars,
     start() {
       webhook.start();
       mail.start();
       text.start();
       retention.start();
       payments.start();
+      calendars.start();
     },
     async stop() {
+      await calendars.stop();
       await payments.stop();
       await retention.stop();
       await text.stop();

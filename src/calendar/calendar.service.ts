@@ -1,4 +1,5 @@
 import { stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
+import { busyTimes } from '../calendar-sync/calendar-sync.service.js';
 import { AppError, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import { dateToUtcMs, todayIn, utcMsToDate, weekdayOf } from '../platform/time/zone.js';
@@ -42,7 +43,10 @@ export interface CalendarQuery {
 }
 
 export interface Shade extends Placed {
-  kind: 'work' | 'break' | 'skipped' | 'repeated';
+  /** busy: outside busy time from the staffer's own calendar (docs/calendar-sync.md). */
+  kind: 'work' | 'break' | 'skipped' | 'repeated' | 'busy';
+  /** A busy shade's event title, when the staffer shows titles; else it reads "Busy". */
+  title?: string | undefined;
 }
 
 /** One block on the grid: a booking, or a group session's bookings together. */
@@ -177,6 +181,20 @@ export async function loadCalendar(
   if (stafferId && !staffer && query.staffer !== undefined) throw notFound('Staffer');
   const shown = staffer ? [staffer] : staffers;
 
+  // Outside busy time of the shown staffers (none unless they connected a calendar).
+  const busyByStaffer = new Map<string, { start: number; end: number; title: string | null }[]>();
+  for (const b of await busyTimes(
+    db,
+    args.workspaceId,
+    shown.map((s) => s.id),
+    from,
+    to,
+  )) {
+    const list = busyByStaffer.get(b.staffer_id) ?? [];
+    list.push({ start: Date.parse(b.start_time), end: Date.parse(b.end_time), title: b.title });
+    busyByStaffer.set(b.staffer_id, list);
+  }
+
   const mode: AxisMode = view === 'day' ? 'elapsed' : 'wall';
   const spanDays = localDays(utcMsToDate(dateToUtcMs(dates[0]!) - DAY_MS), dates[dates.length - 1]!);
   const hoursOf = new Map(shown.map((s) => [s.id, scheduleSpans(s, zone, spanDays)]));
@@ -215,6 +233,7 @@ export async function loadCalendar(
           ...placeAll(mode, zone, day, window, hours.working, 'work'),
           ...placeAll(mode, zone, day, window, hours.breaks, 'break'),
           ...clockChangeShades(mode, day, window),
+          ...busyShades(mode, zone, day, window, busyByStaffer.get(s.id) ?? []),
         ];
         return {
           staffer: s,
@@ -307,6 +326,23 @@ function placeAll(
     if (span.end <= day.startMs || span.start >= day.endMs) continue;
     const placed = place(mode, zone, day, window, span);
     if (placed) out.push({ ...placed, kind });
+  }
+  return out;
+}
+
+/** Outside busy blocks of one column, titled when the staffer shows titles. */
+function busyShades(
+  mode: AxisMode,
+  zone: string,
+  day: CalendarDay,
+  window: { from: number; to: number },
+  busy: { start: number; end: number; title: string | null }[],
+): Shade[] {
+  const out: Shade[] = [];
+  for (const b of busy) {
+    if (b.end <= day.startMs || b.start >= day.endMs) continue;
+    const placed = place(mode, zone, day, window, { start: b.start, end: b.end });
+    if (placed) out.push({ ...placed, kind: 'busy', title: b.title ?? undefined });
   }
   return out;
 }

@@ -65,6 +65,8 @@ code{direction:ltr;unicode-bidi:isolate}
 .errors-summary{border:2px solid var(--danger);border-radius:8px;padding:.75rem 1rem;background:#fdf0ef;margin:0 0 1rem}
 .errors-summary h2{margin:0 0 .25rem;font-size:1rem;color:var(--danger)}
 .notice{border-inline-start:4px solid var(--ok);background:#eaf5ed;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
+.warning{border-inline-start:4px solid var(--warn);background:#fdf6e9;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
+.calendar-warnings{border-inline-start:4px solid var(--warn)}
 button,.button{font:inherit;display:inline-block;padding:.5rem .95rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none;line-height:1.3}
 button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:var(--danger);border-color:var(--danger);color:#fff}a.danger{color:var(--danger)}
@@ -124,6 +126,7 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .shade.work{background:#fff}
 .shade.break{background:repeating-linear-gradient(135deg,#f1f2f5 0 6px,#e2e5ea 6px 12px)}
 .shade.skipped{background:repeating-linear-gradient(45deg,#fbe3e1 0 6px,#fff 6px 12px);color:var(--danger);z-index:1;text-align:center}
+.shade.busy{background:repeating-linear-gradient(135deg,#e8eaf6 0 6px,#dde0f2 6px 12px);color:var(--ink);padding:1px 4px;border-inline-start:3px solid var(--accent)}
 .shade.repeated{background:#fff3d6b3;color:var(--warn);text-align:center}
 .blk{position:absolute;inset-inline-start:0;width:calc(100% - 2px);z-index:1;display:block;overflow:hidden;background:#e6e9fb;color:var(--ink);border:1px solid #9aa3c9;border-inline-start:4px solid var(--accent);border-radius:5px;padding:1px 4px;font-size:.74rem;line-height:14px;text-decoration:none;touch-action:none}
 .blk-time,.blk-who,.blk-what{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}

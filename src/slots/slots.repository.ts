@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
-import type { Occupancy, Schedule, StafferInput } from './engine/types.js';
+import type { BusySpan, Occupancy, Schedule, StafferInput } from './engine/types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -35,7 +35,8 @@ export async function loadStafferInputs(
   // a correlated subquery to one shard only when its distribution column equals a constant.
   const result = await sql<StafferRow>`
     SELECT st.id, sc.weekly, sc.breaks, sc.overrides,
-           occ.start_ms, occ.end_ms, occ.service_id, occ.service_start_ms, occ.seats_taken, occ.capacity
+           occ.start_ms, occ.end_ms, occ.service_id, occ.service_start_ms, occ.seats_taken, occ.capacity,
+           busy.busy_start_ms, busy.busy_end_ms
     FROM staffers st
     LEFT JOIN schedules sc
       ON sc.workspace_id = ${args.workspaceId} AND sc.staffer_id = st.id AND sc.location_id = ${args.locationId}
@@ -61,6 +62,18 @@ export async function loadStafferInputs(
       ) AS seat_holding
       WHERE seats > 0
     ) AS occ
+    -- Outside busy time from the staffer's own calendar (src/calendar-sync): none unless connected.
+    CROSS JOIN LATERAL (
+      -- Stored in pieces of at most a day (migrations/0030): a piece overlapping the padded
+      -- window starts after its start minus a day, so the btree on start_ms bounds the scan.
+      SELECT json_agg(b.start_ms) AS busy_start_ms, json_agg(b.end_ms) AS busy_end_ms
+      FROM calendar_busy_spans b
+      WHERE b.workspace_id = ${args.workspaceId}
+        AND b.staffer_id = st.id
+        AND b.start_ms > ${args.from - 2 * DAY_MS}::float8
+        AND b.start_ms < ${args.to + DAY_MS}::float8
+        AND b.end_ms > ${args.from - DAY_MS}::float8
+    ) AS busy
     WHERE st.workspace_id = ${args.workspaceId}
       AND st.archived_at IS NULL
       ${args.stafferId ? sql`AND st.id = ${args.stafferId}` : sql``}
@@ -87,8 +100,13 @@ export async function loadStafferInputs(
         capacity: row.capacity![i]!,
       });
     }
+    const busy: BusySpan[] = [];
+    for (let i = 0; i < (row.busy_start_ms?.length ?? 0); i++) {
+      busy.push({ start: row.busy_start_ms![i]!, end: row.busy_end_ms![i]! });
+    }
     return {
       stafferId: row.id,
+      ...(busy.length > 0 ? { busy } : {}),
       schedule: {
         weekly: row.weekly ?? {},
         breaks: row.breaks ?? {},
@@ -110,6 +128,8 @@ interface StafferRow {
   service_start_ms: number[] | null;
   seats_taken: number[] | null;
   capacity: number[] | null;
+  busy_start_ms: number[] | null;
+  busy_end_ms: number[] | null;
 }
 
 export interface OfferedService {

@@ -11,6 +11,7 @@ import { openWritePath } from '../../src/write-path.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
 import { FakeStripe } from '../helpers/fake-stripe.js';
+import { startRadicale } from '../helpers/radicale.js';
 import { type Json, type Operation, operationsOf, responseValidators } from './openapi-kit.js';
 
 /** Links in answers (a booking's `links`) are absolute under it. */
@@ -291,6 +292,26 @@ describe('declared response schemas', () => {
     await call('GET', `/webhooks/${hook.uuid}/deliveries`, undefined, 200);
     await call('POST', `/webhooks/${hook.uuid}/deliveries/${delivery.uuid}/retry`, undefined, 202);
     await call('DELETE', `/webhooks/${hook.uuid}`, undefined, 204);
+
+    // A staffer's own calendar, on a real Radicale.
+    const radicale = await startRadicale();
+    try {
+      await radicale.makeCalendar('work', 'Work');
+      const account = { server_url: radicale.url, username: radicale.user, password: radicale.password };
+      await call('POST', `/staffers/${anna.uuid}/calendar-connection/test`, account, 200);
+      await call('PUT', `/staffers/${anna.uuid}/calendar-connection`, account, 200);
+      await call('GET', `/staffers/${anna.uuid}/calendar-connection`, undefined, 200);
+      await call('POST', `/staffers/${anna.uuid}/calendar-connection/sync`, undefined, 200);
+      await call(
+        'GET',
+        `/staffers/${anna.uuid}/busy-times?from=2026-09-01T00:00:00Z&to=2026-09-08T00:00:00Z`,
+        undefined,
+        200,
+      );
+      await call('DELETE', `/staffers/${anna.uuid}/calendar-connection`, undefined, 204);
+    } finally {
+      await radicale.stop();
+    }
 
     await call('DELETE', `/locations/${loc}/accounts/${account.uuid}`, undefined, 204);
     await call('DELETE', `/staffers/${ben.uuid}`, undefined, 204);

@@ -16,13 +16,16 @@ import { PageChecks } from './page-kit.js';
 const clock = new FixedClock('2026-03-26T08:00:00Z');
 const panel = new PageChecks('panel');
 const site = new PageChecks('site');
+const calendarSync = new PageChecks('calendar-sync');
 let browser: Browser;
 let t: TestApp;
 let base: string;
+let staffers: { anna: { id: string }; ben: { id: string } };
 
 beforeAll(async () => {
   ({ t, base } = await listeningApp(clock));
   const f = await bookingFixture(t);
+  staffers = f;
   for (const [at, staffer, name, phone] of [
     ['2026-03-26T09:00:00Z', f.anna.id, 'Clara', '+4915170000001'],
     ['2026-03-26T10:30:00Z', f.ben.id, 'Dora', '+4915170000002'],
@@ -116,7 +119,74 @@ describe('first pages', () => {
     await context.close();
   });
 
+  it('Home warns of a staffer whose calendar does not sync (issue 28)', async () => {
+    for (const [staffer, status] of [
+      [staffers.anna.id, 'failing'],
+      [staffers.ben.id, 'refused'],
+    ] as const) {
+      await t.db
+        .insertInto('calendar_connections')
+        .values({
+          workspace_id: t.workspace.id,
+          staffer_id: staffer,
+          server_url: 'https://cal.example/',
+          username: 'u',
+          password_sealed: 'v1.x.y.z',
+          read_calendars: JSON.stringify(['https://cal.example/u/work/']),
+          status,
+          last_error: 'No answer within 20000 ms',
+          next_sync_at: new Date(clock.now()),
+        })
+        .execute();
+    }
+    const { page, errors, context } = await ownerPage(t.workspace.id);
+    await page.goto(`${base}/panel`);
+    const warnings = page.locator('section.calendar-warnings li');
+    await expect(warnings.allInnerTexts()).resolves.toEqual([
+      'Anna Stylist’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.',
+      'Ben Stylist’s calendar refuses the app password: enter a new one. Its last known busy times still block.',
+    ]);
+    await calendarSync.check(page, 'home-warning');
+    await page.goto(`${base}/panel/setup/staffers/${staffers.anna.id}`);
+    await expect(page.locator('#own-calendar p.warning').innerText()).resolves.toBe(
+      'The calendar cannot be reached. Its last known busy times still block; bookings are still taken. Last error: No answer within 20000 ms',
+    );
+    await page.locator('#own-calendar').scrollIntoViewIfNeeded();
+    await calendarSync.check(page, 'staffer-warning');
+    // The calendar shows Anna's outside busy time beside her bookings: 11:00-12:00 in Berlin.
+    await t.db
+      .insertInto('calendar_objects')
+      .values({
+        workspace_id: t.workspace.id,
+        staffer_id: staffers.anna.id,
+        href: 'https://cal.example/u/work/1.ics',
+        calendar_url: 'https://cal.example/u/work/',
+        etag: '"1"',
+        ics: '',
+      })
+      .execute();
+    await t.db
+      .insertInto('calendar_busy_spans')
+      .values({
+        workspace_id: t.workspace.id,
+        staffer_id: staffers.anna.id,
+        href: 'https://cal.example/u/work/1.ics',
+        start_ms: Date.parse('2026-03-26T10:00:00Z'),
+        end_ms: Date.parse('2026-03-26T11:00:00Z'),
+        title: 'Dentist',
+      })
+      .execute();
+    await page.goto(`${base}/panel/calendar?date=2026-03-26`);
+    await expect(
+      page.locator(`section[data-staffer="${staffers.anna.id}"] .shade.busy`).allInnerTexts(),
+    ).resolves.toEqual(['Busy']);
+    await calendarSync.check(page, 'calendar-busy');
+    expect(errors).toEqual([]);
+    await context.close();
+    await t.db.deleteFrom('calendar_connections').where('workspace_id', '=', t.workspace.id).execute();
+  });
+
   it('axe finds nothing serious and nothing is wider than the screen', () => {
-    expect([...site.findings, ...panel.findings]).toEqual([]);
+    expect([...site.findings, ...panel.findings, ...calendarSync.findings]).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bookingsRoutes } from '../../bookings/api/bookings.routes.js';
 import { bookingsCompatRoutes } from '../../bookings/api/bookings-compat.routes.js';
+import { calendarSyncRoutes } from '../../calendar-sync/api/calendar-sync.routes.js';
 import { customersRoutes } from '../../customers/api/customers.routes.js';
 import { customersCreateRoutes } from '../../customers/api/customers-create.routes.js';
 import { locationsRoutes } from '../../locations/api/locations.routes.js';
@@ -74,6 +75,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
     bookingsRoutes,
     customersRoutes,
     webhooksRoutes,
+    calendarSyncRoutes,
     // Routes integrations of the real service call.
     bookingsCompatRoutes,
     customersCreateRoutes,

@@ -425,15 +425,21 @@ function ColumnView(props: {
       data-date={column.day.date}
       data-day-start={String(column.day.startMs)}
     >
-      {column.shades.map((shade) => (
-        <div class={`shade ${shade.kind} ${styles.box(shade.top, shade.height)}`} aria-hidden="true">
-          {shade.kind === 'skipped'
-            ? text.t('calendar.clocksForward')
-            : shade.kind === 'repeated'
-              ? text.t('calendar.hourRepeats')
-              : ''}
-        </div>
-      ))}
+      {column.shades.map((shade) =>
+        shade.kind === 'busy' ? (
+          <div class={`shade busy ${styles.box(shade.top, shade.height)}`}>
+            {shade.title ?? text.t('calendar.busy')}
+          </div>
+        ) : (
+          <div class={`shade ${shade.kind} ${styles.box(shade.top, shade.height)}`} aria-hidden="true">
+            {shade.kind === 'skipped'
+              ? text.t('calendar.clocksForward')
+              : shade.kind === 'repeated'
+                ? text.t('calendar.hourRepeats')
+                : ''}
+          </div>
+        ),
+      )}
       {column.blocks.map((block) => BlockView({ block, zone, styles, text }))}
     </section>
   );

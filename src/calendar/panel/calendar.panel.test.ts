@@ -7,6 +7,7 @@ import { bundledIslands } from '../../../test/helpers/islands.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
 import { outboxHandlers } from '../../workers.js';
+import { openWritePath } from '../../write-path.js';
 
 /**
  * The bookings calendar through the real app: columns per staffer, times in the
@@ -88,6 +89,71 @@ afterAll(() => t.close());
 const calendar = (client: PanelClient, query: string) => client.get(`/panel/calendar?${query}`);
 
 describe('the calendar', () => {
+  it('shows outside busy time of a staffer’s own calendar as "Busy", titled only if the staffer allows', async () => {
+    const ws = t.workspace.id;
+    await t.db
+      .insertInto('calendar_connections')
+      .values({
+        workspace_id: ws,
+        staffer_id: anna.id,
+        server_url: 'https://cal.example/',
+        username: 'anna',
+        password_sealed: 'v1.x.y.z',
+        next_sync_at: new Date('2026-03-20T08:00:00Z'),
+      })
+      .execute();
+    await t.db
+      .insertInto('calendar_objects')
+      .values({
+        workspace_id: ws,
+        staffer_id: anna.id,
+        href: 'https://cal.example/a/1.ics',
+        calendar_url: 'https://cal.example/a/',
+        etag: '"1"',
+        ics: '',
+      })
+      .execute();
+    // 11:00-11:30 in Berlin (CET) on Monday 23 March.
+    await t.db
+      .insertInto('calendar_busy_spans')
+      .values({
+        workspace_id: ws,
+        staffer_id: anna.id,
+        href: 'https://cal.example/a/1.ics',
+        start_ms: Date.parse('2026-03-23T10:00:00Z'),
+        end_ms: Date.parse('2026-03-23T10:30:00Z'),
+        title: 'Dentist',
+      })
+      .execute();
+    try {
+      const hidden = await calendar(owner, `location=${location.id}&date=2026-03-23`);
+      const annaColumn = (body: string) =>
+        body.slice(
+          body.indexOf('aria-label="Anna Adler, Monday'),
+          body.indexOf('aria-label="Ben Berg, Monday'),
+        );
+      expect(annaColumn(hidden.body)).toMatch(/<div class="shade busy g[^"]*">Busy<\/div>/);
+      expect(hidden.body).not.toContain('Dentist');
+      expect(annaColumn(hidden.body).match(/shade busy/g)).toHaveLength(1);
+      await t.db
+        .updateTable('calendar_connections')
+        .set({ show_titles: true })
+        .where('staffer_id', '=', anna.id)
+        .execute();
+      // Anna's column alone (a grid not rendered before).
+      const shown = await calendar(owner, `location=${location.id}&date=2026-03-23&staffer=${anna.id}`);
+      expect(shown.body).toMatch(/<div class="shade busy g[^"]*">Dentist<\/div>/);
+      // Another day shows none.
+      expect((await calendar(owner, `location=${location.id}&date=2026-03-24`)).body).not.toContain(
+        'shade busy',
+      );
+    } finally {
+      await openWritePath(t.db).uow.run(ws, (tx) =>
+        tx.deleteFrom('calendar_connections').where('staffer_id', '=', anna.id).execute(),
+      );
+    }
+  });
+
   it('shows a location day with one column per staffer, times in the location zone, and seats of group classes', async () => {
     const page = await calendar(owner, `location=${location.id}&date=2026-03-23`);
     expect(page.statusCode, page.body).toBe(200);

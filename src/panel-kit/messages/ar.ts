@@ -125,6 +125,11 @@ export default {
   'home.step.hours.action': 'اختيار موظف',
   'home.today': 'اليوم',
   'home.noBookings': 'لا حجوزات اليوم.',
+  'home.calendars.title': 'تقويمات لا تتزامن',
+  'home.calendars.failing':
+    'تعذّر الوصول إلى تقويم {name}. آخر أوقات الانشغال المعروفة ما زالت تحجب؛ وما زالت الحجوزات تُقبل.',
+  'home.calendars.refused':
+    'يرفض تقويم {name} كلمة مرور التطبيق: أدخل كلمة جديدة. آخر أوقات الانشغال المعروفة ما زالت تحجب.',
   'home.openCalendar': 'فتح التقويم',
   'home.newBooking': 'حجز جديد',
   'home.bookingPage': 'صفحة الحجز الخاصة بك',
@@ -296,6 +301,7 @@ export default {
   'calendar.daysOfWeek': 'أيام هذا الأسبوع',
   'calendar.grid': 'شبكة التقويم',
   'calendar.clocksForward': 'تقديم الساعة',
+  'calendar.busy': 'مشغول',
   'calendar.hourRepeats': 'ساعة مكررة',
   'calendar.seats': '{taken, number}/{capacity, number} مقاعد',
   'calendar.completed': 'مكتمل',

@@ -133,6 +133,11 @@ export default {
   'home.step.hours.action': 'Mitarbeiter:in wählen',
   'home.today': 'Heute',
   'home.noBookings': 'Heute keine Buchungen.',
+  'home.calendars.title': 'Kalender ohne Abgleich',
+  'home.calendars.failing':
+    'Der Kalender von {name} ist nicht erreichbar. Die zuletzt bekannten belegten Zeiten blockieren weiter; Buchungen werden weiter angenommen.',
+  'home.calendars.refused':
+    'Der Kalender von {name} lehnt das App-Passwort ab: Bitte ein neues eingeben. Die zuletzt bekannten belegten Zeiten blockieren weiter.',
   'home.openCalendar': 'Kalender öffnen',
   'home.newBooking': 'Neue Buchung',
   'home.bookingPage': 'Ihre Buchungsseite',
@@ -307,6 +312,7 @@ export default {
   'calendar.daysOfWeek': 'Tage dieser Woche',
   'calendar.grid': 'Kalenderraster',
   'calendar.clocksForward': 'Uhren vorgestellt',
+  'calendar.busy': 'Belegt',
   'calendar.hourRepeats': 'Stunde doppelt',
   'calendar.seats': '{taken, number}/{capacity, number} Plätze',
   'calendar.completed': 'erledigt',

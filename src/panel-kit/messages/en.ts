@@ -137,6 +137,11 @@ export default {
   'home.step.hours.action': 'Choose a staffer',
   'home.today': 'Today',
   'home.noBookings': 'No bookings today.',
+  'home.calendars.title': 'Calendars not syncing',
+  'home.calendars.failing':
+    '{name}’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.',
+  'home.calendars.refused':
+    '{name}’s calendar refuses the app password: enter a new one. Its last known busy times still block.',
   'home.openCalendar': 'Open the calendar',
   'home.newBooking': 'New booking',
   'home.bookingPage': 'Your booking page',
@@ -308,6 +313,7 @@ export default {
   'calendar.daysOfWeek': 'Days of this week',
   'calendar.grid': 'Calendar grid',
   'calendar.clocksForward': 'clocks go forward',
+  'calendar.busy': 'Busy',
   'calendar.hourRepeats': 'hour repeats',
   'calendar.seats': '{taken, number}/{capacity, number} seats',
   'calendar.completed': 'completed',

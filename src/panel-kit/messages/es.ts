@@ -129,6 +129,11 @@ export default {
   'home.step.hours.action': 'Elegir a alguien',
   'home.today': 'Hoy',
   'home.noBookings': 'No hay reservas hoy.',
+  'home.calendars.title': 'Calendarios sin sincronizar',
+  'home.calendars.failing':
+    'No se puede acceder al calendario de {name}. Sus últimas horas ocupadas conocidas siguen bloqueando; las reservas se siguen aceptando.',
+  'home.calendars.refused':
+    'El calendario de {name} rechaza la contraseña de aplicación: introduce una nueva. Sus últimas horas ocupadas conocidas siguen bloqueando.',
   'home.openCalendar': 'Abrir el calendario',
   'home.newBooking': 'Nueva reserva',
   'home.bookingPage': 'Tu página de reservas',
@@ -300,6 +305,7 @@ export default {
   'calendar.daysOfWeek': 'Días de esta semana',
   'calendar.grid': 'Cuadrícula del calendario',
   'calendar.clocksForward': 'se adelanta la hora',
+  'calendar.busy': 'Ocupado',
   'calendar.hourRepeats': 'hora repetida',
   'calendar.seats': '{taken, number}/{capacity, number} plazas',
   'calendar.completed': 'completada',

@@ -134,6 +134,11 @@ export default {
   'home.step.hours.action': 'Choisir un membre',
   'home.today': 'Aujourd’hui',
   'home.noBookings': 'Aucune réservation aujourd’hui.',
+  'home.calendars.title': 'Agendas non synchronisés',
+  'home.calendars.failing':
+    'L’agenda de {name} est injoignable. Ses derniers créneaux occupés connus bloquent toujours ; les réservations sont toujours acceptées.',
+  'home.calendars.refused':
+    'L’agenda de {name} refuse le mot de passe d’application : saisissez-en un nouveau. Ses derniers créneaux occupés connus bloquent toujours.',
   'home.openCalendar': 'Ouvrir l’agenda',
   'home.newBooking': 'Nouvelle réservation',
   'home.bookingPage': 'Votre page de réservation',
@@ -308,6 +313,7 @@ export default {
   'calendar.daysOfWeek': 'Jours de cette semaine',
   'calendar.grid': 'Grille de l’agenda',
   'calendar.clocksForward': 'on avance l’heure',
+  'calendar.busy': 'Occupé',
   'calendar.hourRepeats': 'heure répétée',
   'calendar.seats': '{taken, number}/{capacity, number} places',
   'calendar.completed': 'terminée',

@@ -130,6 +130,11 @@ export default {
   'home.step.hours.action': 'Scegli una persona',
   'home.today': 'Oggi',
   'home.noBookings': 'Nessuna prenotazione oggi.',
+  'home.calendars.title': 'Calendari non sincronizzati',
+  'home.calendars.failing':
+    'Il calendario di {name} non è raggiungibile. Gli ultimi orari occupati noti continuano a bloccare; le prenotazioni sono ancora accettate.',
+  'home.calendars.refused':
+    'Il calendario di {name} rifiuta la password per app: inseriscine una nuova. Gli ultimi orari occupati noti continuano a bloccare.',
   'home.openCalendar': 'Apri il calendario',
   'home.newBooking': 'Nuova prenotazione',
   'home.bookingPage': 'La tua pagina di prenotazione',
@@ -303,6 +308,7 @@ export default {
   'calendar.daysOfWeek': 'Giorni di questa settimana',
   'calendar.grid': 'Griglia del calendario',
   'calendar.clocksForward': 'orologi avanti',
+  'calendar.busy': 'Occupato',
   'calendar.hourRepeats': 'ora ripetuta',
   'calendar.seats': '{taken, number}/{capacity, number} posti',
   'calendar.completed': 'completata',

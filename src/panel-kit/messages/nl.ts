@@ -129,6 +129,11 @@ export default {
   'home.step.hours.action': 'Medewerker kiezen',
   'home.today': 'Vandaag',
   'home.noBookings': 'Vandaag geen boekingen.',
+  'home.calendars.title': 'Agenda’s niet gesynchroniseerd',
+  'home.calendars.failing':
+    'De agenda van {name} is niet bereikbaar. De laatst bekende bezette tijden blokkeren nog; boekingen worden nog aangenomen.',
+  'home.calendars.refused':
+    'De agenda van {name} weigert het app-wachtwoord: voer een nieuw in. De laatst bekende bezette tijden blokkeren nog.',
   'home.openCalendar': 'Agenda openen',
   'home.newBooking': 'Nieuwe boeking',
   'home.bookingPage': 'Uw boekingspagina',
@@ -302,6 +307,7 @@ export default {
   'calendar.daysOfWeek': 'Dagen van deze week',
   'calendar.grid': 'Agendarooster',
   'calendar.clocksForward': 'klok gaat vooruit',
+  'calendar.busy': 'Bezet',
   'calendar.hourRepeats': 'uur herhaalt',
   'calendar.seats': '{taken, number}/{capacity, number} plaatsen',
   'calendar.completed': 'afgerond',

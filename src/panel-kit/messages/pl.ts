@@ -127,6 +127,11 @@ export default {
   'home.step.hours.action': 'Wybierz pracownika',
   'home.today': 'Dziś',
   'home.noBookings': 'Dziś brak rezerwacji.',
+  'home.calendars.title': 'Kalendarze bez synchronizacji',
+  'home.calendars.failing':
+    'Kalendarz {name} jest nieosiągalny. Ostatnio znane zajęte terminy nadal blokują; rezerwacje są nadal przyjmowane.',
+  'home.calendars.refused':
+    'Kalendarz {name} odrzuca hasło aplikacji: wpisz nowe. Ostatnio znane zajęte terminy nadal blokują.',
   'home.openCalendar': 'Otwórz kalendarz',
   'home.newBooking': 'Nowa rezerwacja',
   'home.bookingPage': 'Twoja strona rezerwacji',
@@ -299,6 +304,7 @@ export default {
   'calendar.daysOfWeek': 'Dni tego tygodnia',
   'calendar.grid': 'Siatka kalendarza',
   'calendar.clocksForward': 'zmiana czasu na letni',
+  'calendar.busy': 'Zajęty',
   'calendar.hourRepeats': 'godzina się powtarza',
   'calendar.seats': '{taken, number}/{capacity, number} miejsc',
   'calendar.completed': 'zakończona',

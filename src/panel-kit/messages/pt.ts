@@ -128,6 +128,11 @@ export default {
   'home.step.hours.action': 'Escolher alguém',
   'home.today': 'Hoje',
   'home.noBookings': 'Sem marcações hoje.',
+  'home.calendars.title': 'Calendários sem sincronização',
+  'home.calendars.failing':
+    'O calendário de {name} está inacessível. Os últimos horários ocupados conhecidos continuam a bloquear; as marcações continuam a ser aceites.',
+  'home.calendars.refused':
+    'O calendário de {name} recusa a palavra-passe de aplicação: introduza uma nova. Os últimos horários ocupados conhecidos continuam a bloquear.',
   'home.openCalendar': 'Abrir o calendário',
   'home.newBooking': 'Nova marcação',
   'home.bookingPage': 'A sua página de marcações',
@@ -299,6 +304,7 @@ export default {
   'calendar.daysOfWeek': 'Dias desta semana',
   'calendar.grid': 'Grelha do calendário',
   'calendar.clocksForward': 'os relógios adiantam',
+  'calendar.busy': 'Ocupado',
   'calendar.hourRepeats': 'hora repetida',
   'calendar.seats': '{taken, number}/{capacity, number} lugares',
   'calendar.completed': 'concluída',

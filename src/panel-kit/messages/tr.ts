@@ -130,6 +130,11 @@ export default {
   'home.step.hours.action': 'Personel seç',
   'home.today': 'Bugün',
   'home.noBookings': 'Bugün randevu yok.',
+  'home.calendars.title': 'Eşitlenmeyen takvimler',
+  'home.calendars.failing':
+    '{name} takvimine ulaşılamıyor. Bilinen son dolu zamanlar engellemeye devam ediyor; randevular alınmaya devam ediyor.',
+  'home.calendars.refused':
+    '{name} takvimi uygulama şifresini reddediyor: yeni bir şifre girin. Bilinen son dolu zamanlar engellemeye devam ediyor.',
   'home.openCalendar': 'Takvimi aç',
   'home.newBooking': 'Yeni randevu',
   'home.bookingPage': 'Randevu sayfanız',
@@ -296,6 +301,7 @@ export default {
   'calendar.daysOfWeek': 'Bu haftanın günleri',
   'calendar.grid': 'Takvim ızgarası',
   'calendar.clocksForward': 'saatler ileri alınır',
+  'calendar.busy': 'Meşgul',
   'calendar.hourRepeats': 'saat tekrarlanır',
   'calendar.seats': '{taken, number}/{capacity, number} yer',
   'calendar.completed': 'tamamlandı',

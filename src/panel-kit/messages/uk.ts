@@ -129,6 +129,11 @@ export default {
   'home.step.hours.action': 'Обрати працівника',
   'home.today': 'Сьогодні',
   'home.noBookings': 'Сьогодні бронювань немає.',
+  'home.calendars.title': 'Календарі без синхронізації',
+  'home.calendars.failing':
+    'Календар {name} недоступний. Останні відомі зайняті години й далі блокують; бронювання й далі приймаються.',
+  'home.calendars.refused':
+    'Календар {name} відхиляє пароль застосунку: введіть новий. Останні відомі зайняті години й далі блокують.',
   'home.openCalendar': 'Відкрити календар',
   'home.newBooking': 'Нове бронювання',
   'home.bookingPage': 'Ваша сторінка бронювання',
@@ -299,6 +304,7 @@ export default {
   'calendar.daysOfWeek': 'Дні цього тижня',
   'calendar.grid': 'Сітка календаря',
   'calendar.clocksForward': 'годинник уперед',
+  'calendar.busy': 'Зайнято',
   'calendar.hourRepeats': 'година повторюється',
   'calendar.seats': '{taken, number}/{capacity, number} місць',
   'calendar.completed': 'завершено',

@@ -671,6 +671,55 @@ export interface TextInboundTable {
   received_at: Timestamp;
 }
 
+export type CalendarConnectionStatus = 'ok' | 'failing' | 'refused';
+
+/** migrations/0030_calendar_sync.sql: a staffer's outside calendar (one per staffer). */
+export interface CalendarConnectionsTable {
+  workspace_id: string;
+  staffer_id: string;
+  provider: Generated<'caldav'>;
+  server_url: string;
+  username: string;
+  password_sealed: string;
+  read_calendars: Json<string[]>;
+  write_calendar: string | null;
+  all_day_blocks: Generated<boolean>;
+  show_titles: Generated<boolean>;
+  customer_name_in_events: Generated<boolean>;
+  sync_state: Json<Record<string, { syncToken: string | null; ctag: string | null }>>;
+  status: Generated<CalendarConnectionStatus>;
+  last_error: string | null;
+  failure_count: Generated<number>;
+  last_sync_at: TimestampNullable;
+  last_success_at: TimestampNullable;
+  next_sync_at: Timestamp;
+  expanded_until: TimestampNullable;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** migrations/0030_calendar_sync.sql: calendar objects as last read. */
+export interface CalendarObjectsTable {
+  workspace_id: string;
+  staffer_id: string;
+  href: string;
+  calendar_url: string;
+  etag: string | null;
+  ics: string;
+  updated_at: Timestamp;
+}
+
+/** migrations/0030_calendar_sync.sql: outside busy time per blocking instance. */
+export interface CalendarBusySpansTable {
+  workspace_id: string;
+  staffer_id: string;
+  href: string;
+  start_ms: number;
+  end_ms: number;
+  all_day: Generated<boolean>;
+  title: Generated<string>;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -713,4 +762,7 @@ export interface DB {
   text_messages: TextMessagesTable;
   text_opt_outs: TextOptOutsTable;
   text_inbound: TextInboundTable;
+  calendar_connections: CalendarConnectionsTable;
+  calendar_objects: CalendarObjectsTable;
+  calendar_busy_spans: CalendarBusySpansTable;
 }

@@ -93,7 +93,21 @@ export function stafferWindow(ctx: EngineContext, lower: number, upper: number):
 
 export function prepareStaffer(staffer: StafferInput, ctx: EngineContext, days: LocalDay[]): PreparedStaffer {
   const working = workingSpans(staffer.schedule, ctx.locationZone, days);
-  const sorted = [...staffer.occupancies].sort((a, b) => a.start - b.start);
+  const sorted = [...staffer.occupancies];
+  // Outside busy time counts as a full, non-joinable occupancy: it blocks and shows as taken.
+  for (const b of staffer.busy ?? []) {
+    if (b.end > b.start) {
+      sorted.push({
+        start: b.start,
+        end: b.end,
+        serviceId: '',
+        serviceStart: b.start,
+        seatsTaken: 1,
+        capacity: 1,
+      });
+    }
+  }
+  sorted.sort((a, b) => a.start - b.start);
   const blockLo: number[] = [];
   const blockHi: number[] = [];
   let joinable: Map<number, number> | null = null;

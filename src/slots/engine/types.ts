@@ -33,10 +33,21 @@ export interface Occupancy {
   capacity: number;
 }
 
+/** Outside busy time of a staffer (their own calendar, src/calendar-sync): epoch ms, half-open. */
+export interface BusySpan {
+  start: number;
+  end: number;
+}
+
 export interface StafferInput {
   stafferId: string;
   schedule: Schedule;
   occupancies: Occupancy[];
+  /**
+   * Outside busy time: blocks like an occupancy of one seat (the new booking's buffers kept clear
+   * of it too), never joinable. Absent = none.
+   */
+  busy?: BusySpan[] | undefined;
 }
 
 export interface ServiceInput {

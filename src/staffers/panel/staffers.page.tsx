@@ -1,4 +1,5 @@
 import type { VNode } from 'preact';
+import type { ConnectionView } from '../../calendar-sync/calendar-sync.service.js';
 import {
   ErrorSummary,
   FieldError,
@@ -21,6 +22,7 @@ const NOTICES: Record<string, string> = {
   saved: 'The staffer is saved.',
   archived: 'The staffer is archived: they no longer take bookings; their past bookings stay.',
   hours: 'The hours are saved.',
+  'calendar-synced': 'The calendar is read again.',
 };
 export const noticeOf = (query: unknown) =>
   NOTICES[String((query as Record<string, unknown> | undefined)?.notice ?? '')];
@@ -198,6 +200,8 @@ export function StafferPage(props: {
   pairs: OfferedPair[];
   /** One week preview (or a "no hours" line) per live location, with its edit link. */
   hours: { locationId: string; locationName: string; preview: VNode | null }[];
+  /** The staffer's own calendar (docs/calendar-sync.md); null = none connected. */
+  calendar: ConnectionView | null;
   notice?: string | undefined;
 }) {
   const path = `${STAFFERS}/${props.staffer.id}`;
@@ -228,6 +232,7 @@ export function StafferPage(props: {
           </section>
         ))}
       </div>
+      <OwnCalendar calendar={props.calendar} path={path} csrf={props.csrf} stafferId={props.staffer.id} />
       <div class="card">
         <h2>Archive</h2>
         <p>
@@ -240,5 +245,54 @@ export function StafferPage(props: {
         </PostForm>
       </div>
     </>
+  );
+}
+
+/** The staffer's own calendar: what is connected, whether it syncs, and "sync now". */
+function OwnCalendar(props: {
+  calendar: ConnectionView | null;
+  path: string;
+  csrf: string;
+  stafferId: string;
+}) {
+  const c = props.calendar;
+  return (
+    <div class="card calendar-sync" id="own-calendar">
+      <h2>Own calendar</h2>
+      {!c ? (
+        <p class="muted">
+          No calendar connected. Connect one (Nextcloud, iCloud, Fastmail, any CalDAV server) through the API:{' '}
+          <code>PUT /staffers/{props.stafferId}/calendar-connection</code>; its events then block this staffer
+          at every location.
+        </p>
+      ) : (
+        <>
+          <p>
+            {c.username} at <code>{c.server_url}</code>, {c.read_calendars.length}{' '}
+            {c.read_calendars.length === 1 ? 'calendar' : 'calendars'} read.
+          </p>
+          {c.status === 'ok' ? (
+            <p class="muted">
+              Last read{' '}
+              {c.last_success_at
+                ? new Date(c.last_success_at).toISOString().slice(0, 16).replace('T', ' ')
+                : 'never'}{' '}
+              UTC.
+            </p>
+          ) : (
+            <p class="warning" role="status">
+              {c.status === 'refused'
+                ? 'The calendar refuses the app password: enter a new one through the API.'
+                : 'The calendar cannot be reached.'}{' '}
+              Its last known busy times still block; bookings are still taken. Last error:{' '}
+              {c.last_error ?? '–'}
+            </p>
+          )}
+          <PostForm action={`${props.path}/calendar/sync`} csrf={props.csrf} label="Read the calendar now">
+            <button type="submit">Sync now</button>
+          </PostForm>
+        </>
+      )}
+    </div>
   );
 }

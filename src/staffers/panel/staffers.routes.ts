@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findConnectionView, syncNow } from '../../calendar-sync/calendar-sync.service.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
@@ -87,10 +88,11 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     status = 200,
   ) {
     const workspaceId = sessionOf(request).workspace.id;
-    const [pairs, locations, schedules] = await Promise.all([
+    const [pairs, locations, schedules, calendar] = await Promise.all([
       listOfferedServicePairs(deps.db, workspaceId),
       listLocationsPage(deps.db, workspaceId, { page: 1, perPage: MAX_LOCATIONS, offset: 0 }),
       listSchedules(deps.db, workspaceId, staffer.id),
+      findConnectionView(deps.db, workspaceId, staffer.id),
     ]);
     const now = deps.clock.now();
     const hours = locations.rows.map((location) => {
@@ -117,6 +119,7 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         csrf: reply.csrf(),
         pairs,
         hours,
+        calendar,
         notice: status === 200 ? noticeOf(request.query) : undefined,
       }),
     });
@@ -197,6 +200,13 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     } catch (error) {
       return renderStaffer(request, reply, staffer, { values, errors: formErrors(error) }, 422);
     }
+  });
+
+  panel.post('/setup/staffers/:stafferUuid/calendar/sync', access, async (request, reply) => {
+    const workspaceId = sessionOf(request).workspace.id;
+    const id = uuidParam(request, 'stafferUuid');
+    await syncNow(deps, workspaceId, id);
+    return reply.redirect(`${STAFFERS}/${id}?notice=calendar-synced#own-calendar`, 303);
   });
 
   panel.post('/setup/staffers/:stafferUuid/archive', access, async (request, reply) => {

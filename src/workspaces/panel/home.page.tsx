@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Agenda, AgendaLocation } from '../../calendar/agenda.service.js';
+import type { CalendarWarning } from '../../calendar-sync/calendar-sync.service.js';
 import { CopySlot } from '../../panel-kit/forms.js';
 import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
@@ -31,6 +32,8 @@ export interface HomeView {
   currency: string;
   /** The first missing setup step, shown to those who may set up; undefined once bookable. */
   setupStep: SetupStep | undefined;
+  /** Staffers' calendars that do not sync (docs/calendar-sync.md), for those who may set up. */
+  calendarWarnings: CalendarWarning[];
   bookingPageUrl: string;
   text: PanelText;
   /** Shown once after the first sign-in's password change. */
@@ -48,6 +51,7 @@ export function HomePage({
   glance,
   currency,
   setupStep,
+  calendarWarnings,
   bookingPageUrl,
   text,
   welcome,
@@ -81,6 +85,23 @@ export function HomePage({
               {t(`home.step.${step}.action`)}
             </a>
           </p>
+        </section>
+      )}
+      {calendarWarnings.length > 0 && (
+        <section class="card calendar-warnings" aria-labelledby="calendar-warnings" role="status">
+          <h2 id="calendar-warnings">{t('home.calendars.title')}</h2>
+          <ul>
+            {calendarWarnings.map((w) => (
+              <li data-staffer={w.stafferId}>
+                {withElements(
+                  (values) =>
+                    t(w.status === 'refused' ? 'home.calendars.refused' : 'home.calendars.failing', values),
+                  // The staffer's page is where the connection is seen and its password replaced.
+                  { name: <a href={`${PANEL_PREFIX}/setup/staffers/${w.stafferId}`}>{w.name}</a> },
+                )}
+              </li>
+            ))}
+          </ul>
         </section>
       )}
       <section class="card" aria-labelledby="today">

@@ -150,6 +150,42 @@ describe('Home', () => {
     expect(home.body).toMatch(/<script[^>]*src="\/assets\/islands\/copy-text\.js"/);
   });
 
+  it('warns of staffers whose calendar does not sync, and stops once it does', async () => {
+    const before = await owner.get('/panel');
+    expect(before.body).not.toContain('Calendars not syncing');
+    for (const [staffer, status] of [
+      [anna.id, 'failing'],
+      [ben.id, 'refused'],
+    ] as const) {
+      await t.db
+        .insertInto('calendar_connections')
+        .values({
+          workspace_id: t.workspace.id,
+          staffer_id: staffer,
+          server_url: 'https://cal.example/',
+          username: 'u',
+          password_sealed: 'v1.x.y.z',
+          status,
+          last_error: 'No answer within 20000 ms',
+          next_sync_at: new Date(clock.now()),
+        })
+        .execute();
+    }
+    const home = await owner.get('/panel');
+    expect(home.body).toContain('<h2 id="calendar-warnings">Calendars not syncing</h2>');
+    expect(home.body).toContain(
+      'Anna Adler’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.',
+    );
+    expect(home.body).toContain('Ben Berg’s calendar refuses the app password: enter a new one.');
+    await t.db
+      .updateTable('calendar_connections')
+      .set({ status: 'ok' })
+      .where('workspace_id', '=', t.workspace.id)
+      .execute();
+    expect((await owner.get('/panel')).body).not.toContain('Calendars not syncing');
+    await t.db.deleteFrom('calendar_connections').where('workspace_id', '=', t.workspace.id).execute();
+  });
+
   it('shows only this workspace', async () => {
     const other = await createOtherWorkspace(t.db);
     const stranger = await PanelClient.signedIn(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { todaysAgenda } from '../../calendar/agenda.service.js';
+import { calendarWarnings } from '../../calendar-sync/calendar-sync.service.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
@@ -21,7 +22,7 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
       ...(can(role, 'reports') ? (['payments'] as const) : []),
       ...(can(role, 'bookings') ? (['holds'] as const) : []),
     ];
-    const [agenda, setupStep, glance] = await Promise.all([
+    const [agenda, setupStep, glance, calendars] = await Promise.all([
       todaysAgenda(deps.db, { workspaceId: context.workspace.id, userId: session.user.id, now: context.now }),
       can(role, 'setup') ? nextSetupStep(deps.db, context.workspace.id) : undefined,
       glanceOf(deps.db, {
@@ -31,6 +32,7 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
         seesRevenue: can(role, 'reports'),
         fixes,
       }),
+      can(role, 'setup') ? calendarWarnings(deps.db, context.workspace.id) : [],
     ]);
     return reply.page({
       title: session.workspace.name,
@@ -40,6 +42,7 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
         glance,
         currency: context.workspace.currency,
         setupStep,
+        calendarWarnings: calendars,
         bookingPageUrl: `${context.linkBase}/book/${context.workspace.slug}`,
         text: panelTextOf(request),
         welcome: query.notice === 'password-set',
