@@ -61,12 +61,14 @@ CREATE TABLE calendar_objects (
 -- (A GiST range scan with bounds read from tstzrange cost twice as much per answer.)
 CREATE TABLE calendar_busy_spans (
   workspace_id  uuid NOT NULL,
+  id            uuid NOT NULL DEFAULT gen_random_uuid(),
   staffer_id    uuid NOT NULL,
   href          text NOT NULL,
   start_ms      double precision NOT NULL,
   end_ms        double precision NOT NULL,
   all_day       boolean NOT NULL DEFAULT false,
   title         text NOT NULL DEFAULT '',
+  PRIMARY KEY (workspace_id, id),
   FOREIGN KEY (workspace_id, staffer_id, href) REFERENCES calendar_objects (workspace_id, staffer_id, href) ON DELETE CASCADE
 );
 CREATE INDEX calendar_busy_spans_start ON calendar_busy_spans (workspace_id, staffer_id, start_ms) INCLUDE (end_ms);

@@ -1,3 +1,4 @@
+import { PeriodicRound } from '../outbox/periodic-round.js';
 import type { WorkerLogger } from '../outbox/queue-worker.js';
 import { claimDueConnections } from './calendar-sync.repository.js';
 import { type CalendarDeps, syncCalendar } from './calendar-sync.service.js';
@@ -15,30 +16,17 @@ const BATCH = 20;
  * anything else is logged and the next poll tries again.
  */
 export class CalendarSyncWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly loop: PeriodicRound;
 
   constructor(
     private readonly deps: CalendarDeps & { logger: WorkerLogger },
-    private readonly everyMs = SYNC_POLL_MS,
-  ) {}
+    everyMs = SYNC_POLL_MS,
+  ) {
+    this.loop = new PeriodicRound(() => this.syncDue(), everyMs);
+  }
 
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      if (this.running) return;
-      this.running = this.syncDue().then(
-        () => {
-          this.running = undefined;
-        },
-        () => {
-          this.running = undefined;
-        },
-      );
-    };
-    this.timer = setInterval(tick, this.everyMs);
-    this.timer.unref();
-    setImmediate(tick);
+    this.loop.start();
   }
 
   /** Syncs every connection due now; returns how many were synced. */
@@ -74,9 +62,7 @@ export class CalendarSyncWorker {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,3 +1,4 @@
+import { PeriodicRound } from '../outbox/periodic-round.js';
 import type { WorkerLogger } from '../outbox/queue-worker.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -13,25 +14,17 @@ export const RETENTION_SWEEP_EVERY_MS = 60 * 60_000;
  * worst case is the same customer scrubbed twice, to the same result.
  */
 export class RetentionSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly loop: PeriodicRound;
 
   constructor(
     private readonly deps: { db: Db; uow: UnitOfWork; clock: Clock; linkBase: string; logger: WorkerLogger },
-    private readonly everyMs = RETENTION_SWEEP_EVERY_MS,
-  ) {}
+    everyMs = RETENTION_SWEEP_EVERY_MS,
+  ) {
+    this.loop = new PeriodicRound(() => this.sweepOnce(), everyMs);
+  }
 
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      if (this.running) return;
-      this.running = this.sweepOnce().finally(() => {
-        this.running = undefined;
-      });
-    };
-    this.timer = setInterval(tick, this.everyMs);
-    this.timer.unref();
-    setImmediate(tick);
+    this.loop.start();
   }
 
   /** One sweep; failures are logged and the next hour tries again. */
@@ -44,9 +37,7 @@ export class RetentionSweeper {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

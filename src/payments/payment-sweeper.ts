@@ -1,4 +1,5 @@
 import type { BookingContext } from '../bookings/bookings.service.js';
+import { PeriodicRound } from '../outbox/periodic-round.js';
 import type { WorkerLogger } from '../outbox/queue-worker.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -33,8 +34,7 @@ export function systemBookingContext(
  * a hold is released under its booking's row lock, and operations are claimed with SKIP LOCKED.
  */
 export class PaymentSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly loop: PeriodicRound;
 
   constructor(
     private readonly deps: {
@@ -45,20 +45,13 @@ export class PaymentSweeper {
       config: PaymentConfig;
       logger: WorkerLogger;
     },
-    private readonly everyMs = PAYMENT_SWEEP_EVERY_MS,
-  ) {}
+    everyMs = PAYMENT_SWEEP_EVERY_MS,
+  ) {
+    this.loop = new PeriodicRound(() => this.sweepOnce(), everyMs);
+  }
 
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      if (this.running) return;
-      this.running = this.sweepOnce().finally(() => {
-        this.running = undefined;
-      });
-    };
-    this.timer = setInterval(tick, this.everyMs);
-    this.timer.unref();
-    setImmediate(tick);
+    this.loop.start();
   }
 
   /** One round; failures are logged and the next round tries again. */
@@ -77,9 +70,7 @@ export class PaymentSweeper {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -712,6 +712,7 @@ export interface CalendarObjectsTable {
 /** migrations/0030_calendar_sync.sql: outside busy time per blocking instance. */
 export interface CalendarBusySpansTable {
   workspace_id: string;
+  id: Generated<string>;
   staffer_id: string;
   href: string;
   start_ms: number;

@@ -174,9 +174,11 @@ describe('Home', () => {
     const home = await owner.get('/panel');
     expect(home.body).toContain('<h2 id="calendar-warnings">Calendars not syncing</h2>');
     expect(home.body).toContain(
-      'Anna Adler’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.',
+      `<a href="/panel/setup/staffers/${anna.id}">Anna Adler</a>’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.`,
     );
-    expect(home.body).toContain('Ben Berg’s calendar refuses the app password: enter a new one.');
+    expect(home.body).toContain(
+      `<a href="/panel/setup/staffers/${ben.id}">Ben Berg</a>’s calendar refuses the app password: enter a new one.`,
+    );
     await t.db
       .updateTable('calendar_connections')
       .set({ status: 'ok' })
