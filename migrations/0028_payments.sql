@@ -75,8 +75,8 @@ CREATE TABLE payment_operations (
   created_by      text,
   created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
   updated_at      timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (workspace_id, id),
-  FOREIGN KEY (workspace_id, booking_id) REFERENCES bookings (workspace_id, id)
+  PRIMARY KEY (workspace_id, id)
 );
+ALTER TABLE payment_operations ADD FOREIGN KEY (workspace_id, booking_id) REFERENCES bookings (workspace_id, id);
 CREATE INDEX payment_operations_open ON payment_operations (partition, next_attempt_at) WHERE state IN ('pending', 'sending');
 CREATE INDEX payment_operations_by_booking ON payment_operations (workspace_id, booking_id);

@@ -34,9 +34,9 @@ CREATE TABLE calendar_connections (
   expanded_until   timestamptz,
   created_at       timestamptz NOT NULL DEFAULT now(),
   updated_at       timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (workspace_id, staffer_id),
-  FOREIGN KEY (workspace_id, staffer_id) REFERENCES staffers (workspace_id, id)
+  PRIMARY KEY (workspace_id, staffer_id)
 );
+ALTER TABLE calendar_connections ADD FOREIGN KEY (workspace_id, staffer_id) REFERENCES staffers (workspace_id, id);
 CREATE INDEX calendar_connections_due ON calendar_connections (next_sync_at);
 
 -- The calendar objects as last read (kept so a moving window re-expands without asking the
@@ -49,9 +49,9 @@ CREATE TABLE calendar_objects (
   etag          text,
   ics           text NOT NULL,
   updated_at    timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (workspace_id, staffer_id, href),
-  FOREIGN KEY (workspace_id, staffer_id) REFERENCES calendar_connections (workspace_id, staffer_id) ON DELETE CASCADE
+  PRIMARY KEY (workspace_id, staffer_id, href)
 );
+ALTER TABLE calendar_objects ADD FOREIGN KEY (workspace_id, staffer_id) REFERENCES calendar_connections (workspace_id, staffer_id) ON DELETE CASCADE;
 
 -- Outside busy time: one row per blocking instance of an object, inside the expansion window,
 -- as epoch milliseconds (half-open [start_ms, end_ms)). The slot engine gets them beside the
@@ -68,8 +68,8 @@ CREATE TABLE calendar_busy_spans (
   end_ms        double precision NOT NULL,
   all_day       boolean NOT NULL DEFAULT false,
   title         text NOT NULL DEFAULT '',
-  PRIMARY KEY (workspace_id, id),
-  FOREIGN KEY (workspace_id, staffer_id, href) REFERENCES calendar_objects (workspace_id, staffer_id, href) ON DELETE CASCADE
+  PRIMARY KEY (workspace_id, id)
 );
+ALTER TABLE calendar_busy_spans ADD FOREIGN KEY (workspace_id, staffer_id, href) REFERENCES calendar_objects (workspace_id, staffer_id, href) ON DELETE CASCADE;
 CREATE INDEX calendar_busy_spans_start ON calendar_busy_spans (workspace_id, staffer_id, start_ms) INCLUDE (end_ms);
 CREATE INDEX calendar_busy_spans_href ON calendar_busy_spans (workspace_id, staffer_id, href);

@@ -48,8 +48,13 @@ export async function migrate(database: Database, migrations = loadMigrations())
           // Citus refuses parallel DDL on a table after DDL on a reference table in one transaction.
           if (distributed) await query(`SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`);
           if (distributed) {
-            for (const statement of splitStatements(migration.sql)) await query(statement);
-            await distributePending(query);
+            for (const statement of splitStatements(migration.sql)) {
+              await query(statement);
+              // A table the migration made is placed at once, so a later statement of it can add a
+              // foreign key between that table and a distributed one (Citus refuses a foreign key
+              // from a table it has not distributed yet). Migrations write such keys as ALTER TABLE.
+              await distributePending(query);
+            }
           } else {
             await query(migration.sql);
           }
