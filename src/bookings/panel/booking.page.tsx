@@ -73,6 +73,8 @@ export interface BookingPageProps {
   active?: { form: BookingForm; state: FormState } | undefined;
   problem?: Problem | undefined;
   returnTo?: string | undefined;
+  /** While the booking waits for payment: until when its time is held, in the location's zone. */
+  paymentHoldUntil?: string | undefined;
   /** Owners and admins, when the provider took money for it: what is left to refund. */
   refund?: { left: string; action: string } | undefined;
   text: PanelText;
@@ -137,6 +139,14 @@ export function BookingPage(props: BookingPageProps) {
             {booking.status.name}
             {booking.cancel_reason && ` — ${cancelReasonLabel(booking.cancel_reason, text)}`}
           </dd>
+          {booking.payment && (
+            <>
+              <dt>{t('booking.payment')}</dt>
+              <dd>
+                {t(`booking.paymentState.${booking.payment.state}`, { time: props.paymentHoldUntil ?? '' })}
+              </dd>
+            </>
+          )}
           <dt>{t('booking.customer')}</dt>
           <dd>
             <a href={`${PANEL_PREFIX}/customers/${booking.customer.uuid}`}>{customerName(booking, text)}</a>

@@ -137,6 +137,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         localDate: localDateOf(start, zone),
         localTime: wallTime(start, zone),
         when: `${wallDate(start, zone, text.lang === 'en' ? undefined : text.locale)}, ${wallTime(start, zone)} – ${wallTime(end, zone)}`,
+        paymentHoldUntil: view.payment_hold_until
+          ? wallTime(new Date(view.payment_hold_until).getTime(), zone)
+          : undefined,
         history: describeHistory(
           history,
           {

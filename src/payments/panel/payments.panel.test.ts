@@ -185,6 +185,43 @@ describe('the booking page: refunds and no-shows', () => {
     });
   });
 
+  it('shows a booking that waits for payment, and until when its time is held; then paid', async () => {
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: '2026-09-14T13:00:00Z',
+      location_uuid: f.location.id,
+      service_uuid: f.haircut.id,
+      staffer_uuid: f.anna.id,
+      customer_phone: '+4915112345670',
+      collect_payment: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const booking = created.json().data;
+    const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    const waiting = await client.get(`/panel/bookings/${booking.uuid}`);
+    // Held for the workspace's 15 minutes, shown in the location's zone (Berlin, summer time).
+    const held = new Date(booking.payment.hold_until);
+    const local = held.toLocaleTimeString('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    expect(waiting.body).toContain(
+      `<dt>Payment</dt><dd>Awaiting payment: the time is held until ${local}</dd>`,
+    );
+    const session = booking.links
+      .find((l: { type: string }) => l.type === 'payment')
+      .link.split('/')
+      .pop();
+    fake.pay(session);
+    await t.app.inject({
+      method: 'GET',
+      url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session}`,
+    });
+    expect((await client.get(`/panel/bookings/${booking.uuid}`)).body).toContain(
+      '<dt>Payment</dt><dd>Paid</dd>',
+    );
+  });
+
   it('owners and admins refund part of a prepayment; staff see no refund form and are refused', async () => {
     const id = await paidBooking(f.haircut.id, '2026-09-10T08:00:00Z');
     const staffClient = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
