@@ -30,6 +30,7 @@ const WITH_VALUES = {
   phoneHint: 'example',
   cutoffPassed: 'when',
   changeUntil: 'when',
+  awaitingPayment: 'when',
 } as const satisfies Partial<Record<MessageKey, string>>;
 type WithValues = typeof WITH_VALUES;
 

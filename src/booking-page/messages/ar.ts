@@ -76,6 +76,8 @@ export default {
   rescheduled: 'تم نقل حجزك إلى الوقت الجديد.',
   canceledNow: 'تم إلغاء حجزك.',
   cutoffPassed: 'التغييرات عبر هذه الصفحة ممكنة حتى {when}. يُرجى التواصل معنا مباشرة.',
+  awaitingPayment: 'موعدك محجوز حتى {when} بانتظار دفعتك.',
+  payNow: 'ادفع الآن',
   changeUntil: 'يمكنك التغيير أو الإلغاء حتى {when}.',
   notFound: 'الصفحة غير موجودة',
   notFoundText: 'هذه الصفحة غير موجودة، أو لم يعد الرابط صالحًا.',

@@ -75,6 +75,8 @@ export default {
   rescheduled: 'Ihre Buchung wurde auf die neue Uhrzeit verschoben.',
   canceledNow: 'Ihre Buchung wurde storniert.',
   cutoffPassed: 'Änderungen über diese Seite waren bis {when} möglich. Bitte wenden Sie sich direkt an uns.',
+  awaitingPayment: 'Ihr Termin ist bis {when} reserviert und wartet auf Ihre Zahlung.',
+  payNow: 'Jetzt bezahlen',
   changeUntil: 'Ändern oder stornieren bis {when}.',
   notFound: 'Seite nicht gefunden',
   notFoundText: 'Diese Seite gibt es nicht, oder der Link ist nicht mehr gültig.',

@@ -78,6 +78,8 @@ export default {
   rescheduled: 'Your booking was moved to the new time.',
   canceledNow: 'Your booking was canceled.',
   cutoffPassed: 'Changes through this page are possible until {when}. Please contact us directly.',
+  awaitingPayment: 'Your time is held until {when} while it waits for your payment.',
+  payNow: 'Pay now',
   changeUntil: 'You can change or cancel until {when}.',
   notFound: 'Page not found',
   notFoundText: 'This page does not exist, or the link is no longer valid.',

@@ -75,6 +75,8 @@ export default {
   canceledNow: 'Su reserva se ha cancelado.',
   cutoffPassed:
     'Los cambios en esta página son posibles hasta el {when}. Contacte con nosotros directamente.',
+  awaitingPayment: 'Su hora queda reservada hasta el {when} a la espera de su pago.',
+  payNow: 'Pagar ahora',
   changeUntil: 'Puede cambiar o cancelar hasta el {when}.',
   notFound: 'Página no encontrada',
   notFoundText: 'Esta página no existe o el enlace ya no es válido.',

@@ -76,6 +76,8 @@ export default {
   canceledNow: 'Votre réservation a été annulée.',
   cutoffPassed:
     'Les modifications via cette page sont possibles jusqu’au {when}. Veuillez nous contacter directement.',
+  awaitingPayment: 'Votre créneau est gardé jusqu’au {when} en attendant votre paiement.',
+  payNow: 'Payer maintenant',
   changeUntil: 'Modification ou annulation possible jusqu’au {when}.',
   notFound: 'Page introuvable',
   notFoundText: 'Cette page n’existe pas, ou le lien n’est plus valide.',

@@ -74,6 +74,8 @@ export default {
   rescheduled: 'La prenotazione è stata spostata al nuovo orario.',
   canceledNow: 'La prenotazione è stata annullata.',
   cutoffPassed: 'Le modifiche tramite questa pagina erano possibili fino a {when}. Contattaci direttamente.',
+  awaitingPayment: 'Il tuo orario è tenuto fino a {when} in attesa del pagamento.',
+  payNow: 'Paga ora',
   changeUntil: 'Puoi modificare o annullare fino a {when}.',
   notFound: 'Pagina non trovata',
   notFoundText: 'Questa pagina non esiste, oppure il link non è più valido.',

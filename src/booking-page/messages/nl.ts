@@ -74,6 +74,8 @@ export default {
   rescheduled: 'Uw boeking is naar de nieuwe tijd verplaatst.',
   canceledNow: 'Uw boeking is geannuleerd.',
   cutoffPassed: 'Wijzigen via deze pagina kan tot {when}. Neem rechtstreeks contact met ons op.',
+  awaitingPayment: 'Uw tijd wordt vastgehouden tot {when} in afwachting van uw betaling.',
+  payNow: 'Nu betalen',
   changeUntil: 'U kunt wijzigen of annuleren tot {when}.',
   notFound: 'Pagina niet gevonden',
   notFoundText: 'Deze pagina bestaat niet, of de link is niet meer geldig.',

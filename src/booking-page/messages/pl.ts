@@ -76,6 +76,8 @@ export default {
   canceledNow: 'Twoja rezerwacja została odwołana.',
   // A formatted date after "do" would need the genitive; after a colon it stands as it is.
   cutoffPassed: 'Termin zmian przez tę stronę minął: {when}. Skontaktuj się z nami bezpośrednio.',
+  awaitingPayment: 'Twój termin jest trzymany do {when} w oczekiwaniu na płatność.',
+  payNow: 'Zapłać teraz',
   changeUntil: 'Termin zmiany lub odwołania: {when}.',
   notFound: 'Nie znaleziono strony',
   notFoundText: 'Ta strona nie istnieje albo link jest już nieważny.',

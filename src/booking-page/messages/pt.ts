@@ -75,6 +75,8 @@ export default {
   rescheduled: 'A sua reserva foi mudada para o novo horário.',
   canceledNow: 'A sua reserva foi cancelada.',
   cutoffPassed: 'As alterações nesta página são possíveis até {when}. Contacte-nos diretamente.',
+  awaitingPayment: 'A sua hora fica reservada até {when} enquanto aguarda o seu pagamento.',
+  payNow: 'Pagar agora',
   changeUntil: 'Pode alterar ou cancelar até {when}.',
   notFound: 'Página não encontrada',
   notFoundText: 'Esta página não existe, ou o link já não é válido.',

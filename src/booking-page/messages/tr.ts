@@ -76,6 +76,8 @@ export default {
   canceledNow: 'Randevunuz iptal edildi.',
   cutoffPassed:
     'Bu sayfadan değişiklik {when} tarihine kadar mümkündür. Lütfen doğrudan bizimle iletişime geçin.',
+  awaitingPayment: 'Saatiniz ödemenizi beklerken {when} saatine kadar tutuluyor.',
+  payNow: 'Şimdi öde',
   changeUntil: '{when} tarihine kadar değiştirebilir veya iptal edebilirsiniz.',
   notFound: 'Sayfa bulunamadı',
   notFoundText: 'Bu sayfa yok veya bağlantı artık geçerli değil.',

@@ -76,6 +76,8 @@ export default {
   canceledNow: 'Ваше бронювання скасовано.',
   // A formatted date after "до" would need the genitive; after a colon it stands as it is.
   cutoffPassed: 'Термін для змін через цю сторінку минув: {when}. Зверніться до нас безпосередньо.',
+  awaitingPayment: 'Ваш час утримується до {when}, поки очікуємо на оплату.',
+  payNow: 'Оплатити зараз',
   changeUntil: 'Термін для зміни або скасування: {when}.',
   notFound: 'Сторінку не знайдено',
   notFoundText: 'Такої сторінки немає, або посилання вже недійсне.',

@@ -45,6 +45,21 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
           </p>
         )}
         {status && <p class="notice">{status}</p>}
+        {data.booking.payment_state === 'awaiting_payment' && data.booking.payment_hold_until && (
+          <p class="notice" role="status">
+            {t.awaitingPayment(
+              formatDateTime(new Date(data.booking.payment_hold_until).getTime(), ctx.zone, ctx.locale),
+            )}
+            {data.booking.payment_url && (
+              <>
+                {' '}
+                <a class="button" href={data.booking.payment_url}>
+                  {t.payNow}
+                </a>
+              </>
+            )}
+          </p>
+        )}
         <SummaryList ctx={ctx} summary={data.summary} />
         <p>{t.manageIntro}</p>
         <p class="manage-link">

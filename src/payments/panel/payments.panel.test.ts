@@ -208,6 +208,12 @@ describe('the booking page: refunds and no-shows', () => {
     expect(waiting.body).toContain(
       `<dt>Payment</dt><dd>Awaiting payment: the time is held until ${local}</dd>`,
     );
+    // The customer's manage page says so too, with the way to pay.
+    const manage = new URL(booking.links.find((l: { type: string }) => l.type === 'manage').link);
+    const managePage = await t.app.inject({ method: 'GET', url: `${manage.pathname}?lang=en` });
+    expect(managePage.statusCode).toBe(200);
+    expect(managePage.body).toContain('while it waits for your payment.');
+    expect(managePage.body).toMatch(/<a class="button" href="[^"]+">Pay now<\/a>/);
     const session = booking.links
       .find((l: { type: string }) => l.type === 'payment')
       .link.split('/')
@@ -220,6 +226,9 @@ describe('the booking page: refunds and no-shows', () => {
     expect((await client.get(`/panel/bookings/${booking.uuid}`)).body).toContain(
       '<dt>Payment</dt><dd>Paid</dd>',
     );
+    const afterPaying = await t.app.inject({ method: 'GET', url: `${manage.pathname}?lang=en` });
+    expect(afterPaying.statusCode).toBe(200);
+    expect(afterPaying.body).not.toContain('Pay now');
   });
 
   it('owners and admins refund part of a prepayment; staff see no refund form and are refused', async () => {
