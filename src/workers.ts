@@ -2,7 +2,7 @@ import { CalendarSyncWorker } from './calendar-sync/sync-worker.js';
 import type { Config } from './config.js';
 import { RetentionSweeper } from './customers/retention-sweeper.js';
 import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-worker.js';
-import { emailHandler } from './notifications/outbox-handler.js';
+import { emailHandler, paymentEmailHandler } from './notifications/outbox-handler.js';
 import { type HandlerRegistry, registerHandlers } from './outbox/handlers.js';
 import type { WorkerLogger } from './outbox/queue-worker.js';
 import { paymentHandler } from './payments/outbox-handler.js';
@@ -21,7 +21,13 @@ import { openWritePath } from './write-path.js';
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
-  return registerHandlers([webhookHandler, emailHandler, textMessageHandler, paymentHandler]);
+  return registerHandlers([
+    webhookHandler,
+    emailHandler,
+    paymentEmailHandler,
+    textMessageHandler,
+    paymentHandler,
+  ]);
 }
 
 /**

@@ -158,7 +158,7 @@ type WorkspaceRow = NonNullable<Awaited<ReturnType<typeof findWorkspaceById>>>;
 type LocationAddress = ReturnType<Awaited<ReturnType<typeof locationAddresses>>['get']>;
 
 /** What every message of one change says (the audience and reminder offset are the message's). */
-function snapshotOf(
+export function snapshotOf(
   booking: EventBooking,
   workspace: WorkspaceRow,
   settings: NotificationSettings,

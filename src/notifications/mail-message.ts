@@ -36,6 +36,8 @@ export interface MailSnapshot {
   end: string;
   /** For reminders: how long before the start, in minutes. */
   reminderMinutes?: number;
+  /** For the emails about money: the amount, formatted in the workspace's currency and locale. */
+  amount?: string;
 }
 
 /** The local part of every Message-ID comes from these; the domain from MAIL_FROM. */

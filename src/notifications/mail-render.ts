@@ -23,6 +23,8 @@ export interface RenderedMail {
 }
 
 const CANCELING: readonly MailKind[] = ['canceled', 'staff_canceled'];
+/** The emails about money: they name the booking, but carry no calendar invitation. */
+const ABOUT_MONEY: readonly MailKind[] = ['payment_received', 'payment_refunded', 'payment_failed'];
 
 /** The manage page of the snapshot's booking, or null (test emails, staff emails). */
 export function manageUrlOf(snapshot: MailSnapshot, publicBase: string): string | null {
@@ -56,7 +58,12 @@ export function renderMail(
   const start = Date.parse(snapshot.start);
   const when = `${formatDateTime(start, snapshot.zone, locale)}, ${zoneTitle(snapshot.zone)}`;
   const subject = t
-    .subject(kind, { what: snapshot.services, when, workspace: snapshot.workspaceName })
+    .subject(kind, {
+      what: snapshot.services,
+      when,
+      workspace: snapshot.workspaceName,
+      amount: snapshot.amount ?? '',
+    })
     .replace(/[\r\n]+/g, ' ');
   const staff = snapshot.audience === 'staff';
   const manageLink = staff ? null : manageUrlOf(snapshot, context.publicBase);
@@ -74,12 +81,12 @@ export function renderMail(
     }
   }
   const greeting = staff || !snapshot.customerName ? t.helloPlain : t.hello(snapshot.customerName);
-  const intro = t.intro(kind);
+  const intro = t.intro(kind, snapshot.amount ?? '');
   const reminder =
     kind === 'reminder' && snapshot.reminderMinutes ? t.reminderIn(snapshot.reminderMinutes) : '';
   const method = CANCELING.includes(kind) ? ('CANCEL' as const) : ('REQUEST' as const);
   const calendar =
-    kind === 'test' || !snapshot.bookingId
+    kind === 'test' || ABOUT_MONEY.includes(kind) || !snapshot.bookingId
       ? undefined
       : {
           method,

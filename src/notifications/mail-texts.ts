@@ -24,8 +24,12 @@ export type MailCatalog = Record<MailKey, string>;
 export const MAIL_CATALOGS: Record<Lang, MailCatalog> = { en, de, fr, es, it, pt, nl, pl, uk, tr, ar };
 
 export interface MailTexts {
-  subject: (kind: MailKind, values: { what: string; when: string; workspace: string }) => string;
-  intro: (kind: MailKind) => string;
+  subject: (
+    kind: MailKind,
+    values: { what: string; when: string; workspace: string; amount: string },
+  ) => string;
+  /** The emails about money name their amount. */
+  intro: (kind: MailKind, amount: string) => string;
   hello: (name: string) => string;
   helloPlain: string;
   when: string;
@@ -50,7 +54,7 @@ export function mailTexts(lang: Lang, locale: string): MailTexts {
   const t = translator(`mail.${lang}`, MAIL_CATALOGS[lang], locale);
   return {
     subject: (kind, values) => t(`subject_${kind}`, values),
-    intro: (kind) => t(`intro_${kind}`),
+    intro: (kind, amount) => t(`intro_${kind}`, { amount }),
     hello: (name) => t('hello', { name }),
     helloPlain: t('helloPlain'),
     when: t('when'),

@@ -1,6 +1,7 @@
 import { EVENT_TYPES_BY_SUBJECT } from '../outbox/event-types.js';
 import type { OutboxHandler } from '../outbox/handlers.js';
 import { queueChangeNotifications } from './booking-notifications.service.js';
+import { queuePaymentNotifications } from './payment-notifications.service.js';
 
 /**
  * A booking change's emails, planned from the last event of the change (the one that names it)
@@ -16,4 +17,15 @@ export const emailHandler: OutboxHandler = {
     const changes = events.filter((event) => event.change !== null);
     if (changes.length > 0) await queueChangeNotifications(tx, workspaceId, changes);
   },
+};
+
+/**
+ * The customer's email about each movement of their booking's money (docs/payments.md), from its
+ * payment event. Like the booking emails, a fault here must not hold up the webhooks.
+ */
+export const paymentEmailHandler: OutboxHandler = {
+  name: 'payment_emails',
+  types: EVENT_TYPES_BY_SUBJECT.payment,
+  onFault: 'skip',
+  handle: (tx, { workspaceId, events }) => queuePaymentNotifications(tx, workspaceId, events),
 };

@@ -4,6 +4,8 @@ import { at, bookingBody, type Json, openStudio, type Studio } from '../../test/
 import { createOtherWorkspace } from '../../test/helpers/build-test-app.js';
 import { FakeStripe } from '../../test/helpers/fake-stripe.js';
 import { type Config, loadConfig } from '../config.js';
+import type { MailSnapshot } from '../notifications/mail-message.js';
+import { renderMail } from '../notifications/mail-render.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
@@ -350,6 +352,36 @@ describe('a paid booking canceled or not attended', () => {
     // The refund's own webhook, late, lands on the same record.
     for (const event of fake.eventsOf('refund.created')) await fake.deliver(event);
     expect((await getBooking(booking.uuid)).order.amount_paid).toBe(0);
+  });
+
+  it('the customer gets an email for the deposit and one for the refund, each once, with its amount', async () => {
+    const { booking } = await paidBooking(at(s.nextDay(), '15:00'), { customer_email: 'payer@example.com' });
+    await s.t.call('PUT', `/bookings/${booking.uuid}/status/cancel`, { cancel_reason: 'canceled' });
+    await settle();
+    // The refund's event is dispatched in a later round, and again: still one email each.
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1000);
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1000);
+    const mails = await s.t.db
+      .selectFrom('mail_messages')
+      .select(['kind', 'recipient', 'snapshot'])
+      .where('workspace_id', '=', s.t.workspace.id)
+      .where('booking_id', '=', booking.uuid)
+      .where('kind', 'in', ['payment_received', 'payment_refunded', 'payment_failed'])
+      .orderBy('created_at')
+      .execute();
+    expect(mails.map((m) => [m.kind, m.recipient])).toEqual([
+      ['payment_received', 'payer@example.com'],
+      ['payment_refunded', 'payer@example.com'],
+    ]);
+    const refund = mails[1]!;
+    const rendered = renderMail('payment_refunded', 0, refund.snapshot as unknown as MailSnapshot, {
+      publicBase: 'https://kairos.example',
+      from: { name: 'Studio', address: 'mail@kairos.example' },
+    });
+    expect(rendered.subject).toMatch(/^Refund of €18\.00: /);
+    expect(rendered.text).toContain('We have refunded €18.00 to your card.');
+    // About money, not an invitation: no calendar file.
+    expect(rendered.calendar).toBeUndefined();
   });
 
   it('late: the 50% fee keeps the deposit and charges the rest to the kept card, once', async () => {

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Buchung geändert: {what}, {when}',
   subject_staff_canceled: 'Buchung storniert: {what}, {when}',
   subject_test: 'Test-E-Mail von {workspace}',
+  subject_payment_received: 'Zahlung erhalten: {amount} für {what}, {when}',
+  subject_payment_refunded: 'Erstattung von {amount}: {what}, {when}',
+  subject_payment_failed: 'Zahlung nicht erfolgt: {amount} für {what}, {when}',
   intro_confirmed: 'Ihre Buchung ist bestätigt.',
   intro_rescheduled: 'Ihre Buchung wurde auf einen neuen Termin verschoben.',
   intro_canceled: 'Ihre Buchung wurde storniert.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'eine Ihrer Buchungen wurde storniert.',
   intro_test:
     'dies ist eine Test-E-Mail aus Einstellungen → Benachrichtigungen. Wenn Sie sie lesen, kommen E-Mails an.',
+  intro_payment_received: 'wir haben {amount} erhalten. Vielen Dank.',
+  intro_payment_refunded:
+    'wir haben {amount} auf Ihre Karte erstattet. Bis es auf Ihrer Abrechnung erscheint, kann es einige Tage dauern.',
+  intro_payment_failed: 'wir konnten {amount} nicht von Ihrer Karte abbuchen. Bitte melden Sie sich bei uns.',
   hello: 'Hallo {name},',
   helloPlain: 'Hallo,',
   when: 'Wann',

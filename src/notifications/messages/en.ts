@@ -14,6 +14,9 @@ export default {
   subject_staff_changed: 'Booking changed: {what}, {when}',
   subject_staff_canceled: 'Booking canceled: {what}, {when}',
   subject_test: 'Test email from {workspace}',
+  subject_payment_received: 'Payment received: {amount} for {what}, {when}',
+  subject_payment_refunded: 'Refund of {amount}: {what}, {when}',
+  subject_payment_failed: 'Payment not taken: {amount} for {what}, {when}',
   intro_confirmed: 'your booking is confirmed.',
   intro_rescheduled: 'your booking has been moved to a new time.',
   intro_canceled: 'your booking has been canceled.',
@@ -24,6 +27,10 @@ export default {
   intro_staff_canceled: 'one of your bookings has been canceled.',
   intro_test:
     'this is a test email from Settings → Notifications. If you can read it, emails reach their recipients.',
+  intro_payment_received: 'we have received {amount}. Thank you.',
+  intro_payment_refunded:
+    'we have refunded {amount} to your card. It can take a few days to show on your statement.',
+  intro_payment_failed: 'we could not charge {amount} to your card. Please contact us.',
   hello: 'Hello {name},',
   helloPlain: 'Hello,',
   when: 'When',

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Reserva modificada: {what}, {when}',
   subject_staff_canceled: 'Reserva cancelada: {what}, {when}',
   subject_test: 'Correo de prueba de {workspace}',
+  subject_payment_received: 'Pago recibido: {amount} por {what}, {when}',
+  subject_payment_refunded: 'Reembolso de {amount}: {what}, {when}',
+  subject_payment_failed: 'Pago no realizado: {amount} por {what}, {when}',
   intro_confirmed: 'su reserva está confirmada.',
   intro_rescheduled: 'su reserva se ha cambiado a una nueva hora.',
   intro_canceled: 'su reserva se ha cancelado.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'una de sus reservas se ha cancelado.',
   intro_test:
     'este es un correo de prueba desde Ajustes → Notificaciones. Si puede leerlo, los correos llegan a sus destinatarios.',
+  intro_payment_received: 'hemos recibido {amount}. Gracias.',
+  intro_payment_refunded:
+    'hemos reembolsado {amount} a su tarjeta. Puede tardar unos días en aparecer en su extracto.',
+  intro_payment_failed: 'no hemos podido cobrar {amount} de su tarjeta. Por favor, contacte con nosotros.',
   hello: 'Hola, {name}:',
   helloPlain: 'Hola:',
   when: 'Cuándo',

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Réservation modifiée : {what}, {when}',
   subject_staff_canceled: 'Réservation annulée : {what}, {when}',
   subject_test: 'E-mail de test de {workspace}',
+  subject_payment_received: 'Paiement reçu : {amount} pour {what}, {when}',
+  subject_payment_refunded: 'Remboursement de {amount} : {what}, {when}',
+  subject_payment_failed: 'Paiement non effectué : {amount} pour {what}, {when}',
   intro_confirmed: 'votre réservation est confirmée.',
   intro_rescheduled: 'votre réservation a été déplacée à un nouvel horaire.',
   intro_canceled: 'votre réservation a été annulée.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'l’une de vos réservations a été annulée.',
   intro_test:
     'ceci est un e-mail de test envoyé depuis Paramètres → Notifications. Si vous le lisez, les e-mails arrivent à destination.',
+  intro_payment_received: 'nous avons bien reçu {amount}. Merci.',
+  intro_payment_refunded:
+    'nous avons remboursé {amount} sur votre carte. Cela peut prendre quelques jours avant d’apparaître sur votre relevé.',
+  intro_payment_failed: 'nous n’avons pas pu débiter {amount} de votre carte. Merci de nous contacter.',
   hello: 'Bonjour {name},',
   helloPlain: 'Bonjour,',
   when: 'Quand',

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Prenotazione modificata: {what}, {when}',
   subject_staff_canceled: 'Prenotazione annullata: {what}, {when}',
   subject_test: 'Email di prova da {workspace}',
+  subject_payment_received: 'Pagamento ricevuto: {amount} per {what}, {when}',
+  subject_payment_refunded: 'Rimborso di {amount}: {what}, {when}',
+  subject_payment_failed: 'Pagamento non riuscito: {amount} per {what}, {when}',
   intro_confirmed: 'la tua prenotazione è confermata.',
   intro_rescheduled: 'la tua prenotazione è stata spostata a un nuovo orario.',
   intro_canceled: 'la tua prenotazione è stata annullata.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'una delle tue prenotazioni è stata annullata.',
   intro_test:
     'questa è un’email di prova da Impostazioni → Notifiche. Se riesci a leggerla, le email arrivano ai destinatari.',
+  intro_payment_received: 'abbiamo ricevuto {amount}. Grazie.',
+  intro_payment_refunded:
+    'abbiamo rimborsato {amount} sulla tua carta. Possono servire alcuni giorni perché compaia nell’estratto conto.',
+  intro_payment_failed: 'non siamo riusciti ad addebitare {amount} sulla tua carta. Contattaci, per favore.',
   hello: 'Ciao {name},',
   helloPlain: 'Ciao,',
   when: 'Quando',

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Boeking gewijzigd: {what}, {when}',
   subject_staff_canceled: 'Boeking geannuleerd: {what}, {when}',
   subject_test: 'Testmail van {workspace}',
+  subject_payment_received: 'Betaling ontvangen: {amount} voor {what}, {when}',
+  subject_payment_refunded: 'Terugbetaling van {amount}: {what}, {when}',
+  subject_payment_failed: 'Betaling niet gelukt: {amount} voor {what}, {when}',
   intro_confirmed: 'uw boeking is bevestigd.',
   intro_rescheduled: 'uw boeking is naar een nieuwe tijd verplaatst.',
   intro_canceled: 'uw boeking is geannuleerd.',
@@ -19,6 +22,11 @@ export default {
   intro_staff_changed: 'een van uw boekingen is gewijzigd.',
   intro_staff_canceled: 'een van uw boekingen is geannuleerd.',
   intro_test: 'dit is een testmail vanuit Instellingen → Meldingen. Kunt u hem lezen, dan komen e-mails aan.',
+  intro_payment_received: 'we hebben {amount} ontvangen. Dank u wel.',
+  intro_payment_refunded:
+    'we hebben {amount} teruggestort op uw kaart. Het kan enkele dagen duren voor het op uw afschrift staat.',
+  intro_payment_failed:
+    'we konden {amount} niet van uw kaart afschrijven. Neem alstublieft contact met ons op.',
   hello: 'Hallo {name},',
   helloPlain: 'Hallo,',
   when: 'Wanneer',

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Zmieniona rezerwacja: {what}, {when}',
   subject_staff_canceled: 'Odwołana rezerwacja: {what}, {when}',
   subject_test: 'Testowy e-mail od {workspace}',
+  subject_payment_received: 'Płatność otrzymana: {amount} za {what}, {when}',
+  subject_payment_refunded: 'Zwrot {amount}: {what}, {when}',
+  subject_payment_failed: 'Płatność nieudana: {amount} za {what}, {when}',
   intro_confirmed: 'Twoja rezerwacja jest potwierdzona.',
   intro_rescheduled: 'Twoja rezerwacja została przeniesiona na nowy termin.',
   intro_canceled: 'Twoja rezerwacja została odwołana.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'jedna z Twoich rezerwacji została odwołana.',
   intro_test:
     'to jest testowy e-mail z Ustawienia → Powiadomienia. Jeśli go czytasz, e-maile docierają do odbiorców.',
+  intro_payment_received: 'otrzymaliśmy {amount}. Dziękujemy.',
+  intro_payment_refunded:
+    'zwróciliśmy {amount} na Twoją kartę. Może minąć kilka dni, zanim pojawi się to na wyciągu.',
+  intro_payment_failed: 'nie udało się pobrać {amount} z Twojej karty. Prosimy o kontakt.',
   hello: 'Dzień dobry {name},',
   helloPlain: 'Dzień dobry,',
   when: 'Kiedy',

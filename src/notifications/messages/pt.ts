@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Reserva alterada: {what}, {when}',
   subject_staff_canceled: 'Reserva cancelada: {what}, {when}',
   subject_test: 'E-mail de teste de {workspace}',
+  subject_payment_received: 'Pagamento recebido: {amount} por {what}, {when}',
+  subject_payment_refunded: 'Reembolso de {amount}: {what}, {when}',
+  subject_payment_failed: 'Pagamento não efetuado: {amount} por {what}, {when}',
   intro_confirmed: 'a sua reserva está confirmada.',
   intro_rescheduled: 'a sua reserva foi mudada para um novo horário.',
   intro_canceled: 'a sua reserva foi cancelada.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'uma das suas reservas foi cancelada.',
   intro_test:
     'este é um e-mail de teste de Definições → Notificações. Se o consegue ler, os e-mails chegam aos destinatários.',
+  intro_payment_received: 'recebemos {amount}. Obrigado.',
+  intro_payment_refunded:
+    'reembolsámos {amount} no seu cartão. Pode levar alguns dias a aparecer no extrato.',
+  intro_payment_failed: 'não conseguimos cobrar {amount} no seu cartão. Por favor, contacte-nos.',
   hello: 'Olá {name},',
   helloPlain: 'Olá,',
   when: 'Quando',

@@ -10,6 +10,9 @@ export default {
   subject_staff_changed: 'Randevu değişti: {what}, {when}',
   subject_staff_canceled: 'Randevu iptal edildi: {what}, {when}',
   subject_test: '{workspace} test e-postası',
+  subject_payment_received: 'Ödeme alındı: {what} için {amount}, {when}',
+  subject_payment_refunded: '{amount} iade: {what}, {when}',
+  subject_payment_failed: 'Ödeme alınamadı: {what} için {amount}, {when}',
   intro_confirmed: 'Randevunuz onaylandı.',
   intro_rescheduled: 'Randevunuz yeni bir saate taşındı.',
   intro_canceled: 'Randevunuz iptal edildi.',
@@ -20,6 +23,10 @@ export default {
   intro_staff_canceled: 'Randevularınızdan biri iptal edildi.',
   intro_test:
     'Bu, Ayarlar → Bildirimler’den gönderilen bir test e-postasıdır. Okuyabiliyorsanız e-postalar alıcılarına ulaşıyor.',
+  intro_payment_received: '{amount} tutarını aldık. Teşekkür ederiz.',
+  intro_payment_refunded:
+    '{amount} tutarını kartınıza iade ettik. Ekstrenizde görünmesi birkaç gün sürebilir.',
+  intro_payment_failed: 'kartınızdan {amount} tahsil edemedik. Lütfen bizimle iletişime geçin.',
   hello: 'Merhaba {name},',
   helloPlain: 'Merhaba,',
   when: 'Ne zaman',

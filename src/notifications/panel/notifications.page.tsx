@@ -49,6 +49,9 @@ export const KIND_LABEL: Record<MailKind, string> = {
   staff_changed: 'Staff: changed',
   staff_canceled: 'Staff: canceled',
   test: 'Test email',
+  payment_received: 'Payment received',
+  payment_refunded: 'Refund',
+  payment_failed: 'Payment failed',
 };
 
 /** A message's state in words, and the badge colour it shows in. */

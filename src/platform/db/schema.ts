@@ -556,7 +556,11 @@ export type MailKind =
   | 'staff_new'
   | 'staff_changed'
   | 'staff_canceled'
-  | 'test';
+  | 'test'
+  /** migrations/0033_payment_emails.sql: money taken, given back, or not taken. */
+  | 'payment_received'
+  | 'payment_refunded'
+  | 'payment_failed';
 
 /** migrations/0011_notifications.sql: the mail outbox and log. */
 export interface MailMessagesTable {
