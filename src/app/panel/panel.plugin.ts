@@ -20,6 +20,7 @@ import { cookiesSecure, registerPanelAuth } from '../../panel-kit/panel-auth.js'
 import { registerHtmlErrors } from '../../panel-kit/panel-errors.js';
 import { sendPage } from '../../panel-kit/render.js';
 import { paymentAccountsPanelRoutes } from '../../payment-accounts/panel/payment-accounts.routes.js';
+import { paymentPolicyPanelRoutes } from '../../payments/panel/payment-policy.routes.js';
 import { paymentsPanelRoutes } from '../../payments/panel/payments.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { reportsPanelRoutes } from '../../reports/panel/reports.routes.js';
@@ -127,6 +128,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     importsPanelRoutes,
     auditPanelRoutes,
     reportsPanelRoutes,
+    paymentPolicyPanelRoutes,
     bookingsListPanelRoutes,
     bookingsPanelRoutes,
     newBookingPanelRoutes,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingFixture } from '../../../test/helpers/booking-fixture.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
+import { createService } from '../../../test/helpers/factories.js';
 import { FakeStripe } from '../../../test/helpers/fake-stripe.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 import { loadConfig } from '../../config.js';
@@ -300,5 +301,88 @@ describe('the booking page: refunds and no-shows', () => {
         p.status,
       ]),
     ).toEqual([['no_show_fee', 2500, 'succeeded']]);
+  });
+});
+
+describe("a service's payment and cancellation policy in the panel", () => {
+  it('is set from the service page by owners and admins, read back by the API; refused input is named', async () => {
+    const service = await createService(t.db, t.workspace.id, [], { name: 'Massage', price: 8000 });
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    const servicePage = await client.get(`/panel/setup/services/${service.id}`);
+    expect(servicePage.body).toContain(`href="/panel/setup/services/${service.id}/payment"`);
+    const page = `/panel/setup/services/${service.id}/payment`;
+    const first = await client.get(page);
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toMatch(/<option value="none" selected>/);
+
+    const saved = await client.submit(page, {
+      collect: 'deposit',
+      deposit_type: 'fixed',
+      deposit_amount: '25.50',
+      deposit_percent: '',
+      preset: 'moderate',
+      free_cancellation_hours: '',
+      late_cancel_fee_percent: '',
+      no_show_fee_percent: '',
+    });
+    expect(saved.statusCode, saved.body).toBe(303);
+    expect(saved.headers.location).toBe(`${page}?notice=saved`);
+    const policy = (await t.call('GET', `/services/${service.id}/payment_policy`)).json().data;
+    expect(policy).toMatchObject({
+      collect: 'deposit',
+      deposit_type: 'fixed',
+      deposit_amount: 2550,
+      preset: 'moderate',
+      free_cancellation_hours: 24,
+      late_cancel_fee_percent: 50,
+      no_show_fee_percent: 100,
+    });
+    expect((await client.get(page)).body).toContain('value="25.50"');
+
+    const custom = await client.submit(page, {
+      collect: 'prepayment',
+      deposit_type: 'percent',
+      deposit_amount: '',
+      deposit_percent: '',
+      preset: 'custom',
+      free_cancellation_hours: '12',
+      late_cancel_fee_percent: '30',
+      no_show_fee_percent: '80',
+    });
+    expect(custom.statusCode, custom.body).toBe(303);
+    expect((await t.call('GET', `/services/${service.id}/payment_policy`)).json().data).toMatchObject({
+      collect: 'prepayment',
+      preset: 'custom',
+      free_cancellation_hours: 12,
+      late_cancel_fee_percent: 30,
+      no_show_fee_percent: 80,
+    });
+
+    // A fee over 100 (and a deposit of 0 %): a 422 naming what is wrong, nothing saved.
+    const refused = await client.submit(page, {
+      collect: 'deposit',
+      deposit_type: 'percent',
+      deposit_amount: '',
+      deposit_percent: '0',
+      preset: 'custom',
+      free_cancellation_hours: '12',
+      late_cancel_fee_percent: '130',
+      no_show_fee_percent: '80',
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Enter a whole number from 0 to 100.');
+    expect((await t.call('GET', `/services/${service.id}/payment_policy`)).json().data.collect).toBe(
+      'prepayment',
+    );
+  });
+
+  it('is not for staff, nor for another workspace’s service', async () => {
+    const service = await createService(t.db, t.workspace.id, [], { name: 'Facial' });
+    const staffClient = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    expect((await staffClient.get(`/panel/setup/services/${service.id}/payment`)).statusCode).toBe(403);
+    const other = await createOtherWorkspace(t.db);
+    const foreign = await createService(t.db, other.workspace.id, [], { name: 'Elsewhere' });
+    const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
+    expect((await client.get(`/panel/setup/services/${foreign.id}/payment`)).statusCode).toBe(404);
   });
 });

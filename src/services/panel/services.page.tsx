@@ -206,6 +206,15 @@ export function ServiceFormPage(props: {
       </div>
       {service && (
         <div class="card">
+          <h2>Payment and cancellation</h2>
+          <p>
+            What a booking of it collects (a deposit, the full price, a card on file) and what a late cancel
+            or a no-show keeps: <a href={`${SERVICES}/${service.id}/payment`}>set the policy</a>.
+          </p>
+        </div>
+      )}
+      {service && (
+        <div class="card">
           <h2>Archive</h2>
           <p>
             An archived service is no longer offered: it leaves the API's lists, the free slots and the
