@@ -54,7 +54,7 @@ td.actions{white-space:nowrap;text-align:end}
 .field label,.field legend{display:block;font-weight:600;margin-bottom:.3rem}
 .field .hint{display:block;color:var(--muted);font-size:.875rem;margin:-.15rem 0 .3rem}
 input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=time],input[type=date],input[type=tel],input[type=search],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.5rem .6rem;border:1px solid #8a929c;border-radius:6px;background:#fff;color:var(--ink)}
-select{width:auto}
+select{width:auto;max-width:100%}
 textarea{min-height:4.5rem}
 fieldset{border:0;padding:0;margin:0 0 1rem}
 .checks label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.2rem 0}

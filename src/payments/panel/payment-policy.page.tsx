@@ -9,23 +9,36 @@ const SERVICES = `${PANEL_PREFIX}/setup/services`;
 export const policyPage = (serviceId: string) => `${SERVICES}/${serviceId}/payment`;
 
 const COLLECT_OPTIONS = [
-  { value: 'none', label: 'Nothing: pay at the visit (as before)' },
+  { value: 'none', label: 'Nothing (paid at the visit)' },
   { value: 'deposit', label: 'A deposit' },
   { value: 'prepayment', label: 'The full price, in advance' },
   { value: 'card_on_file', label: 'A card kept on file, not charged' },
 ];
 
-const terms = (preset: keyof typeof PRESETS) => {
-  const { freeHours, lateFeePercent, noShowFeePercent } = PRESETS[preset];
-  return `free until ${freeHours} h before, then ${lateFeePercent}% kept; no-show ${noShowFeePercent}%`;
-};
-
 const PRESET_OPTIONS = [
-  { value: 'flexible', label: `Flexible: ${terms('flexible')}` },
-  { value: 'moderate', label: `Moderate: ${terms('moderate')}` },
-  { value: 'strict', label: `Strict: ${terms('strict')}` },
-  { value: 'custom', label: 'Custom: the values below' },
+  { value: 'flexible', label: 'Flexible' },
+  { value: 'moderate', label: 'Moderate' },
+  { value: 'strict', label: 'Strict' },
+  { value: 'custom', label: 'Custom' },
 ];
+
+/** What each preset keeps, in words, under the choice. */
+function PresetTerms() {
+  return (
+    <ul class="muted">
+      {(['flexible', 'moderate', 'strict'] as const).map((preset) => {
+        const { freeHours, lateFeePercent, noShowFeePercent } = PRESETS[preset];
+        return (
+          <li>
+            {preset[0]!.toUpperCase() + preset.slice(1)}: free until {freeHours} h before, then{' '}
+            {lateFeePercent}% kept; a no-show keeps {noShowFeePercent}%.
+          </li>
+        );
+      })}
+      <li>Custom: the hours and percentages below.</li>
+    </ul>
+  );
+}
 
 /**
  * Setup → Services → a service → Payment and cancellation (owners and admins): what a booking of
@@ -93,6 +106,7 @@ export function PaymentPolicyPage(props: {
             </div>
           </fieldset>
           <SelectField form={form} name="preset" label="Cancellation terms" options={PRESET_OPTIONS} />
+          <PresetTerms />
           <fieldset>
             <legend>Custom terms (when the terms are Custom)</legend>
             <div class="form-grid">
