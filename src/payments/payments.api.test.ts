@@ -233,6 +233,17 @@ describe('a booking that collects a deposit', () => {
     expect(unpaid.order.payments).toEqual([]);
   });
 
+  it('with an Idempotency-Key on the embedded store, collect_payment answers (the keyed transaction reads through its own connection)', async () => {
+    const body = { ...bookingBody(s.f, at(s.nextDay(), '12:00')), collect_payment: true };
+    const keyed = await s.t.call('POST', '/bookings', body, { 'idempotency-key': 'collect-with-a-key' });
+    expect(keyed.statusCode, keyed.body).toBe(201);
+    expect(keyed.json().data.payment.state).toBe('awaiting_payment');
+    const again = await s.t.call('POST', '/bookings', body, { 'idempotency-key': 'collect-with-a-key' });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().data.uuid).toBe(keyed.json().data.uuid);
+  });
+
   it('a workspace without a provider answers 409 to collect_payment and books nothing', async () => {
     const other = await createOtherWorkspace(s.t.db);
     const response = await s.t.app.inject({
@@ -243,6 +254,14 @@ describe('a booking that collects a deposit', () => {
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().code).toBe('payment_provider_missing');
+    // The same with an Idempotency-Key: answered too, not left waiting on the store.
+    const keyed = await s.t.app.inject({
+      method: 'POST',
+      url: '/api/public/v2/bookings',
+      headers: { ...other.headers, 'idempotency-key': 'no-provider-keyed' },
+      payload: { ...bookingBody(s.f, at(s.nextDay(), '10:00')), collect_payment: true },
+    });
+    expect(keyed.statusCode).toBe(409);
   });
 
   it('a provider outage while making the checkout answers 503 and leaves the slot free', async () => {

@@ -60,7 +60,9 @@ export async function createBookingCollecting(
   input: CreateBookingInput & { collect_payment?: boolean | undefined },
 ): Promise<BookingView> {
   if (input.collect_payment !== true) return createBooking(ctx, input);
-  await requirePaymentProvider(ctx.db, config, ctx.workspace.id);
+  // Reads go through the unit of work's connection: inside a keyed write it is the open
+  // transaction's, and the embedded store has one connection (another read would wait forever).
+  await requirePaymentProvider(ctx.uow.db, config, ctx.workspace.id);
   const view = await createBooking(ctx, input);
   const checkout = await startCheckout(ctx, config, view.id);
   return checkout ? requireBookingView(ctx.uow.db, ctx.workspace.id, view.id) : view;
@@ -89,7 +91,7 @@ export async function startCheckout(
   bookingId: string,
 ): Promise<{ url: string; amount: number } | undefined> {
   const workspaceId = ctx.workspace.id;
-  const { provider, settings, currency } = await requirePaymentProvider(ctx.db, config, workspaceId);
+  const { provider, settings, currency } = await requirePaymentProvider(ctx.uow.db, config, workspaceId);
   const held = await ctx.uow.run(workspaceId, async (tx) => {
     const money = await findBookingMoney(tx, workspaceId, bookingId);
     if (!money) throw new AppError(404, 'not_found', 'Booking not found.');
@@ -124,7 +126,7 @@ export async function startCheckout(
       idempotencyKey: operationId,
     });
   } catch (error) {
-    await finishOperation(ctx.db, workspaceId, operationId, {
+    await finishOperation(ctx.uow.db, workspaceId, operationId, {
       state: 'failed',
       response: (error as Error).message,
     });
