@@ -26,7 +26,7 @@ export interface CalendarWriteDeps extends CalendarDeps {
   providerOf?: (row: ConnectionRow) => CalendarProvider;
 }
 
-/** Attempts of one write before it is given up (about a day of backoff). */
+/** Attempts of one write before it is given up (about eight hours of backoff). */
 export const MAX_WRITE_ATTEMPTS = 10;
 const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 4 * 60 * 60_000;

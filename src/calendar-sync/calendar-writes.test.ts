@@ -13,7 +13,11 @@ import { openWritePath } from '../write-path.js';
 import type { ConnectionRow } from './calendar-sync.repository.js';
 import { type CalendarDeps, connectCalendar, connectionProvider } from './calendar-sync.service.js';
 import { caldavProvider } from './providers/caldav-provider.js';
-import type { CalendarProvider, ChangedObject } from './providers/calendar-provider.js';
+import {
+  type CalendarProvider,
+  CalendarProviderError,
+  type ChangedObject,
+} from './providers/calendar-provider.js';
 import { CalendarWriteWorker } from './write-worker.js';
 
 let s: Studio;
@@ -37,6 +41,8 @@ const logger = {
 };
 /** Every call the worker makes to a calendar server, as "METHOD url". */
 const calls: string[] = [];
+/** While set, every PUT fails as an unreachable server would. */
+let serverDown = false;
 
 function countingProvider(row: ConnectionRow): CalendarProvider {
   const inner = connectionProvider(deps, row);
@@ -44,6 +50,7 @@ function countingProvider(row: ConnectionRow): CalendarProvider {
     ...inner,
     put: (url, ics, etag) => {
       calls.push(`PUT ${url}`);
+      if (serverDown) return Promise.reject(new CalendarProviderError('unreachable', 'connection refused'));
       return inner.put(url, ics, etag);
     },
     remove: (url, etag) => {
@@ -269,6 +276,34 @@ describe('bookings out to the staffer calendar', () => {
     expect(lines(after!.ics)).toContain(`DTSTART:${icsUtc(at(day, '15:00'))}`);
     const rows = await queued(booking.uuid);
     expect(rows.every((row) => row.done_at !== null && row.last_error === null)).toBe(true);
+  });
+
+  it('a failing server does not hold up the booking: the write is retried later and later, then goes through', async () => {
+    serverDown = true;
+    const booking = await book(
+      s.t,
+      bookingBody(s.f, at(s.nextDay(), '12:00'), { customer_phone: '+4915100000018' }),
+    );
+    await dispatch();
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await worker().sendDue();
+      const [row] = await queued(booking.uuid);
+      expect(row!.done_at).toBeNull();
+      expect(row!.attempts).toBe(i + 1);
+      expect(row!.last_error).toContain('connection refused');
+      waits.push(row!.next_attempt_at.getTime() - s.clock.now());
+      // Not due before its time.
+      expect(await worker().sendDue()).toBe(0);
+      s.clock.advance(waits[i]!);
+    }
+    expect(waits).toEqual([60_000, 120_000, 240_000]);
+    expect(warnings).toContain('calendar write failed; retried later');
+    serverDown = false;
+    await worker().sendDue();
+    const [row] = await queued(booking.uuid);
+    expect(row!.done_at).not.toBeNull();
+    expect(await eventOf(work, booking.uuid)).toBeDefined();
   });
 
   it('a staffer without a connection queues nothing', async () => {
