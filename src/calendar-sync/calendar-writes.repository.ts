@@ -73,7 +73,7 @@ export async function claimDueWrites(
 ): Promise<ClaimedWrite[]> {
   const due = await db
     .selectFrom('calendar_writes')
-    .select(['workspace_id', 'booking_id', 'revision', 'attempts', 'next_attempt_at'])
+    .select(['workspace_id', 'booking_id', 'revision', 'attempts'])
     .where('done_at', 'is', null)
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')
@@ -88,12 +88,9 @@ export async function claimDueWrites(
       .where('booking_id', '=', row.booking_id)
       .where('revision', '=', row.revision)
       .where('done_at', 'is', null)
-      .where('next_attempt_at', '=', row.next_attempt_at)
+      .where('next_attempt_at', '<=', now)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) {
-      const { next_attempt_at: _, ...write } = row;
-      claimed.push(write);
-    }
+    if (Number(result.numUpdatedRows) === 1) claimed.push(row);
   }
   return claimed;
 }

@@ -135,7 +135,9 @@ describe('bookings out to the staffer calendar', () => {
     await dispatch();
     expect(await queued(booking.uuid)).toHaveLength(1);
     calls.length = 0;
-    expect(await worker().sendDue()).toBe(1);
+    // Two workers at once: the claim hands the write to one of them only.
+    const [a, b] = await Promise.all([worker().sendDue(), worker().sendDue()]);
+    expect(a + b).toBe(1);
     expect(calls).toEqual([`PUT ${work}kairos-booking-${booking.uuid}.ics`]);
     const all = (await objects(work)).filter((o) => o.ics.includes(booking.uuid));
     expect(all).toHaveLength(1);
