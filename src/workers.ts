@@ -1,4 +1,6 @@
+import { calendarWriteHandler } from './calendar-sync/outbox-handler.js';
 import { CalendarSyncWorker } from './calendar-sync/sync-worker.js';
+import { CalendarWriteWorker } from './calendar-sync/write-worker.js';
 import type { Config } from './config.js';
 import { RetentionSweeper } from './customers/retention-sweeper.js';
 import { type MailWorker, mailWorkerFromConfig } from './notifications/mail-worker.js';
@@ -17,7 +19,8 @@ import { openWritePath } from './write-path.js';
 
 /**
  * The handlers every outbox event is dispatched to, in this order: a change's webhook deliveries,
- * then its emails, then its text messages. The one list of the process (the server's workers, `npm run worker`, and the
+ * then its emails, then its text messages, its payment work, and its writes to the staffer's own
+ * calendar. The one list of the process (the server's workers, `npm run worker`, and the
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
@@ -27,6 +30,7 @@ export function outboxHandlers(): HandlerRegistry {
     paymentEmailHandler,
     textMessageHandler,
     paymentHandler,
+    calendarWriteHandler,
   ]);
 }
 
@@ -42,6 +46,8 @@ export interface Workers {
   payments: PaymentSweeper;
   /** Staffers' own calendars (docs/calendar-sync.md): busy times in every 5 minutes. */
   calendars: CalendarSyncWorker;
+  /** Bookings out to the staffers' own calendars, queued by the outbox. */
+  calendarWrites: CalendarWriteWorker;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -84,6 +90,14 @@ export function openWorkers(
     config,
     logger: deps.logger,
   });
+  const calendarWrites = new CalendarWriteWorker({
+    db: deps.db,
+    uow: openWritePath(deps.db).uow,
+    clock: deps.clock,
+    config,
+    linkBase: deps.publicBase,
+    logger: deps.logger,
+  });
   return {
     webhook,
     mail,
@@ -91,6 +105,7 @@ export function openWorkers(
     retention,
     payments,
     calendars,
+    calendarWrites,
     start() {
       webhook.start();
       mail.start();
@@ -98,8 +113,10 @@ export function openWorkers(
       retention.start();
       payments.start();
       calendars.start();
+      calendarWrites.start();
     },
     async stop() {
+      await calendarWrites.stop();
       await calendars.stop();
       await payments.stop();
       await retention.stop();

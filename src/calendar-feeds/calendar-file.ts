@@ -113,6 +113,54 @@ export function bookingCalendarFile(
   });
 }
 
+/** A booking as written into its staffer's own calendar (src/calendar-sync, bookings out). */
+export interface StaffCalendarBooking {
+  id: string;
+  start_time: Date;
+  end_time: Date;
+  canceled: boolean;
+  event_sequence: number;
+  services: string[];
+  /** Empty unless the staffer's connection allows the customer's name in events. */
+  customerFirstName: string;
+  location: string;
+}
+
+/**
+ * The one-event calendar object Kairos puts into a staffer's calendar. The UID starts with
+ * `uidPrefix` (the prefix the busy reading skips: the booking already blocks the time) and is
+ * stable through reschedules, so an update replaces the same event. The event carries only the
+ * services, the customer's first name when allowed, the location, and the panel's link: a
+ * calendar shared with others tells no more of the customer.
+ */
+export function staffCalendarEventFile(
+  booking: StaffCalendarBooking,
+  args: { uidPrefix: string; host: string; panelUrl: string },
+): string {
+  const services = booking.services.join(', ');
+  const event = {
+    productId: 'kairos/calendar-sync',
+    uid: `${args.uidPrefix}${booking.id}@${args.host}`,
+    start: booking.start_time.getTime(),
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    end: booking.end_time.getTime(),
+    endInputType: 'utc',
+    endOutputType: 'utc',
+    title: booking.customerFirstName ? `${services} · ${booking.customerFirstName}` : services,
+    location: booking.location,
+    url: args.panelUrl,
+    description: args.panelUrl,
+    status: booking.canceled ? 'CANCELLED' : 'CONFIRMED',
+    sequence: booking.event_sequence,
+  } as EventAttributes;
+  const result = createEvent(event);
+  if (result.error || !result.value) throw result.error ?? new Error('calendar file not written');
+  // The library always writes an iTIP METHOD; a CalDAV calendar object must not carry one
+  // (RFC 4791 §4.1), and strict servers refuse it.
+  return result.value.replace(/^METHOD:[^\r\n]*\r?\n/m, '');
+}
+
 /** A booking as its staff sees it in a feed: who comes, for what, and where. */
 export interface FeedBooking extends BookingView {
   location_name: string;

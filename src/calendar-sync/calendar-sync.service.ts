@@ -122,6 +122,15 @@ function providerFor(
   });
 }
 
+/** A saved connection's provider, its app password unsealed (throws when the key cannot open it). */
+export function connectionProvider(deps: CalendarDeps, row: ConnectionRow): CalendarProvider {
+  const password = secretBoxOf(deps.config).open(
+    row.password_sealed,
+    credentialsContext(row.workspace_id, row.staffer_id),
+  );
+  return providerFor(deps, row.server_url, row.username, password);
+}
+
 /** The typed answer when a calendar server cannot be used for a connect or test. */
 export class CalendarConnectFailed extends AppError {
   constructor(field: 'server_url' | 'password', message: string) {

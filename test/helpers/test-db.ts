@@ -19,7 +19,8 @@ export async function openTestDatabase(options: { poolSize?: number } = {}): Pro
   if (citusUrl) {
     // Files run one at a time there, and what earlier files left for the workers is theirs, not
     // this file's: their workers' heartbeats and leases (a worker killed mid-test keeps both
-    // until they run out), their undispatched events, their unsent emails and deliveries. Set it
+    // until they run out), their undispatched events, their unsent emails, deliveries and
+    // calendar writes. Set it
     // all aside, as a store of the file's own would start without it.
     await adminQuery(
       citusUrl,
@@ -27,7 +28,8 @@ export async function openTestDatabase(options: { poolSize?: number } = {}): Pro
        UPDATE worker_leases SET holder = NULL, lease_until = NULL WHERE holder IS NOT NULL;
        UPDATE outbox_events SET dispatched_at = now() WHERE dispatched_at IS NULL;
        UPDATE mail_messages SET state = 'dropped' WHERE state IN ('pending', 'sending');
-       UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL WHERE state IN ('pending', 'sending')`,
+       UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL WHERE state IN ('pending', 'sending');
+       UPDATE calendar_writes SET done_at = now() WHERE done_at IS NULL`,
     );
     // Enough connections for the largest crowd a test sends at once (50 creates of one class):
     // on a cluster each transaction holds its connection longer, and requests left waiting for

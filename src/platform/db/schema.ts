@@ -725,6 +725,29 @@ export interface CalendarBusySpansTable {
   title: Generated<string>;
 }
 
+/** migrations/0034_calendar_writes.sql: booking revisions to send to the staffer's calendar. */
+export interface CalendarWritesTable {
+  workspace_id: string;
+  booking_id: string;
+  revision: number;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  done_at: TimestampNullable;
+  created_at: Timestamp;
+}
+
+/** migrations/0034_calendar_writes.sql: the event a booking has in a staffer's calendar. */
+export interface CalendarBookingEventsTable {
+  workspace_id: string;
+  booking_id: string;
+  staffer_id: string;
+  href: string;
+  etag: string | null;
+  revision: number;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -770,4 +793,6 @@ export interface DB {
   calendar_connections: CalendarConnectionsTable;
   calendar_objects: CalendarObjectsTable;
   calendar_busy_spans: CalendarBusySpansTable;
+  calendar_writes: CalendarWritesTable;
+  calendar_booking_events: CalendarBookingEventsTable;
 }
