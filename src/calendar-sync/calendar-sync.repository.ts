@@ -134,7 +134,8 @@ export async function upsertObjects(
           calendar_url: eb.ref('excluded.calendar_url'),
           etag: eb.ref('excluded.etag'),
           ics: eb.ref('excluded.ics'),
-          updated_at: sql`now()`,
+          // The proposed row's default, now(): Citus refuses a function in DO UPDATE SET.
+          updated_at: eb.ref('excluded.updated_at'),
         })),
       )
       .execute();
