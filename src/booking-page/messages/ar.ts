@@ -92,4 +92,13 @@ export default {
   dstNote: 'يتغيّر التوقيت في هذا اليوم: تُعرض الأوقات مع فارقها عن UTC.',
   language: 'اللغة',
   switchLanguage: 'تغيير',
+  paymentTitle: 'الدفع',
+  dueDeposit: 'العربون المستحق الآن: {amount}',
+  duePrepayment: 'المستحق الآن: {amount}، السعر كاملًا',
+  dueCardOnFile: 'تُحفظ بطاقة للشروط أدناه؛ لا يُخصم شيء الآن.',
+  freeCancelUntil: 'الإلغاء مجاني حتى {hours, number} ساعة قبل البدء.',
+  lateCancelFee: 'الإلغاء بعد ذلك يكلّف {percent} من السعر.',
+  noShowFee: 'عدم الحضور يكلّف {percent} من السعر.',
+  payOnProvider: 'تدفع في الصفحة الآمنة لمزوّد الدفع؛ ويبقى موعدك محجوزًا خلال ذلك.',
+  confirmAndPay: 'تأكيد ودفع',
 } satisfies Catalog;

@@ -94,4 +94,13 @@ export default {
   dstNote: 'The clocks change on this day: times show their UTC offset.',
   language: 'Language',
   switchLanguage: 'Switch',
+  paymentTitle: 'Payment',
+  dueDeposit: 'Deposit due now: {amount}',
+  duePrepayment: 'Due now: {amount}, the full price',
+  dueCardOnFile: 'A card is kept on file for the terms below; nothing is charged now.',
+  freeCancelUntil: 'Free cancellation until {hours, number} h before the start.',
+  lateCancelFee: 'A later cancellation costs {percent} of the price.',
+  noShowFee: 'Not coming costs {percent} of the price.',
+  payOnProvider: 'You pay on the payment provider’s secure page; your time is held meanwhile.',
+  confirmAndPay: 'Confirm and pay',
 };

@@ -91,4 +91,13 @@ export default {
   dstNote: 'Este día cambia la hora: las horas muestran su desfase respecto a UTC.',
   language: 'Idioma',
   switchLanguage: 'Cambiar',
+  paymentTitle: 'Pago',
+  dueDeposit: 'Depósito a pagar ahora: {amount}',
+  duePrepayment: 'A pagar ahora: {amount}, el precio completo',
+  dueCardOnFile: 'Se guarda una tarjeta para las condiciones siguientes; ahora no se cobra nada.',
+  freeCancelUntil: 'Cancelación gratuita hasta {hours, number} h antes del inicio.',
+  lateCancelFee: 'Una cancelación posterior cuesta el {percent} del precio.',
+  noShowFee: 'No presentarse cuesta el {percent} del precio.',
+  payOnProvider: 'Pagará en la página segura del proveedor de pagos; su hora queda reservada mientras tanto.',
+  confirmAndPay: 'Confirmar y pagar',
 } satisfies Catalog;

@@ -91,4 +91,13 @@ export default {
   dstNote: 'Neste dia a hora muda: os horários mostram a diferença para UTC.',
   language: 'Idioma',
   switchLanguage: 'Mudar',
+  paymentTitle: 'Pagamento',
+  dueDeposit: 'Sinal a pagar agora: {amount}',
+  duePrepayment: 'A pagar agora: {amount}, o preço total',
+  dueCardOnFile: 'Um cartão fica guardado para as condições abaixo; nada é cobrado agora.',
+  freeCancelUntil: 'Cancelamento gratuito até {hours, number} h antes do início.',
+  lateCancelFee: 'Um cancelamento posterior custa {percent} do preço.',
+  noShowFee: 'Não comparecer custa {percent} do preço.',
+  payOnProvider: 'Paga na página segura do fornecedor de pagamentos; a sua hora fica reservada entretanto.',
+  confirmAndPay: 'Confirmar e pagar',
 } satisfies Catalog;

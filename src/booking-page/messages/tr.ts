@@ -92,4 +92,13 @@ export default {
   dstNote: 'Bu gün saatler değişiyor: saatler UTC farkıyla gösterilir.',
   language: 'Dil',
   switchLanguage: 'Değiştir',
+  paymentTitle: 'Ödeme',
+  dueDeposit: 'Şimdi ödenecek kapora: {amount}',
+  duePrepayment: 'Şimdi ödenecek: {amount}, tam fiyat',
+  dueCardOnFile: 'Aşağıdaki koşullar için bir kart kaydedilir; şimdi ücret alınmaz.',
+  freeCancelUntil: 'Başlangıçtan {hours, number} saat öncesine kadar ücretsiz iptal.',
+  lateCancelFee: 'Daha geç iptal, fiyatın {percent} kadarına mal olur.',
+  noShowFee: 'Gelmemek, fiyatın {percent} kadarına mal olur.',
+  payOnProvider: 'Ödemeyi ödeme sağlayıcısının güvenli sayfasında yaparsınız; bu sırada saatiniz tutulur.',
+  confirmAndPay: 'Onayla ve öde',
 } satisfies Catalog;

@@ -92,4 +92,13 @@ export default {
   dstNote: 'Цього дня переводять годинник: час показано зі зсувом від UTC.',
   language: 'Мова',
   switchLanguage: 'Змінити',
+  paymentTitle: 'Оплата',
+  dueDeposit: 'Завдаток до сплати зараз: {amount}',
+  duePrepayment: 'До сплати зараз: {amount}, повна ціна',
+  dueCardOnFile: 'Картку буде збережено для умов нижче; зараз нічого не списується.',
+  freeCancelUntil: 'Безкоштовне скасування до {hours, number} год до початку.',
+  lateCancelFee: 'Пізніше скасування коштує {percent} ціни.',
+  noShowFee: 'Неприхід коштує {percent} ціни.',
+  payOnProvider: 'Ви платите на захищеній сторінці платіжного провайдера; ваш час тим часом утримується.',
+  confirmAndPay: 'Підтвердити й оплатити',
 } satisfies Catalog;

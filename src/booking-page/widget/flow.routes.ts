@@ -17,6 +17,7 @@ import {
   defaultCountry,
   nearestFreeSlots,
   type PageBooking,
+  pagePayment,
   pageSlots,
   readDetails,
   textConsentAsked,
@@ -95,6 +96,8 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
       values: { ...details, customer_phone: checked.phone! },
       formKey,
       challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
+      payment: await pagePayment(deps.db, workspace, resolved.selection.service),
+      currency: workspace.currency,
     });
   });
 
@@ -132,11 +135,15 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           } else if (!(await acceptSolution(workspace, altcha))) {
             throw new SpamRefused();
           }
-          const bookingId = await bookFromPage(
+          const { bookingId, checkoutUrl } = await bookFromPage(
             { ...context, db: uow.db, uow },
-            { ...booking, language: ctx.lang, ref: ctx.state.ref },
+            deps.config,
+            { ...booking, service: selection.service, language: ctx.lang, ref: ctx.state.ref },
             checked.phone!,
           );
+          // Money due: on to the provider's hosted page, which sends the customer back to the
+          // manage page. Stored under the form's key, so a repeat submit lands on the same checkout.
+          if (checkoutUrl) return checkoutUrl;
           const manage = `/manage/${manageToken(workspace, bookingId)}`;
           const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
           const href = pageHref(workspace.slug, state, {}, manage);
