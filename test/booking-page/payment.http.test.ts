@@ -102,6 +102,18 @@ describe('a workspace with Stripe connected', () => {
     expect(none.page).not.toContain('Due now');
     expect(none.page).not.toContain('cancellation');
     expect(none.page).toContain('Confirm booking');
+    expect(none.page).not.toContain('target="_top"');
+    // In the embed's iframe the form leaves the frame: the hosted page refuses to be framed.
+    const embedded = await confirmStep(
+      { ...haircutAt('2026-09-08T09:00:00Z'), embed: '1' },
+      '+4915100000302',
+    );
+    expect(embedded.page).toMatch(/<form[^>]*action="[^"]*\/book"[^>]*target="_top"/);
+    const framedNone = await confirmStep(
+      { service: s.f.color.id, staffer: s.f.anna.id, at: '2026-09-08T09:00:00Z', embed: '1' },
+      '+4915100000302',
+    );
+    expect(framedNone.page).not.toContain('target="_top"');
   });
 
   it('shows a deposit and a card on file in the page language, amounts from the policy', async () => {
@@ -168,7 +180,9 @@ describe('a workspace with Stripe connected', () => {
     const returnPath = `/hooks/payments/${s.t.workspace.id}/stripe/return?session=${session}`;
     const manage = pathOf(location(await s.get(returnPath)));
     expect(manage).toMatch(/^\/book\/.+\/manage\//);
-    expect((await s.get(manage)).body).toContain('Pay now');
+    const unpaid = (await s.get(manage)).body;
+    expect(unpaid).toContain('Pay now');
+    expect(unpaid).not.toContain('Paid online.');
     fake.pay(session);
     const back = await s.get(returnPath);
     expect(back.statusCode).toBe(303);
@@ -177,6 +191,7 @@ describe('a workspace with Stripe connected', () => {
     expect(paid.statusCode).toBe(200);
     expect(paid.body).not.toContain('Pay now');
     expect(paid.body).not.toContain('waits for your payment');
+    expect(paid.body).toContain('Paid online.');
     expect((await paymentOf(made!.uuid))?.state).toBe('paid');
   });
 

@@ -101,4 +101,6 @@ export default {
   noShowFee: 'عدم الحضور يكلّف {percent} من السعر.',
   payOnProvider: 'تدفع في الصفحة الآمنة لمزوّد الدفع؛ ويبقى موعدك محجوزًا خلال ذلك.',
   confirmAndPay: 'تأكيد ودفع',
+  paidOnline: 'تم الدفع عبر الإنترنت.',
+  cardKeptOnFile: 'بطاقتك محفوظة لشروط الإلغاء.',
 } satisfies Catalog;

@@ -101,4 +101,6 @@ export default {
   payOnProvider:
     'Sie zahlen auf der sicheren Seite des Zahlungsanbieters; Ihr Termin bleibt so lange reserviert.',
   confirmAndPay: 'Buchen und bezahlen',
+  paidOnline: 'Online bezahlt.',
+  cardKeptOnFile: 'Ihre Karte ist für die Stornobedingungen hinterlegt.',
 } satisfies Catalog;

@@ -103,4 +103,6 @@ export default {
   noShowFee: 'Not coming costs {percent} of the price.',
   payOnProvider: 'You pay on the payment provider’s secure page; your time is held meanwhile.',
   confirmAndPay: 'Confirm and pay',
+  paidOnline: 'Paid online.',
+  cardKeptOnFile: 'Your card is kept on file for the cancellation terms.',
 };

@@ -100,4 +100,6 @@ export default {
   noShowFee: 'No presentarse cuesta el {percent} del precio.',
   payOnProvider: 'Pagará en la página segura del proveedor de pagos; su hora queda reservada mientras tanto.',
   confirmAndPay: 'Confirmar y pagar',
+  paidOnline: 'Pagado en línea.',
+  cardKeptOnFile: 'Su tarjeta queda guardada para las condiciones de cancelación.',
 } satisfies Catalog;

@@ -102,4 +102,6 @@ export default {
   payOnProvider:
     'Vous payez sur la page sécurisée du prestataire de paiement ; votre créneau est gardé entre-temps.',
   confirmAndPay: 'Confirmer et payer',
+  paidOnline: 'Payé en ligne.',
+  cardKeptOnFile: 'Votre carte est enregistrée pour les conditions d’annulation.',
 } satisfies Catalog;

@@ -100,4 +100,6 @@ export default {
   payOnProvider:
     'Paghi sulla pagina sicura del fornitore di pagamento; il tuo orario resta riservato nel frattempo.',
   confirmAndPay: 'Conferma e paga',
+  paidOnline: 'Pagato online.',
+  cardKeptOnFile: 'La tua carta è salvata per le condizioni di cancellazione.',
 } satisfies Catalog;

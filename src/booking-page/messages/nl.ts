@@ -100,4 +100,6 @@ export default {
   payOnProvider:
     'U betaalt op de beveiligde pagina van de betaalprovider; uw tijd blijft zolang vastgehouden.',
   confirmAndPay: 'Bevestigen en betalen',
+  paidOnline: 'Online betaald.',
+  cardKeptOnFile: 'Uw kaart is bewaard voor de annuleringsvoorwaarden.',
 } satisfies Catalog;

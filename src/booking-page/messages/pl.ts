@@ -102,4 +102,6 @@ export default {
   payOnProvider:
     'Płacisz na bezpiecznej stronie operatora płatności; w tym czasie termin jest zarezerwowany.',
   confirmAndPay: 'Potwierdź i zapłać',
+  paidOnline: 'Opłacono online.',
+  cardKeptOnFile: 'Twoja karta jest zapisana na potrzeby warunków odwołania.',
 } satisfies Catalog;

@@ -100,4 +100,6 @@ export default {
   noShowFee: 'Não comparecer custa {percent} do preço.',
   payOnProvider: 'Paga na página segura do fornecedor de pagamentos; a sua hora fica reservada entretanto.',
   confirmAndPay: 'Confirmar e pagar',
+  paidOnline: 'Pago online.',
+  cardKeptOnFile: 'O seu cartão fica guardado para as condições de cancelamento.',
 } satisfies Catalog;

@@ -101,4 +101,6 @@ export default {
   noShowFee: 'Gelmemek, fiyatın {percent} kadarına mal olur.',
   payOnProvider: 'Ödemeyi ödeme sağlayıcısının güvenli sayfasında yaparsınız; bu sırada saatiniz tutulur.',
   confirmAndPay: 'Onayla ve öde',
+  paidOnline: 'Çevrimiçi ödendi.',
+  cardKeptOnFile: 'Kartınız iptal koşulları için kayıtlı.',
 } satisfies Catalog;

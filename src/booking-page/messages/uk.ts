@@ -101,4 +101,6 @@ export default {
   noShowFee: 'Неприхід коштує {percent} ціни.',
   payOnProvider: 'Ви платите на захищеній сторінці платіжного провайдера; ваш час тим часом утримується.',
   confirmAndPay: 'Підтвердити й оплатити',
+  paidOnline: 'Оплачено онлайн.',
+  cardKeptOnFile: 'Вашу картку збережено для умов скасування.',
 } satisfies Catalog;

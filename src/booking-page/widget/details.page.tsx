@@ -355,7 +355,13 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
           )}
         </dl>
         {data.payment && <PaymentTerms ctx={ctx} payment={data.payment} currency={data.currency ?? 'EUR'} />}
-        <form method="post" action={pageHref(ctx.slug, {}, {}, '/book')} data-altcha={data.challengeUrl}>
+        {/* Inside the embed's iframe, money due leaves it: the provider's hosted page refuses to be framed. */}
+        <form
+          method="post"
+          action={pageHref(ctx.slug, {}, {}, '/book')}
+          data-altcha={data.challengeUrl}
+          target={data.payment && state.embed === '1' ? '_top' : undefined}
+        >
           <StateFields ctx={ctx} />
           <FormKey value={data.formKey} />
           {(
