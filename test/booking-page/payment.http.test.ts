@@ -209,6 +209,32 @@ describe('a workspace with Stripe connected', () => {
     expect(fake.sessions.size).toBe(sessionsBefore + 1);
   });
 
+  it('keeps a card on file: the hosted page in setup mode, nothing charged, the manage page says so', async () => {
+    const card = await s.t.call('PUT', `/services/${s.f.yoga.id}/payment_policy`, {
+      collect: 'card_on_file',
+      preset: 'strict',
+    });
+    expect(card.statusCode, card.body).toBe(200);
+    const start = '2026-09-12T07:00:00Z';
+    const { form } = await confirmStep(
+      { service: s.f.yoga.id, staffer: s.f.anna.id, at: start, lang: 'de' },
+      '+4915100000309',
+    );
+    const booked = await s.post(`/book/${s.slug}/book`, form);
+    expect(location(booked).startsWith(checkoutPrefix())).toBe(true);
+    const session = location(booked).slice(checkoutPrefix().length);
+    expect(fake.sessions.get(session)?.mode).toBe('setup');
+    fake.pay(session);
+    const back = await s.get(`/hooks/payments/${s.t.workspace.id}/stripe/return?session=${session}`);
+    const manage = await s.get(pathOf(location(back)));
+    expect(manage.body).toContain('Your card is kept on file for the cancellation terms.');
+    expect(manage.body).not.toContain('Pay now');
+    const german = await s.get(`${pathOf(location(back))}?lang=de`);
+    expect(german.body).toContain('Ihre Karte ist für die Stornobedingungen hinterlegt.');
+    const [made] = await bookingsAt(start);
+    expect((await paymentOf(made!.uuid))?.state).toBe('card_on_file');
+  });
+
   it('books a service without a policy as before: to the manage page, no payment, no checkout', async () => {
     const start = '2026-09-11T08:00:00Z';
     const sessionsBefore = fake.sessions.size;
