@@ -209,6 +209,22 @@ describe('a workspace with Stripe connected', () => {
     expect(fake.sessions.size).toBe(sessionsBefore + 1);
   });
 
+  it('books nothing when the provider cannot make the checkout, and the same form works once it can', async () => {
+    const start = '2026-09-14T08:00:00Z';
+    const { form } = await confirmStep(haircutAt(start), '+4915100000310');
+    fake.fault = (request) => (request.path === '/v1/checkout/sessions' ? { status: 500 } : undefined);
+    const failed = await s.post(`/book/${s.slug}/book`, form);
+    fake.fault = () => undefined;
+    expect(failed.statusCode).toBe(503);
+    expect(failed.body).toContain('Nothing was booked twice.');
+    expect(await bookingsAt(start)).toHaveLength(0);
+    // The refused submit left no key behind: the same form, sent again, books and goes to pay.
+    const retried = await s.post(`/book/${s.slug}/book`, form);
+    expect(retried.statusCode).toBe(303);
+    expect(location(retried).startsWith(checkoutPrefix())).toBe(true);
+    expect(await bookingsAt(start)).toHaveLength(1);
+  });
+
   it('keeps a card on file: the hosted page in setup mode, nothing charged, the manage page says so', async () => {
     const card = await s.t.call('PUT', `/services/${s.f.yoga.id}/payment_policy`, {
       collect: 'card_on_file',
