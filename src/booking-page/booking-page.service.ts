@@ -6,7 +6,7 @@ import type { BookingContext, CreateBookingInput } from '../bookings/bookings.se
 import { AppError, type InputIssue, InvalidInput } from '../errors.js';
 import { findLiveLocation, type LocationRow, listLocations } from '../locations/locations.repository.js';
 import { amountDue, type CancellationPolicy, paymentPolicyOf } from '../payments/payment-policy.rules.js';
-import type { PaymentConfig } from '../payments/payment-providers.service.js';
+import { checkoutOrigins, type PaymentConfig } from '../payments/payment-providers.service.js';
 import { createBookingCollecting, hasPaymentProvider } from '../payments/payments.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
@@ -268,6 +268,8 @@ export interface PagePayment {
   /** From `amountDue`: mode `payment` charges `amount` now (a deposit or the price), `setup` keeps a card. */
   due: ReturnType<typeof amountDue>;
   cancellation: CancellationPolicy;
+  /** Where confirming leads: the provider's hosted checkout (the page's form-action must allow it). */
+  checkoutOrigins: string[];
 }
 
 /**
@@ -276,6 +278,7 @@ export interface PagePayment {
  */
 export async function pagePayment(
   db: Db,
+  config: PaymentConfig,
   workspace: WorkspaceRow,
   service: ServiceRecord,
 ): Promise<PagePayment | undefined> {
@@ -283,7 +286,7 @@ export async function pagePayment(
   const due = amountDue(policy, service.price);
   if (due.mode === 'none') return undefined;
   if (!(await hasPaymentProvider(db, workspace.id))) return undefined;
-  return { due, cancellation: policy.cancellation };
+  return { due, cancellation: policy.cancellation, checkoutOrigins: checkoutOrigins(config) };
 }
 
 /**
@@ -301,7 +304,7 @@ export async function bookFromPage(
   booking: PageBooking & { service: ServiceRecord },
   phone: string,
 ): Promise<{ bookingId: string; checkoutUrl: string | undefined }> {
-  const collect = (await pagePayment(ctx.db, ctx.workspace, booking.service)) !== undefined;
+  const collect = (await pagePayment(ctx.db, config, ctx.workspace, booking.service)) !== undefined;
   const made = await createBookingCollecting(ctx, config, {
     ...createInputOf(ctx.workspace, booking, phone),
     collect_payment: collect,

@@ -40,7 +40,11 @@ async function confirmStep(state: Record<string, string>, phone: string) {
     customer_phone: phone,
   });
   expect(confirm.statusCode, confirm.body).toBe(200);
-  return { page: confirm.body, form: formFields(confirm.body, '/book') };
+  return {
+    page: confirm.body,
+    form: formFields(confirm.body, '/book'),
+    csp: String(confirm.headers['content-security-policy']),
+  };
 }
 
 async function bookingsAt(start: string) {
@@ -64,7 +68,8 @@ const pathOf = (url: string) => {
 describe('a workspace without a payment provider', () => {
   it('shows no policy for a prepayment service, and books it to the manage page with no payment, as before', async () => {
     const start = '2026-09-08T08:00:00Z';
-    const { page, form } = await confirmStep(haircutAt(start), '+4915100000301');
+    const { page, form, csp } = await confirmStep(haircutAt(start), '+4915100000301');
+    expect(csp).toContain("form-action 'self';");
     expect(page).not.toContain('Due now');
     expect(page).not.toContain('Confirm and pay');
     expect(page).toContain('Confirm booking');
@@ -89,7 +94,9 @@ describe('a workspace with Stripe connected', () => {
   });
 
   it('shows what is due now and the cancellation terms before confirming, only where a policy takes money', async () => {
-    const { page } = await confirmStep(haircutAt('2026-09-08T09:00:00Z'), '+4915100000302');
+    const { page, csp } = await confirmStep(haircutAt('2026-09-08T09:00:00Z'), '+4915100000302');
+    // Browsers check a form's redirect against form-action: the hosted page's origin is allowed.
+    expect(csp).toContain(`form-action 'self' ${fake.origin};`);
     expect(page).toContain('Due now: €90.00, the full price');
     expect(page).toContain('Free cancellation until 24 h before the start.');
     expect(page).toContain('A later cancellation costs 50% of the price.');
@@ -101,6 +108,7 @@ describe('a workspace with Stripe connected', () => {
     );
     expect(none.page).not.toContain('Due now');
     expect(none.page).not.toContain('cancellation');
+    expect(none.csp).toContain("form-action 'self';");
     expect(none.page).toContain('Confirm booking');
     expect(none.page).not.toContain('target="_top"');
     // In the embed's iframe the form leaves the frame: the hosted page refuses to be framed.

@@ -26,7 +26,7 @@ import { isMonth, rangeStart } from '../calendar-range.js';
 import { acceptSolution, newChallenge } from '../proof-of-work.js';
 import { locationPage, servicePage, stafferPage } from './choose.page.js';
 import { confirmPage, detailsPage } from './details.page.js';
-import { pageContext, requireWorkspace } from './page-context.js';
+import { allowFormTargets, pageContext, requireWorkspace } from './page-context.js';
 import { type Resolved, resolveSelection, type Selection, summaryOf } from './selection.js';
 import { slotsPage } from './slots.page.js';
 import { type PageContext, pageHref, readState } from './state.js';
@@ -91,12 +91,15 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
     if (Object.keys(checked.errors).length > 0) {
       return reply.status(422).send(details_(ctx, workspace, resolved, details, checked.errors, formKey));
     }
+    const payment = await pagePayment(deps.db, deps.config, workspace, resolved.selection.service);
+    // Confirming a booking with money due redirects to the provider's hosted page.
+    allowFormTargets(reply, ctx, payment?.checkoutOrigins ?? []);
     return confirmPage(ctx, {
       summary,
       values: { ...details, customer_phone: checked.phone! },
       formKey,
       challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
-      payment: await pagePayment(deps.db, workspace, resolved.selection.service),
+      payment,
       currency: workspace.currency,
     });
   });
