@@ -77,6 +77,12 @@ describe('The booking page takes a prepayment in a browser', () => {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Our pages load their script (the proof-of-work island) without errors; the fake Stripe's
+    // own page is not ours (it answers the browser's favicon request with 401).
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.location().url.startsWith(base))
+        pageErrors.push(`console: ${message.text()} ${message.location().url}`);
+    });
     const start = `${new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)}T10:00:00Z`;
     const state = new URLSearchParams({
       lang: 'en',
