@@ -2,9 +2,12 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { cancelBooking, rescheduleBooking } from '../bookings/booking-changes.service.js';
 import { type BookingView, findBookingView } from '../bookings/bookings.repository.js';
 import { parseCreateBooking } from '../bookings/bookings.rules.js';
-import { type BookingContext, type CreateBookingInput, createBooking } from '../bookings/bookings.service.js';
+import type { BookingContext, CreateBookingInput } from '../bookings/bookings.service.js';
 import { AppError, type InputIssue, InvalidInput } from '../errors.js';
 import { findLiveLocation, type LocationRow, listLocations } from '../locations/locations.repository.js';
+import { amountDue, type CancellationPolicy, paymentPolicyOf } from '../payments/payment-policy.rules.js';
+import { checkoutOrigins, type PaymentConfig } from '../payments/payment-providers.service.js';
+import { createBookingCollecting, hasPaymentProvider } from '../payments/payments.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
 import { addDays, localDateOf } from '../platform/time/zone.js';
@@ -260,20 +263,54 @@ export function defaultCountry(workspace: WorkspaceRow, location: LocationRow): 
 /** Why the page's create made no booking: the slot was taken, or a field was refused. */
 export type BookRefusal = { kind: 'taken' } | { kind: 'invalid'; errors: DetailErrors };
 
+/** What the page collects when booking a service, and the cancellation terms it shows before. */
+export interface PagePayment {
+  /** From `amountDue`: mode `payment` charges `amount` now (a deposit or the price), `setup` keeps a card. */
+  due: ReturnType<typeof amountDue>;
+  cancellation: CancellationPolicy;
+  /** Where confirming leads: the provider's hosted checkout (the page's form-action must allow it). */
+  checkoutOrigins: string[];
+}
+
+/**
+ * The payment a booking of `service` takes on the page: undefined when its policy collects
+ * nothing or the workspace has no provider connected (then the page books exactly as before).
+ */
+export async function pagePayment(
+  db: Db,
+  config: PaymentConfig,
+  workspace: WorkspaceRow,
+  service: ServiceRecord,
+): Promise<PagePayment | undefined> {
+  const policy = paymentPolicyOf(service.payment_policy);
+  const due = amountDue(policy, service.price);
+  if (due.mode === 'none') return undefined;
+  if (!(await hasPaymentProvider(db, workspace.id))) return undefined;
+  return { due, cancellation: policy.cancellation, checkoutOrigins: checkoutOrigins(config) };
+}
+
 /**
  * Creates the booking through the API's own create (the database decides: exclusion constraint
  * and seat rows), with source "online-booking", on the context's unit of work: the route runs it
  * under the form's idempotency key, so a double submit is one booking. `phone` is the E.164 form
- * `checkDetails` answered. Throws the create's errors; `bookRefusal` says which of them the
- * customer is shown.
+ * `checkDetails` answered. When the service's policy collects money and a provider is connected,
+ * it is the API's `collect_payment` create: the booking holds its slot awaiting payment and the
+ * answer carries the provider's hosted checkout, where the page sends the customer. Throws the
+ * create's errors; `bookRefusal` says which of them the customer is shown.
  */
 export async function bookFromPage(
   ctx: BookingContext,
-  booking: PageBooking,
+  config: PaymentConfig,
+  booking: PageBooking & { service: ServiceRecord },
   phone: string,
-): Promise<string> {
-  const made = await createBooking(ctx, createInputOf(ctx.workspace, booking, phone));
-  return made.id;
+): Promise<{ bookingId: string; checkoutUrl: string | undefined }> {
+  const collect = (await pagePayment(ctx.db, config, ctx.workspace, booking.service)) !== undefined;
+  const made = await createBookingCollecting(ctx, config, {
+    ...createInputOf(ctx.workspace, booking, phone),
+    collect_payment: collect,
+  });
+  const checkoutUrl = made.payment_state === 'awaiting_payment' ? (made.payment_url ?? undefined) : undefined;
+  return { bookingId: made.id, checkoutUrl };
 }
 
 /** The refusal a create's error means to the customer; undefined for any other error. */

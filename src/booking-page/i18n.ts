@@ -31,12 +31,19 @@ const WITH_VALUES = {
   cutoffPassed: 'when',
   changeUntil: 'when',
   awaitingPayment: 'when',
+  dueDeposit: 'amount',
+  duePrepayment: 'amount',
+  freeCancelUntil: 'hours',
+  lateCancelFee: 'percent',
+  noShowFee: 'percent',
 } as const satisfies Partial<Record<MessageKey, string>>;
 type WithValues = typeof WITH_VALUES;
 
 /** What a page reads: plain texts as strings, the others as functions of their one value. */
 export type Messages = { [K in Exclude<MessageKey, keyof WithValues>]: string } & {
-  [K in keyof WithValues]: (value: K extends 'minutes' | 'placesLeft' ? number : string) => string;
+  [K in keyof WithValues]: (
+    value: K extends 'minutes' | 'placesLeft' | 'freeCancelUntil' ? number : string,
+  ) => string;
 };
 
 const built = new Map<string, Messages>();

@@ -52,6 +52,14 @@ export function providerFor(
 }
 
 /**
+ * Where the provider's hosted checkout lives, for the booking page's form-action: Stripe
+ * Checkout, or the stand-in `STRIPE_API_BASE` names (the tests' fake serves its hosted page there).
+ */
+export function checkoutOrigins(config: PaymentConfig): string[] {
+  return [config.stripeApiBase ? new URL(config.stripeApiBase).origin : 'https://checkout.stripe.com'];
+}
+
+/**
  * A workspace's provider from its settings and sealed credentials; undefined without one. Throws
  * SecretKeyMissing or SecretUnreadable when the credentials cannot be opened.
  */

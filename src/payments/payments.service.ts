@@ -50,6 +50,15 @@ export async function requirePaymentProvider(db: Db, config: PaymentConfig, work
 }
 
 /**
+ * Whether the workspace has a provider to collect through (the booking page shows a policy only
+ * then), without opening its credentials.
+ */
+export async function hasPaymentProvider(db: Db, workspaceId: string): Promise<boolean> {
+  const row = await findPaymentConfig(db, workspaceId);
+  return paymentSettingsOf(row?.payment_settings).provider !== null && Boolean(row?.payment_credentials);
+}
+
+/**
  * POST /bookings: as before unless the request sets `collect_payment`; then the workspace must
  * have a provider (409 payment_provider_missing, before anything is written) and the booking
  * waits for what its policy asks (startCheckout), its answer carrying the `payment` link.

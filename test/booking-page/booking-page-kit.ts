@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { Config } from '../../src/config.js';
 import { bookingFixture } from '../helpers/booking-fixture.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
@@ -9,9 +10,9 @@ import { FixedClock } from '../helpers/clock.js';
  */
 export const NOW = '2026-09-01T08:00:00Z';
 
-export async function openPageStudio(clockIso = NOW) {
+export async function openPageStudio(clockIso = NOW, config?: Partial<Config>) {
   const clock = new FixedClock(clockIso);
-  const t = await buildTestApp({ clock });
+  const t = await buildTestApp({ clock, ...(config ? { config } : {}) });
   const f = await bookingFixture(t);
   const slug = t.workspace.slug;
   let ip = 0;

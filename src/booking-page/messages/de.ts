@@ -91,4 +91,16 @@ export default {
   dstNote: 'An diesem Tag wird die Uhr umgestellt: Uhrzeiten zeigen ihren UTC-Versatz.',
   language: 'Sprache',
   switchLanguage: 'Wechseln',
+  paymentTitle: 'Zahlung',
+  dueDeposit: 'Jetzt fällige Anzahlung: {amount}',
+  duePrepayment: 'Jetzt fällig: {amount}, der volle Preis',
+  dueCardOnFile: 'Eine Karte wird für die Bedingungen unten hinterlegt; jetzt wird nichts belastet.',
+  freeCancelUntil: 'Kostenlos stornierbar bis {hours, number} Std. vor Beginn.',
+  lateCancelFee: 'Eine spätere Stornierung kostet {percent} des Preises.',
+  noShowFee: 'Nichterscheinen kostet {percent} des Preises.',
+  payOnProvider:
+    'Sie zahlen auf der sicheren Seite des Zahlungsanbieters; Ihr Termin bleibt so lange reserviert.',
+  confirmAndPay: 'Buchen und bezahlen',
+  paidOnline: 'Online bezahlt.',
+  cardKeptOnFile: 'Ihre Karte ist für die Stornobedingungen hinterlegt.',
 } satisfies Catalog;

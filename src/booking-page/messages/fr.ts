@@ -92,4 +92,16 @@ export default {
   dstNote: 'Changement d’heure ce jour-là : les horaires indiquent leur décalage UTC.',
   language: 'Langue',
   switchLanguage: 'Changer',
+  paymentTitle: 'Paiement',
+  dueDeposit: 'Acompte à payer maintenant : {amount}',
+  duePrepayment: 'À payer maintenant : {amount}, le prix complet',
+  dueCardOnFile: 'Une carte est enregistrée pour les conditions ci-dessous ; rien n’est débité maintenant.',
+  freeCancelUntil: 'Annulation gratuite jusqu’à {hours, number} h avant le début.',
+  lateCancelFee: 'Une annulation plus tardive coûte {percent} du prix.',
+  noShowFee: 'Une absence coûte {percent} du prix.',
+  payOnProvider:
+    'Vous payez sur la page sécurisée du prestataire de paiement ; votre créneau est gardé entre-temps.',
+  confirmAndPay: 'Confirmer et payer',
+  paidOnline: 'Payé en ligne.',
+  cardKeptOnFile: 'Votre carte est enregistrée pour les conditions d’annulation.',
 } satisfies Catalog;

@@ -90,4 +90,16 @@ export default {
   dstNote: 'In questo giorno cambia l’ora: gli orari mostrano la differenza da UTC.',
   language: 'Lingua',
   switchLanguage: 'Cambia',
+  paymentTitle: 'Pagamento',
+  dueDeposit: 'Acconto da pagare ora: {amount}',
+  duePrepayment: 'Da pagare ora: {amount}, il prezzo intero',
+  dueCardOnFile: 'Una carta viene salvata per le condizioni qui sotto; ora non viene addebitato nulla.',
+  freeCancelUntil: 'Cancellazione gratuita fino a {hours, number} ore prima dell’inizio.',
+  lateCancelFee: 'Una cancellazione successiva costa il {percent} del prezzo.',
+  noShowFee: 'La mancata presentazione costa il {percent} del prezzo.',
+  payOnProvider:
+    'Paghi sulla pagina sicura del fornitore di pagamento; il tuo orario resta riservato nel frattempo.',
+  confirmAndPay: 'Conferma e paga',
+  paidOnline: 'Pagato online.',
+  cardKeptOnFile: 'La tua carta è salvata per le condizioni di cancellazione.',
 } satisfies Catalog;

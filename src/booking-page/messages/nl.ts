@@ -90,4 +90,16 @@ export default {
   dstNote: 'Op deze dag gaat de klok om: tijden tonen hun afwijking van UTC.',
   language: 'Taal',
   switchLanguage: 'Wisselen',
+  paymentTitle: 'Betaling',
+  dueDeposit: 'Nu te betalen aanbetaling: {amount}',
+  duePrepayment: 'Nu te betalen: {amount}, de volledige prijs',
+  dueCardOnFile: 'Er wordt een kaart bewaard voor de voorwaarden hieronder; nu wordt niets afgeschreven.',
+  freeCancelUntil: 'Gratis annuleren tot {hours, number} uur voor het begin.',
+  lateCancelFee: 'Later annuleren kost {percent} van de prijs.',
+  noShowFee: 'Niet komen kost {percent} van de prijs.',
+  payOnProvider:
+    'U betaalt op de beveiligde pagina van de betaalprovider; uw tijd blijft zolang vastgehouden.',
+  confirmAndPay: 'Bevestigen en betalen',
+  paidOnline: 'Online betaald.',
+  cardKeptOnFile: 'Uw kaart is bewaard voor de annuleringsvoorwaarden.',
 } satisfies Catalog;

@@ -92,4 +92,16 @@ export default {
   dstNote: 'Tego dnia zmienia się czas: godziny pokazują przesunięcie względem UTC.',
   language: 'Język',
   switchLanguage: 'Zmień',
+  paymentTitle: 'Płatność',
+  dueDeposit: 'Zaliczka do zapłaty teraz: {amount}',
+  duePrepayment: 'Do zapłaty teraz: {amount}, pełna cena',
+  dueCardOnFile: 'Karta zostanie zapisana na potrzeby poniższych warunków; teraz nic nie zostanie pobrane.',
+  freeCancelUntil: 'Bezpłatne odwołanie do {hours, number} godz. przed rozpoczęciem.',
+  lateCancelFee: 'Późniejsze odwołanie kosztuje {percent} ceny.',
+  noShowFee: 'Nieprzyjście kosztuje {percent} ceny.',
+  payOnProvider:
+    'Płacisz na bezpiecznej stronie operatora płatności; w tym czasie termin jest zarezerwowany.',
+  confirmAndPay: 'Potwierdź i zapłać',
+  paidOnline: 'Opłacono online.',
+  cardKeptOnFile: 'Twoja karta jest zapisana na potrzeby warunków odwołania.',
 } satisfies Catalog;

@@ -1,10 +1,11 @@
 import { createFieldLimit } from '../../bookings/bookings.rules.js';
 import type { BookingForm, BookingFormField } from '../../platform/db/schema.js';
+import { formatMoney } from '../../platform/money.js';
 import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
-import type { ContactDetails, DetailErrors } from '../booking-page.service.js';
+import type { ContactDetails, DetailErrors, PagePayment } from '../booking-page.service.js';
 import type { LocationContact } from '../location-contact.js';
 import { renderPage } from './layout.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
@@ -263,6 +264,47 @@ export interface ConfirmPageData {
   formKey: string;
   challengeUrl: string;
   notice?: string | undefined;
+  /** What the service's policy collects on booking (undefined: nothing, the page as before). */
+  payment?: PagePayment | undefined;
+  /** The workspace currency, for the amount due. */
+  currency?: string | undefined;
+}
+
+/** The policy before the customer confirms: what is due now, and the cancellation terms. */
+function PaymentTerms({
+  ctx,
+  payment,
+  currency,
+}: {
+  ctx: PageContext;
+  payment: PagePayment;
+  currency: string;
+}) {
+  const { t } = ctx;
+  const { due, cancellation } = payment;
+  const percent = (value: number) =>
+    new Intl.NumberFormat(ctx.locale, { style: 'percent' }).format(value / 100);
+  const amount = formatMoney(due.amount, currency, ctx.locale);
+  return (
+    <section class="payment" aria-labelledby="payment-title">
+      <h2 id="payment-title">{t.paymentTitle}</h2>
+      <p>
+        <strong>
+          {due.mode === 'setup'
+            ? t.dueCardOnFile
+            : due.kind === 'deposit'
+              ? t.dueDeposit(amount)
+              : t.duePrepayment(amount)}
+        </strong>
+      </p>
+      <ul>
+        {cancellation.freeHours > 0 && <li>{t.freeCancelUntil(cancellation.freeHours)}</li>}
+        {cancellation.lateFeePercent > 0 && <li>{t.lateCancelFee(percent(cancellation.lateFeePercent))}</li>}
+        {cancellation.noShowFeePercent > 0 && <li>{t.noShowFee(percent(cancellation.noShowFeePercent))}</li>}
+      </ul>
+      <p class="muted">{t.payOnProvider}</p>
+    </section>
+  );
 }
 
 /** Step 6: everything once more, then one button; the proof-of-work runs here (ALTCHA). */
@@ -312,7 +354,14 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
             </>
           )}
         </dl>
-        <form method="post" action={pageHref(ctx.slug, {}, {}, '/book')} data-altcha={data.challengeUrl}>
+        {data.payment && <PaymentTerms ctx={ctx} payment={data.payment} currency={data.currency ?? 'EUR'} />}
+        {/* Inside the embed's iframe, money due leaves it: the provider's hosted page refuses to be framed. */}
+        <form
+          method="post"
+          action={pageHref(ctx.slug, {}, {}, '/book')}
+          data-altcha={data.challengeUrl}
+          target={data.payment && state.embed === '1' ? '_top' : undefined}
+        >
           <StateFields ctx={ctx} />
           <FormKey value={data.formKey} />
           {(
@@ -345,7 +394,7 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
           <input type="hidden" name="altcha" value="" />
           <Honeypot />
           <div class="actions">
-            <button type="submit">{t.confirm}</button>
+            <button type="submit">{data.payment ? t.confirmAndPay : t.confirm}</button>
           </div>
         </form>
       </>

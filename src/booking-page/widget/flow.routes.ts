@@ -17,6 +17,7 @@ import {
   defaultCountry,
   nearestFreeSlots,
   type PageBooking,
+  pagePayment,
   pageSlots,
   readDetails,
   textConsentAsked,
@@ -25,7 +26,7 @@ import { isMonth, rangeStart } from '../calendar-range.js';
 import { acceptSolution, newChallenge } from '../proof-of-work.js';
 import { locationPage, servicePage, stafferPage } from './choose.page.js';
 import { confirmPage, detailsPage } from './details.page.js';
-import { pageContext, requireWorkspace } from './page-context.js';
+import { allowFormTargets, pageContext, requireWorkspace } from './page-context.js';
 import { type Resolved, resolveSelection, type Selection, summaryOf } from './selection.js';
 import { slotsPage } from './slots.page.js';
 import { type PageContext, pageHref, readState } from './state.js';
@@ -90,11 +91,16 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
     if (Object.keys(checked.errors).length > 0) {
       return reply.status(422).send(details_(ctx, workspace, resolved, details, checked.errors, formKey));
     }
+    const payment = await pagePayment(deps.db, deps.config, workspace, resolved.selection.service);
+    // Confirming a booking with money due redirects to the provider's hosted page.
+    allowFormTargets(reply, ctx, payment?.checkoutOrigins ?? []);
     return confirmPage(ctx, {
       summary,
       values: { ...details, customer_phone: checked.phone! },
       formKey,
       challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
+      payment,
+      currency: workspace.currency,
     });
   });
 
@@ -132,11 +138,15 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           } else if (!(await acceptSolution(workspace, altcha))) {
             throw new SpamRefused();
           }
-          const bookingId = await bookFromPage(
+          const { bookingId, checkoutUrl } = await bookFromPage(
             { ...context, db: uow.db, uow },
-            { ...booking, language: ctx.lang, ref: ctx.state.ref },
+            deps.config,
+            { ...booking, service: selection.service, language: ctx.lang, ref: ctx.state.ref },
             checked.phone!,
           );
+          // Money due: on to the provider's hosted page, which sends the customer back to the
+          // manage page. Stored under the form's key, so a repeat submit lands on the same checkout.
+          if (checkoutUrl) return checkoutUrl;
           const manage = `/manage/${manageToken(workspace, bookingId)}`;
           const state = { lang: ctx.state.lang, tz: ctx.state.tz, embed: ctx.state.embed };
           const href = pageHref(workspace.slug, state, {}, manage);

@@ -60,6 +60,16 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
             )}
           </p>
         )}
+        {data.booking.payment_state === 'paid' && (
+          <p class="notice ok" role="status">
+            {t.paidOnline}
+          </p>
+        )}
+        {data.booking.payment_state === 'card_on_file' && (
+          <p class="notice ok" role="status">
+            {t.cardKeptOnFile}
+          </p>
+        )}
         <SummaryList ctx={ctx} summary={data.summary} />
         <p>{t.manageIntro}</p>
         <p class="manage-link">

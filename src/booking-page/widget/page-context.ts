@@ -63,3 +63,12 @@ export function pageContext(
     embedOrigins: origins,
   };
 }
+
+/**
+ * Lets this response's forms lead to `origins` too (the confirm step of a booking that goes on
+ * to the payment provider's hosted page): the same policy with a wider form-action.
+ */
+export function allowFormTargets(reply: FastifyReply, ctx: PageContext, origins: string[]): void {
+  if (origins.length === 0) return;
+  reply.header('content-security-policy', contentSecurityPolicy(ctx.nonce, ctx.embedOrigins, origins));
+}

@@ -78,6 +78,10 @@ button.danger{background:#b3261e}
 dl.summary{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 dl.summary dt{font-weight:600}
 dl.summary dd{margin:0;overflow-wrap:anywhere}
+.payment{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
+.payment h2{font-size:1.05rem;margin:0 0 .5rem}
+.payment ul{margin:.5rem 0;padding-inline-start:1.25rem}
+.payment p{margin:.25rem 0}
 .contact{display:block;margin-top:.25rem}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 .manage-link{overflow-wrap:anywhere;font-size:.875rem}
