@@ -237,7 +237,7 @@ async function sourcesReport(db: Db, args: PeriodArgs, period: ReportPeriod): Pr
     const key = JSON.stringify(label);
     const existing = byLabel.get(key);
     const values = [row.bookings, row.canceled, row.value];
-    if (existing) existing.values = existing.values.map((v, i) => (v ?? 0) + (values[i] ?? 0));
+    if (existing) addInto(existing.values as number[], values);
     else byLabel.set(key, { label, values });
   }
   const rows = ranked([...byLabel.values()]);

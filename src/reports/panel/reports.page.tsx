@@ -1,7 +1,7 @@
 import type { PanelKey } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { PeriodProblem, ReportPeriod } from '../report-period.rules.js';
-import { REPORT_KINDS, type Report, type ReportKind, type ReportTable } from '../reports.service.js';
+import { REPORT_KINDS, type Report, type ReportTable } from '../reports.service.js';
 import { BarChart } from './bar-chart.js';
 import {
   columnName,
@@ -131,7 +131,7 @@ function ReportSection({
   const { grouping } = report.period;
   const charted = report.chart.table === table.id;
   const id = `table-${table.id}`;
-  const empty = table.rows.length === 0 || (table.total !== undefined && table.total.every((v) => !v));
+  const empty = table.rows.length === 0 || table.total?.every((v) => !v) === true;
   return (
     <section class="card" aria-labelledby={id}>
       <h2 id={id}>{tableName(table.id, text)}</h2>
