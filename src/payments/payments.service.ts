@@ -16,6 +16,7 @@ import {
   noShowSettlement,
   paymentPolicyOf,
   refundableAmount,
+  type Settlement,
 } from './payment-policy.rules.js';
 import { NoPaymentProvider, type PaymentConfig, workspaceProvider } from './payment-providers.service.js';
 import { paymentSettingsOf } from './payment-settings.rules.js';
@@ -450,6 +451,53 @@ export async function confirmCheckoutReturn(
 const heldOf = netPaid;
 
 /**
+ * What a cancellation at `at` (reason `didnt_come`: a no-show) settles of a booking that was paid
+ * or keeps a card: the settlement by the policy of its first service, with what the provider holds
+ * now. Undefined when no provider money is involved (no payment state, or no checkout made).
+ */
+async function settlementOf(
+  db: Db,
+  workspaceId: string,
+  booking: { id: string; payment_state: string | null; start_time: Date },
+  reason: string | null,
+  at: number,
+) {
+  if (booking.payment_state !== 'paid' && booking.payment_state !== 'card_on_file') return undefined;
+  const money = await findBookingMoney(db, workspaceId, booking.id);
+  const checkout = await findCheckoutOperation(db, workspaceId, booking.id);
+  if (!money || !checkout?.provider_ref) return undefined;
+  const payments = await providerPaymentsOf(db, workspaceId, booking.id);
+  const input = {
+    policy: paymentPolicyOf(money.policy),
+    price: money.price,
+    paid: Math.max(0, heldOf(payments)),
+    cardOnFile: true,
+  };
+  const settlement =
+    reason === 'didnt_come'
+      ? noShowSettlement(input)
+      : cancellationSettlement({ ...input, startsAt: booking.start_time.getTime(), canceledAt: at });
+  return { settlement, payments, checkout };
+}
+
+/**
+ * What canceling the booking at `at` (or marking it a no-show) would do with its money, for the
+ * pages that ask before they act: the customer's cancel step, the panel's No-show. Read only; the
+ * outbox handler decides again, under the booking's lock, when the cancellation happens.
+ */
+export async function settlementPreview(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+  reason: 'canceled' | 'didnt_come',
+  at: number,
+): Promise<Settlement | undefined> {
+  const booking = await findBookingMoney(db, workspaceId, bookingId);
+  if (!booking) return undefined;
+  return (await settlementOf(db, workspaceId, booking, reason, at))?.settlement;
+}
+
+/**
  * A canceled booking's money, settled by its service's policy in the transaction that dispatches
  * its `booking-canceled` event (so exactly once): inside the free period everything paid is owed
  * back; later the late-cancel fee is kept and the rest owed back; reason `didnt_come` (No-show)
@@ -465,22 +513,10 @@ export async function settleCancellation(
   now: number,
 ) {
   const booking = await lockBooking(tx, workspaceId, bookingId);
-  if (booking.payment_state !== 'paid' && booking.payment_state !== 'card_on_file') return undefined;
   if (booking.cancel_reason === 'abandoned') return undefined;
-  const money = await findBookingMoney(tx, workspaceId, bookingId);
-  const checkout = await findCheckoutOperation(tx, workspaceId, bookingId);
-  if (!money || !checkout?.provider_ref) return undefined;
-  const payments = await providerPaymentsOf(tx, workspaceId, bookingId);
-  const input = {
-    policy: paymentPolicyOf(money.policy),
-    price: money.price,
-    paid: Math.max(0, heldOf(payments)),
-    cardOnFile: true,
-  };
-  const settlement =
-    booking.cancel_reason === 'didnt_come'
-      ? noShowSettlement(input)
-      : cancellationSettlement({ ...input, startsAt: booking.start_time.getTime(), canceledAt });
+  const decided = await settlementOf(tx, workspaceId, booking, booking.cancel_reason, canceledAt);
+  if (!decided) return undefined;
+  const { settlement, payments, checkout } = decided;
   const charged = payments.find(
     (p) => (p.kind === 'deposit' || p.kind === 'prepayment') && p.status === 'succeeded',
   );

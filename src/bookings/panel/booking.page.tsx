@@ -25,6 +25,7 @@ export type BookingForm =
   | 'notes'
   | 'complete'
   | 'cancel'
+  | 'no-show'
   | 'refund';
 
 export interface Choice {
@@ -77,6 +78,11 @@ export interface BookingPageProps {
   paymentHoldUntil?: string | undefined;
   /** Owners and admins, when the provider took money for it: what is left to refund. */
   refund?: { left: string; action: string } | undefined;
+  /**
+   * Once the booking has started and is still open: the No-show form, with what it would do with
+   * the customer's money under the service's policy (amounts formatted; absent when none moves).
+   */
+  noShow?: { fee?: string; kept?: string; charged?: string; refunded?: string } | undefined;
   text: PanelText;
 }
 
@@ -91,6 +97,7 @@ const NOTICES: Record<string, PanelKey> = {
   canceled: 'booking.canceled',
   refunded: 'booking.refunded',
   refund_refused: 'booking.refundRefused',
+  no_show: 'booking.noShowDone',
 };
 
 /** A cancel reason as people read it (the API's value in the reader's language). */
@@ -286,6 +293,28 @@ export function BookingPage(props: BookingPageProps) {
               </PostForm>
             )}
           </FormCard>
+          {props.noShow && (
+            <FormCard title={t('booking.noShow')} id="no-show">
+              <PostForm action={`${path}/no-show`} csrf={props.csrf} label={t('booking.noShow')}>
+                <p class="muted">{t('booking.noShowHint')}</p>
+                {props.noShow.fee && (
+                  <ul class="plain">
+                    <li>{t('booking.noShowFee', { fee: props.noShow.fee })}</li>
+                    {props.noShow.kept && <li>{t('booking.noShowKept', { amount: props.noShow.kept })}</li>}
+                    {props.noShow.charged && (
+                      <li>{t('booking.noShowCharged', { amount: props.noShow.charged })}</li>
+                    )}
+                    {props.noShow.refunded && (
+                      <li>{t('booking.noShowRefunded', { amount: props.noShow.refunded })}</li>
+                    )}
+                  </ul>
+                )}
+                <button type="submit" class="danger">
+                  {t('booking.noShowButton')}
+                </button>
+              </PostForm>
+            </FormCard>
+          )}
           <FormCard title={t('booking.cancel')} id="cancel">
             <PostForm action={`${path}/cancel`} csrf={props.csrf} label={t('booking.cancelLabel')}>
               <Summary form={state('cancel', {})} />

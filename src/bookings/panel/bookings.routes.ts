@@ -6,11 +6,12 @@ import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { listAccountsAtLocation } from '../../payment-accounts/payment-accounts.service.js';
-import { refundableOf } from '../../payments/payments.service.js';
+import { refundableOf, settlementPreview } from '../../payments/payments.service.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
+import { formatMoney } from '../../platform/money.js';
 import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
 import { listLocationServicesPage } from '../../services/services.service.js';
 import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
@@ -126,6 +127,8 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const role = sessionOf(request).workspace?.role;
     const refundable =
       role && can(role, 'settings') ? await refundableOf(deps.db, workspace.id, bookingId) : 0;
+    const final = booking.is_canceled || booking.is_completed;
+    const noShow = final ? undefined : await noShowOf(workspace, view, start, text.locale);
     return reply.page({
       title: text.t('booking.title', {
         services: booking.ordered_services.map((line) => line.name).join(' + '),
@@ -176,9 +179,29 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
               },
             }
           : {}),
+        noShow,
         text,
       }),
     });
+  }
+
+  /**
+   * The No-show form of an open booking once it has started (before, the customer may still come): with
+   * what marking it would do with the money the provider holds, by the service's policy.
+   */
+  async function noShowOf(workspace: WorkspaceRow, view: BookingView, start: number, locale: string) {
+    const now = deps.clock.now();
+    if (start > now) return undefined;
+    const settlement = await settlementPreview(deps.db, workspace.id, view.id, 'didnt_come', now);
+    if (!settlement || settlement.fee === 0) return {};
+    const money = (amount: number) =>
+      amount > 0 ? formatMoney(amount, workspace.currency, locale) : undefined;
+    return {
+      fee: money(settlement.fee),
+      kept: money(settlement.keep),
+      charged: money(settlement.charge),
+      refunded: money(settlement.refund),
+    };
   }
 
   /** Free times of the booking's services that day, for `stafferId`, nearest to `asked`. */
@@ -379,6 +402,15 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       },
     };
   });
+
+  changeRoute('no-show', ({ view }) => ({
+    values: {},
+    // The payments outbox handler settles the no-show fee when the cancellation is dispatched.
+    work: async (ctx) => {
+      await cancelBooking(ctx, view.id, 'didnt_come');
+      return withNotice(bookingPath(view.id), 'no_show');
+    },
+  }));
 
   changeRoute('cancel', ({ request, view }) => {
     const values = { cancel_reason: str(request.body, 'cancel_reason').trim() };

@@ -20,12 +20,13 @@ const WEBHOOK_SECRET = 'whsec_panelTest012345';
 
 let t: TestApp;
 let fake: FakeStripe;
+const clock = new FixedClock('2026-09-01T08:00:00Z');
 let admin: UserRow;
 let staff: UserRow;
 beforeAll(async () => {
   fake = await FakeStripe.start();
   t = await buildTestApp({
-    clock: new FixedClock('2026-09-01T08:00:00Z'),
+    clock,
     config: {
       ...loadConfig({}),
       worker: 'off',
@@ -301,6 +302,161 @@ describe('the booking page: refunds and no-shows', () => {
         p.status,
       ]),
     ).toEqual([['no_show_fee', 2500, 'succeeded']]);
+  });
+});
+
+describe('the No-show button', () => {
+  let f: Awaited<ReturnType<typeof bookingFixture>>;
+  const config = () => ({ ...loadConfig({}), secretKey: SECRET_KEY, stripeApiBase: fake.origin });
+  beforeAll(async () => {
+    f = await bookingFixture(t);
+    await t.call('PUT', `/services/${f.color.id}/payment_policy`, {
+      collect: 'card_on_file',
+      preset: 'flexible',
+    });
+  });
+
+  it('is not offered before the booking starts: the customer may still come', async () => {
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: '2026-09-15T08:00:00Z',
+      location_uuid: f.location.id,
+      service_uuid: f.color.id,
+      staffer_uuid: f.anna.id,
+      customer_phone: '+4915112345671',
+      collect_payment: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.uuid as string;
+    const session = created.json().data.links.find((l: { type: string }) => l.type === 'payment').link;
+    fake.pay(session.split('/').pop());
+    await t.app.inject({
+      method: 'GET',
+      url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session.split('/').pop()}`,
+    });
+    const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+    // Before the start the customer may still come: no such button.
+    expect((await client.get(`/panel/bookings/${id}`)).body).not.toContain(`/panel/bookings/${id}/no-show`);
+    clock.set('2026-09-15T07:59:00Z');
+    try {
+      expect((await client.get(`/panel/bookings/${id}`)).body).not.toContain('Mark as no-show');
+      clock.set('2026-09-15T08:00:00Z');
+      expect((await client.get(`/panel/bookings/${id}`)).body).toContain('Mark as no-show');
+    } finally {
+      clock.set('2026-09-01T08:00:00Z');
+    }
+  });
+
+  it('a started booking: the form names the fee; a double submit marks once and charges once', async () => {
+    clock.set('2026-09-16T08:00:00Z');
+    try {
+      const created = await t.call('POST', '/bookings', {
+        reserved_on: '2026-09-16T09:00:00Z',
+        location_uuid: f.location.id,
+        service_uuid: f.color.id,
+        staffer_uuid: f.anna.id,
+        customer_phone: '+4915112345672',
+        collect_payment: true,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json().data.uuid as string;
+      const session = created.json().data.links.find((l: { type: string }) => l.type === 'payment').link;
+      fake.pay(session.split('/').pop());
+      await t.app.inject({
+        method: 'GET',
+        url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session.split('/').pop()}`,
+      });
+      const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+      expect((await client.get(`/panel/bookings/${id}`)).body).not.toContain('Mark as no-show');
+      clock.set('2026-09-16T09:20:00Z');
+      const page = await client.get(`/panel/bookings/${id}`);
+      expect(page.body).toContain(`action="/panel/bookings/${id}/no-show"`);
+      // The color service keeps a card under the flexible terms: 50% of 50.00, all of it on the card.
+      expect(page.body).toContain('<li>No-show fee: €25.00.</li>');
+      expect(page.body).toContain('<li>€25.00 is charged to the card on file.</li>');
+      expect(page.body).not.toContain('is refunded.');
+
+      const crossSite = await client.post(
+        `/panel/bookings/${id}/no-show`,
+        {},
+        { origin: 'https://evil.example' },
+      );
+      expect(crossSite.statusCode).toBe(403);
+      // The same form sent twice at once (one form key): one cancellation, one fee.
+      const key = new RegExp(
+        `action="/panel/bookings/${id}/no-show"[^]*?name="idempotency_key" value="([^"]+)"`,
+      ).exec(page.body)?.[1];
+      expect(key).toBeDefined();
+      const form = { idempotency_key: key as string };
+      const answers = await Promise.all([
+        client.post(`/panel/bookings/${id}/no-show`, form),
+        client.post(`/panel/bookings/${id}/no-show`, form),
+      ]);
+      expect(answers.map((a) => [a.statusCode, a.headers.location])).toEqual([
+        [303, `/panel/bookings/${id}?notice=no_show`],
+        [303, `/panel/bookings/${id}?notice=no_show`],
+      ]);
+      const now = clock.now();
+      await dispatchOutbox(t.db, outboxHandlers(), now, 1000);
+      await dispatchOutbox(t.db, outboxHandlers(), now, 1000);
+      await attemptDueOperations(t.db, openWritePath(t.db).uow, config(), now);
+      await attemptDueOperations(t.db, openWritePath(t.db).uow, config(), now);
+      const booking = (await t.call('GET', `/bookings/${id}`)).json().data;
+      expect(booking.cancel_reason).toBe('didnt_come');
+      expect(
+        booking.order.payments.map((p: { kind: string; amount: number; status: string }) => [
+          p.kind,
+          p.amount,
+          p.status,
+        ]),
+      ).toEqual([['no_show_fee', 2500, 'succeeded']]);
+      const charges = [...fake.paymentIntents.values()].filter(
+        (pi) => (pi.metadata as Record<string, string>).booking_id === id,
+      );
+      expect(charges.map((pi) => pi.amount)).toEqual([2500]);
+      const after = await client.get(`/panel/bookings/${id}?notice=no_show`);
+      expect(after.body).toContain('Marked as a no-show.');
+      expect(after.body).not.toContain(`/panel/bookings/${id}/no-show`);
+    } finally {
+      clock.set('2026-09-01T08:00:00Z');
+    }
+  });
+
+  it('a prepaid booking keeps the fee from what was paid and says how much comes back', async () => {
+    clock.set('2026-09-17T08:00:00Z');
+    try {
+      await t.call('PUT', `/services/${f.haircut.id}/payment_policy`, {
+        collect: 'prepayment',
+        preset: 'custom',
+        free_cancellation_hours: 24,
+        late_cancel_fee_percent: 50,
+        no_show_fee_percent: 40,
+      });
+      const created = await t.call('POST', '/bookings', {
+        reserved_on: '2026-09-17T09:00:00Z',
+        location_uuid: f.location.id,
+        service_uuid: f.haircut.id,
+        staffer_uuid: f.anna.id,
+        customer_phone: '+4915112345673',
+        collect_payment: true,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const session = created.json().data.links.find((l: { type: string }) => l.type === 'payment').link;
+      fake.pay(session.split('/').pop());
+      await t.app.inject({
+        method: 'GET',
+        url: `/hooks/payments/${t.workspace.id}/stripe/return?session=${session.split('/').pop()}`,
+      });
+      clock.set('2026-09-17T09:30:00Z');
+      const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
+      const page = await client.get(`/panel/bookings/${created.json().data.uuid}`);
+      // 40% of 90.00 kept, 54.00 back to the customer, nothing on the card.
+      expect(page.body).toContain('<li>No-show fee: €36.00.</li>');
+      expect(page.body).toContain('<li>€36.00 of what was paid is kept.</li>');
+      expect(page.body).toContain('<li>€54.00 is refunded.</li>');
+      expect(page.body).not.toContain('charged to the card on file');
+    } finally {
+      clock.set('2026-09-01T08:00:00Z');
+    }
   });
 });
 
