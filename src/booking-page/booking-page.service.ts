@@ -7,7 +7,11 @@ import { AppError, type InputIssue, InvalidInput } from '../errors.js';
 import { findLiveLocation, type LocationRow, listLocations } from '../locations/locations.repository.js';
 import { amountDue, type CancellationPolicy, paymentPolicyOf } from '../payments/payment-policy.rules.js';
 import { checkoutOrigins, type PaymentConfig } from '../payments/payment-providers.service.js';
-import { createBookingCollecting, hasPaymentProvider } from '../payments/payments.service.js';
+import {
+  createBookingCollecting,
+  hasPaymentProvider,
+  settlementPreview,
+} from '../payments/payments.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
 import { addDays, localDateOf } from '../platform/time/zone.js';
@@ -359,6 +363,26 @@ export async function cancelByCustomer(ctx: BookingContext, booking: BookingView
   const refusal = changeRefusal(ctx.workspace, booking, ctx.now);
   if (refusal) throw new ChangeRefused(refusal);
   await cancelBooking(ctx, booking.id, 'canceled');
+}
+
+/**
+ * What the customer's cancel would do with their money now, for the question before it: the
+ * late-cancellation fee, what goes back to the card and what is charged to it (minor units, each
+ * left out when 0). Nothing for a booking that was not paid online or keeps no card.
+ */
+export async function cancelMoneyPreview(
+  db: Db,
+  workspace: WorkspaceRow,
+  booking: BookingView,
+  now: number,
+): Promise<{ fee?: number; refund?: number; charge?: number }> {
+  const settlement = await settlementPreview(db, workspace.id, booking.id, 'canceled', now);
+  if (!settlement) return {};
+  return {
+    ...(settlement.fee > 0 ? { fee: settlement.fee } : {}),
+    ...(settlement.refund > 0 ? { refund: settlement.refund } : {}),
+    ...(settlement.charge > 0 ? { charge: settlement.charge } : {}),
+  };
 }
 
 /** The customer's reschedule: the API's reschedule (same uuid, booking-updated + booking-rescheduled). */

@@ -36,6 +36,9 @@ const WITH_VALUES = {
   freeCancelUntil: 'hours',
   lateCancelFee: 'percent',
   noShowFee: 'percent',
+  cancelLateFee: 'amount',
+  cancelRefund: 'amount',
+  cancelCharge: 'amount',
 } as const satisfies Partial<Record<MessageKey, string>>;
 type WithValues = typeof WITH_VALUES;
 

@@ -48,6 +48,8 @@ export interface BookingView {
   booking_comment: string;
   booking_callback: boolean | null;
   source: string;
+  /** The language the customer booked in (the booking page's); null = the workspace locale's. */
+  language: string | null;
   created_at: Date;
   updated_at: Date;
   /** The booking's revision: bumped by every change that sends events (the .ics SEQUENCE). */
@@ -153,6 +155,7 @@ export function viewQuery(db: Db, workspaceId: string) {
       'b.booking_comment',
       'b.booking_callback',
       'b.source',
+      'b.language',
       'b.created_at',
       'b.updated_at',
       'b.event_sequence',

@@ -224,7 +224,11 @@ describe('a workspace with Stripe connected', () => {
     const failed = await s.post(`/book/${s.slug}/book`, form);
     fake.fault = () => undefined;
     expect(failed.statusCode).toBe(503);
-    expect(failed.body).toContain('Nothing was booked twice.');
+    expect(failed.body).toContain(
+      'Online payment cannot be reached right now: nothing was booked and nothing was charged.',
+    );
+    // The customer's details are still in the form, to send again.
+    expect(failed.body).toContain('+4915100000310');
     expect(await bookingsAt(start)).toHaveLength(0);
     // The refused submit left no key behind: the same form, sent again, books and goes to pay.
     const retried = await s.post(`/book/${s.slug}/book`, form);
@@ -250,11 +254,14 @@ describe('a workspace with Stripe connected', () => {
     expect(fake.sessions.get(session)?.mode).toBe('setup');
     fake.pay(session);
     const back = await s.get(`/hooks/payments/${s.t.workspace.id}/stripe/return?session=${session}`);
+    // Back in the language the customer booked in (German), whatever the browser asks for.
+    expect(location(back)).toMatch(/\/manage\/[A-Za-z0-9_-]{44}\?lang=de$/);
     const manage = await s.get(pathOf(location(back)));
-    expect(manage.body).toContain('Your card is kept on file for the cancellation terms.');
-    expect(manage.body).not.toContain('Pay now');
-    const german = await s.get(`${pathOf(location(back))}?lang=de`);
-    expect(german.body).toContain('Ihre Karte ist für die Stornobedingungen hinterlegt.');
+    expect(manage.body).toContain('Ihre Karte ist für die Stornobedingungen hinterlegt.');
+    expect(manage.body).not.toContain('Jetzt bezahlen');
+    const english = await s.get(pathOf(location(back)).replace('lang=de', 'lang=en'));
+    expect(english.body).toContain('Your card is kept on file for the cancellation terms.');
+    expect(english.body).not.toContain('Pay now');
     const [made] = await bookingsAt(start);
     expect((await paymentOf(made!.uuid))?.state).toBe('card_on_file');
   });

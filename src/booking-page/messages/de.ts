@@ -53,6 +53,8 @@ export default {
   showMap: 'Auf der Karte zeigen (OpenStreetMap, neuer Tab)',
   name: 'Name',
   slotTaken: 'Diese Uhrzeit wurde gerade vergeben. Diese Zeiten sind frei:',
+  paymentUnavailable:
+    'Die Online-Zahlung ist gerade nicht erreichbar: Es wurde nichts gebucht und nichts abgebucht. Bitte versuchen Sie es gleich noch einmal.',
   nearestTimes: 'Die nächsten freien Zeiten',
   slotGone: 'Diese Uhrzeit ist nicht mehr frei. Bitte wählen Sie eine andere.',
   spamCheck: 'Die Spam-Prüfung ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
@@ -65,6 +67,9 @@ export default {
   cancelConfirm: 'Ja, diese Buchung stornieren',
   cancelQuestion: 'Diese Buchung stornieren?',
   cancelWarning: 'Die Uhrzeit wird sofort für andere frei. Das lässt sich nicht rückgängig machen.',
+  cancelLateFee: 'Eine Stornierung jetzt kostet die Gebühr für späte Stornierung von {amount}.',
+  cancelRefund: '{amount} gehen auf Ihre Karte zurück.',
+  cancelCharge: '{amount} werden von Ihrer Karte abgebucht.',
   keepBooking: 'Nein, Buchung behalten',
   reschedule: 'Uhrzeit ändern',
   rescheduleTo: 'Neue Uhrzeit wählen',

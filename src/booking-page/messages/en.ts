@@ -57,6 +57,8 @@ export default {
   showMap: 'Show on a map (OpenStreetMap, new tab)',
   name: 'Name',
   slotTaken: 'Sorry, this time was just taken by someone else. These times are free:',
+  paymentUnavailable:
+    'Online payment cannot be reached right now: nothing was booked and nothing was charged. Please try again in a moment.',
   nearestTimes: 'The nearest free times',
   slotGone: 'Sorry, this time is no longer available. Please choose another time.',
   spamCheck: 'The anti-spam check failed. Please try again.',
@@ -68,6 +70,9 @@ export default {
   cancelConfirm: 'Yes, cancel this booking',
   cancelQuestion: 'Cancel this booking?',
   cancelWarning: 'The time becomes free for others at once. This cannot be undone.',
+  cancelLateFee: 'Cancelling now costs the late-cancellation fee of {amount}.',
+  cancelRefund: '{amount} goes back to your card.',
+  cancelCharge: '{amount} is charged to your card.',
   keepBooking: 'No, keep my booking',
   reschedule: 'Change the time',
   rescheduleTo: 'Choose the new time',

@@ -53,6 +53,8 @@ export default {
   showMap: 'Ver en un mapa (OpenStreetMap, pestaña nueva)',
   name: 'Nombre',
   slotTaken: 'Lo sentimos, otra persona acaba de reservar esta hora. Estas horas están libres:',
+  paymentUnavailable:
+    'El pago en línea no está disponible en este momento: no se ha reservado ni cobrado nada. Vuelva a intentarlo en un momento.',
   nearestTimes: 'Las horas libres más cercanas',
   slotGone: 'Lo sentimos, esta hora ya no está disponible. Elija otra.',
   spamCheck: 'La comprobación antispam ha fallado. Inténtelo de nuevo.',
@@ -64,6 +66,9 @@ export default {
   cancelConfirm: 'Sí, cancelar esta reserva',
   cancelQuestion: '¿Cancelar esta reserva?',
   cancelWarning: 'La hora queda libre para otros de inmediato. No se puede deshacer.',
+  cancelLateFee: 'Cancelar ahora cuesta el cargo por cancelación tardía de {amount}.',
+  cancelRefund: 'Se devuelven {amount} a la tarjeta.',
+  cancelCharge: 'Se cobran {amount} a la tarjeta.',
   keepBooking: 'No, mantener mi reserva',
   reschedule: 'Cambiar la hora',
   rescheduleTo: 'Elija la nueva hora',

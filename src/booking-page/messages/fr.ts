@@ -53,6 +53,8 @@ export default {
   showMap: 'Voir sur une carte (OpenStreetMap, nouvel onglet)',
   name: 'Nom',
   slotTaken: 'Désolé, cet horaire vient d’être réservé par quelqu’un d’autre. Ces horaires sont libres :',
+  paymentUnavailable:
+    'Le paiement en ligne est momentanément indisponible : rien n’a été réservé ni débité. Veuillez réessayer dans un instant.',
   nearestTimes: 'Les horaires libres les plus proches',
   slotGone: 'Désolé, cet horaire n’est plus disponible. Veuillez en choisir un autre.',
   spamCheck: 'La vérification anti-spam a échoué. Veuillez réessayer.',
@@ -65,6 +67,9 @@ export default {
   cancelConfirm: 'Oui, annuler cette réservation',
   cancelQuestion: 'Annuler cette réservation ?',
   cancelWarning: 'L’horaire redevient libre pour d’autres immédiatement. C’est irréversible.',
+  cancelLateFee: 'Annuler maintenant coûte les frais d’annulation tardive de {amount}.',
+  cancelRefund: '{amount} sont remboursés sur votre carte.',
+  cancelCharge: '{amount} sont débités de votre carte.',
   keepBooking: 'Non, garder ma réservation',
   reschedule: 'Changer l’horaire',
   rescheduleTo: 'Choisissez le nouvel horaire',

@@ -53,6 +53,8 @@ export default {
   showMap: 'Mostra sulla mappa (OpenStreetMap, nuova scheda)',
   name: 'Nome',
   slotTaken: 'Spiacenti, questo orario è appena stato prenotato da qualcun altro. Questi orari sono liberi:',
+  paymentUnavailable:
+    'Il pagamento online non è raggiungibile in questo momento: non è stato prenotato né addebitato nulla. Riprovi tra un momento.',
   nearestTimes: 'Gli orari liberi più vicini',
   slotGone: 'Spiacenti, questo orario non è più disponibile. Scegline un altro.',
   spamCheck: 'Il controllo antispam non è riuscito. Riprova.',
@@ -64,6 +66,9 @@ export default {
   cancelConfirm: 'Sì, annulla questa prenotazione',
   cancelQuestion: 'Annullare questa prenotazione?',
   cancelWarning: 'L’orario torna subito libero per altri. L’operazione non si può annullare.',
+  cancelLateFee: 'Annullare ora costa la penale per annullamento tardivo di {amount}.',
+  cancelRefund: '{amount} tornano sulla carta.',
+  cancelCharge: '{amount} vengono addebitati sulla carta.',
   keepBooking: 'No, mantieni la prenotazione',
   reschedule: 'Cambia orario',
   rescheduleTo: 'Scegli il nuovo orario',

@@ -53,6 +53,8 @@ export default {
   showMap: 'Op de kaart tonen (OpenStreetMap, nieuw tabblad)',
   name: 'Naam',
   slotTaken: 'Sorry, deze tijd is net door iemand anders geboekt. Deze tijden zijn vrij:',
+  paymentUnavailable:
+    'Online betalen is nu niet bereikbaar: er is niets geboekt en niets afgeschreven. Probeer het zo nog eens.',
   nearestTimes: 'De dichtstbijzijnde vrije tijden',
   slotGone: 'Sorry, deze tijd is niet meer beschikbaar. Kies een andere tijd.',
   spamCheck: 'De spamcontrole is mislukt. Probeer het opnieuw.',
@@ -64,6 +66,9 @@ export default {
   cancelConfirm: 'Ja, deze boeking annuleren',
   cancelQuestion: 'Deze boeking annuleren?',
   cancelWarning: 'De tijd komt direct vrij voor anderen. Dit kan niet ongedaan worden gemaakt.',
+  cancelLateFee: 'Nu annuleren kost de kosten voor late annulering van {amount}.',
+  cancelRefund: '{amount} gaat terug naar uw kaart.',
+  cancelCharge: '{amount} wordt van uw kaart afgeschreven.',
   keepBooking: 'Nee, mijn boeking houden',
   reschedule: 'Tijd wijzigen',
   rescheduleTo: 'Kies de nieuwe tijd',

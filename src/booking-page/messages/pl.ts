@@ -54,6 +54,8 @@ export default {
   showMap: 'Pokaż na mapie (OpenStreetMap, nowa karta)',
   name: 'Imię i nazwisko',
   slotTaken: 'Przepraszamy, ten termin został właśnie zajęty przez kogoś innego. Te terminy są wolne:',
+  paymentUnavailable:
+    'Płatność online jest teraz niedostępna: nic nie zostało zarezerwowane ani pobrane. Spróbuj ponownie za chwilę.',
   nearestTimes: 'Najbliższe wolne terminy',
   slotGone: 'Przepraszamy, ten termin nie jest już dostępny. Wybierz inny.',
   spamCheck: 'Kontrola antyspamowa nie powiodła się. Spróbuj ponownie.',
@@ -65,6 +67,9 @@ export default {
   cancelConfirm: 'Tak, odwołaj tę rezerwację',
   cancelQuestion: 'Odwołać tę rezerwację?',
   cancelWarning: 'Termin od razu stanie się wolny dla innych. Tego nie można cofnąć.',
+  cancelLateFee: 'Anulowanie teraz kosztuje opłatę za późne anulowanie w wysokości {amount}.',
+  cancelRefund: '{amount} wróci na kartę.',
+  cancelCharge: 'Z karty zostanie pobrane {amount}.',
   keepBooking: 'Nie, zachowaj rezerwację',
   reschedule: 'Zmień termin',
   rescheduleTo: 'Wybierz nowy termin',

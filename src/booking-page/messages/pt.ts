@@ -54,6 +54,8 @@ export default {
   name: 'Nome',
   slotTaken:
     'Lamentamos, este horário acabou de ser reservado por outra pessoa. Estes horários estão livres:',
+  paymentUnavailable:
+    'O pagamento online não está disponível neste momento: nada foi marcado nem cobrado. Tente novamente dentro de momentos.',
   nearestTimes: 'Os horários livres mais próximos',
   slotGone: 'Lamentamos, este horário já não está disponível. Escolha outro.',
   spamCheck: 'A verificação antispam falhou. Tente novamente.',
@@ -65,6 +67,9 @@ export default {
   cancelConfirm: 'Sim, cancelar esta reserva',
   cancelQuestion: 'Cancelar esta reserva?',
   cancelWarning: 'O horário fica livre para outros de imediato. Não é possível desfazer.',
+  cancelLateFee: 'Cancelar agora custa a taxa de cancelamento tardio de {amount}.',
+  cancelRefund: '{amount} voltam para o cartão.',
+  cancelCharge: 'São cobrados {amount} no cartão.',
   keepBooking: 'Não, manter a minha reserva',
   reschedule: 'Alterar o horário',
   rescheduleTo: 'Escolha o novo horário',

@@ -53,6 +53,8 @@ export default {
   showMap: 'Haritada göster (OpenStreetMap, yeni sekme)',
   name: 'Ad',
   slotTaken: 'Üzgünüz, bu saat az önce başka biri tarafından alındı. Şu saatler boş:',
+  paymentUnavailable:
+    'Çevrimiçi ödemeye şu anda ulaşılamıyor: hiçbir şey rezerve edilmedi ve tahsil edilmedi. Lütfen birazdan tekrar deneyin.',
   nearestTimes: 'En yakın boş saatler',
   slotGone: 'Üzgünüz, bu saat artık müsait değil. Lütfen başka bir saat seçin.',
   spamCheck: 'Spam kontrolü başarısız oldu. Lütfen tekrar deneyin.',
@@ -65,6 +67,9 @@ export default {
   cancelConfirm: 'Evet, bu randevuyu iptal et',
   cancelQuestion: 'Bu randevu iptal edilsin mi?',
   cancelWarning: 'Saat hemen başkalarına açılır. Bu işlem geri alınamaz.',
+  cancelLateFee: 'Şimdi iptal etmek {amount} geç iptal ücretine tabidir.',
+  cancelRefund: '{amount} kartınıza iade edilir.',
+  cancelCharge: 'Kartınızdan {amount} tahsil edilir.',
   keepBooking: 'Hayır, randevum kalsın',
   reschedule: 'Saati değiştir',
   rescheduleTo: 'Yeni saati seçin',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getExampleNumber } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
 import { manageToken } from '../../bookings/manage-link.js';
+import { ProviderUnavailable } from '../../payments/providers/payment-provider.js';
 import { FORM_KEY_FIELD, newFormKey, redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { addDays, todayIn } from '../../platform/time/zone.js';
@@ -157,6 +158,13 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           return reply
             .status(422)
             .send(details_(ctx, workspace, resolved, details, {}, formKey, ctx.t.spamCheck));
+        }
+        if (error instanceof ProviderUnavailable) {
+          // Nothing was booked (the hold was released) and the key was not used: the same form
+          // books once the provider answers again.
+          return reply
+            .status(503)
+            .send(details_(ctx, workspace, resolved, details, {}, formKey, ctx.t.paymentUnavailable));
         }
         const refusal = bookRefusal(error);
         if (!refusal) throw error;

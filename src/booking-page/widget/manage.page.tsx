@@ -19,6 +19,8 @@ export interface ManagePageData {
   notice?: { text: string; ok: boolean } | undefined;
   /** Show the "really cancel?" form. */
   confirmCancel: boolean;
+  /** On that form: what cancelling now does with money paid online (formatted; absent when none). */
+  cancelMoney?: { fee?: string | undefined; refund?: string | undefined; charge?: string | undefined };
 }
 
 /** The confirmation page and the manage link's page: the booking, .ics, cancel, reschedule. */
@@ -103,6 +105,9 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
           <section class="confirm-danger" aria-labelledby="cancel-question">
             <h2 id="cancel-question">{t.cancelQuestion}</h2>
             <p>{t.cancelWarning}</p>
+            {data.cancelMoney?.fee && <p>{t.cancelLateFee(data.cancelMoney.fee)}</p>}
+            {data.cancelMoney?.refund && <p>{t.cancelRefund(data.cancelMoney.refund)}</p>}
+            {data.cancelMoney?.charge && <p>{t.cancelCharge(data.cancelMoney.charge)}</p>}
             <form method="post" action={pageHref(ctx.slug, base, {}, `${path}/cancel`)} class="actions">
               <FormKey />
               <button type="submit" class="danger">

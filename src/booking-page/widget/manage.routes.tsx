@@ -15,6 +15,7 @@ import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   ChangeRefused,
   cancelByCustomer,
+  cancelMoneyPreview,
   changeDeadline,
   changeRefusal,
   pageBooking,
@@ -56,6 +57,11 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const { workspace, booking, location } = await load(request);
     const ctx = pageContext(request, reply, workspace, booking.timezone);
     const query = request.query as Record<string, unknown>;
+    const money = (amount: number | undefined) =>
+      amount === undefined ? undefined : formatMoney(amount, workspace.currency, ctx.locale);
+    const cancelMoney = options.confirmCancel
+      ? await cancelMoneyPreview(deps.db, workspace, booking, deps.clock.now())
+      : {};
     const done =
       query.done === 'canceled'
         ? ctx.t.canceledNow
@@ -80,6 +86,11 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
         booked: query.booked === '1',
         notice: options.notice ?? (done ? { text: done, ok: true } : undefined),
         confirmCancel: options.confirmCancel ?? false,
+        cancelMoney: {
+          fee: money(cancelMoney.fee),
+          refund: money(cancelMoney.refund),
+          charge: money(cancelMoney.charge),
+        },
       }),
     );
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { manageLinkOf } from '../../bookings/booking-links.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { langOf } from '../../platform/i18n.js';
 import { confirmCheckoutReturn, handlePaymentWebhook } from '../payments.service.js';
 
 /**
@@ -40,7 +41,10 @@ export function paymentHookRoutes(app: FastifyInstance, deps: AppDeps): void {
         String(request.query.session ?? ''),
         deps.clock.now(),
       );
-      return reply.redirect(manageLinkOf(workspace, booking.id, deps.linkBase()).url, 303);
+      // Back in the language the customer booked in, whatever the provider's page was shown in.
+      const lang = langOf(booking.language);
+      const manage = manageLinkOf(workspace, booking.id, deps.linkBase()).url;
+      return reply.redirect(lang ? `${manage}?lang=${lang}` : manage, 303);
     },
   );
 }
