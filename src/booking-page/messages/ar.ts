@@ -77,6 +77,9 @@ export default {
   currentTime: 'المحجوز حاليًا',
   currentLabel: 'حجزك',
   canceled: 'هذا الحجز ملغى.',
+  releasedUnpaid:
+    'أُلغي هذا الحجز لأن الدفع لم يصل في الوقت المحدد. لم يُخصم أي مبلغ؛ وإن وصل دفع لاحقًا فسيُعاد إلى بطاقتك.',
+  bookAgain: 'احجز مرة أخرى',
   completed: 'هذا الحجز مكتمل.',
   rescheduled: 'تم نقل حجزك إلى الوقت الجديد.',
   canceledNow: 'تم إلغاء حجزك.',

@@ -76,6 +76,9 @@ export default {
   currentTime: 'Derzeit gebucht',
   currentLabel: 'Ihre Buchung',
   canceled: 'Diese Buchung ist storniert.',
+  releasedUnpaid:
+    'Diese Buchung wurde freigegeben, weil die Zahlung nicht rechtzeitig eingegangen ist. Es wurde nichts abgebucht; geht doch noch eine Zahlung ein, wird sie auf Ihre Karte zurückerstattet.',
+  bookAgain: 'Erneut buchen',
   completed: 'Diese Buchung ist abgeschlossen.',
   rescheduled: 'Ihre Buchung wurde auf die neue Uhrzeit verschoben.',
   canceledNow: 'Ihre Buchung wurde storniert.',

@@ -79,6 +79,9 @@ export default {
   currentTime: 'Booked now',
   currentLabel: 'your booking',
   canceled: 'This booking is canceled.',
+  releasedUnpaid:
+    'This booking was released because the payment did not arrive in time. Nothing was charged; if a payment still arrives, it goes back to your card.',
+  bookAgain: 'Book again',
   completed: 'This booking is completed.',
   rescheduled: 'Your booking was moved to the new time.',
   canceledNow: 'Your booking was canceled.',

@@ -75,6 +75,9 @@ export default {
   currentTime: 'Reservado ahora',
   currentLabel: 'su reserva',
   canceled: 'Esta reserva está cancelada.',
+  releasedUnpaid:
+    'Esta reserva se liberó porque el pago no llegó a tiempo. No se ha cobrado nada; si aun así llega un pago, se devuelve a la tarjeta.',
+  bookAgain: 'Reservar de nuevo',
   completed: 'Esta reserva está completada.',
   rescheduled: 'Su reserva se ha movido a la nueva hora.',
   canceledNow: 'Su reserva se ha cancelado.',

@@ -76,6 +76,9 @@ export default {
   currentTime: 'Réservé actuellement',
   currentLabel: 'votre réservation',
   canceled: 'Cette réservation est annulée.',
+  releasedUnpaid:
+    'Cette réservation a été libérée car le paiement n’est pas arrivé à temps. Rien n’a été débité ; si un paiement arrive malgré tout, il est remboursé sur votre carte.',
+  bookAgain: 'Réserver à nouveau',
   completed: 'Cette réservation est terminée.',
   rescheduled: 'Votre réservation a été déplacée au nouvel horaire.',
   canceledNow: 'Votre réservation a été annulée.',

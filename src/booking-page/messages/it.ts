@@ -75,6 +75,9 @@ export default {
   currentTime: 'Prenotato ora',
   currentLabel: 'la tua prenotazione',
   canceled: 'Questa prenotazione è annullata.',
+  releasedUnpaid:
+    'Questa prenotazione è stata liberata perché il pagamento non è arrivato in tempo. Non è stato addebitato nulla; se un pagamento arriva comunque, torna sulla carta.',
+  bookAgain: 'Prenota di nuovo',
   completed: 'Questa prenotazione è conclusa.',
   rescheduled: 'La prenotazione è stata spostata al nuovo orario.',
   canceledNow: 'La prenotazione è stata annullata.',

@@ -75,6 +75,9 @@ export default {
   currentTime: 'Nu geboekt',
   currentLabel: 'uw boeking',
   canceled: 'Deze boeking is geannuleerd.',
+  releasedUnpaid:
+    'Deze boeking is vrijgegeven omdat de betaling niet op tijd binnenkwam. Er is niets afgeschreven; komt er toch nog een betaling binnen, dan gaat die terug naar uw kaart.',
+  bookAgain: 'Opnieuw boeken',
   completed: 'Deze boeking is afgerond.',
   rescheduled: 'Uw boeking is naar de nieuwe tijd verplaatst.',
   canceledNow: 'Uw boeking is geannuleerd.',

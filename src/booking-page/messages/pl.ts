@@ -76,6 +76,9 @@ export default {
   currentTime: 'Obecnie zarezerwowano',
   currentLabel: 'Twoja rezerwacja',
   canceled: 'Ta rezerwacja jest odwołana.',
+  releasedUnpaid:
+    'Ta rezerwacja została zwolniona, ponieważ płatność nie dotarła na czas. Nic nie zostało pobrane; jeśli płatność jednak dotrze, wróci na kartę.',
+  bookAgain: 'Zarezerwuj ponownie',
   completed: 'Ta rezerwacja jest zakończona.',
   rescheduled: 'Twoja rezerwacja została przeniesiona na nowy termin.',
   canceledNow: 'Twoja rezerwacja została odwołana.',

@@ -76,6 +76,9 @@ export default {
   currentTime: 'Reservado agora',
   currentLabel: 'a sua reserva',
   canceled: 'Esta reserva está cancelada.',
+  releasedUnpaid:
+    'Esta marcação foi libertada porque o pagamento não chegou a tempo. Nada foi cobrado; se ainda chegar um pagamento, é devolvido ao cartão.',
+  bookAgain: 'Marcar de novo',
   completed: 'Esta reserva está concluída.',
   rescheduled: 'A sua reserva foi mudada para o novo horário.',
   canceledNow: 'A sua reserva foi cancelada.',

@@ -76,6 +76,9 @@ export default {
   currentTime: 'Şu anki randevu',
   currentLabel: 'randevunuz',
   canceled: 'Bu randevu iptal edildi.',
+  releasedUnpaid:
+    'Ödeme zamanında gelmediği için bu rezervasyon serbest bırakıldı. Hiçbir şey tahsil edilmedi; yine de bir ödeme gelirse kartınıza iade edilir.',
+  bookAgain: 'Yeniden rezervasyon yap',
   completed: 'Bu randevu tamamlandı.',
   rescheduled: 'Randevunuz yeni saate taşındı.',
   canceledNow: 'Randevunuz iptal edildi.',

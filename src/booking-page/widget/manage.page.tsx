@@ -46,7 +46,23 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
             {data.notice.text}
           </p>
         )}
-        {status && <p class="notice">{status}</p>}
+        {data.booking.cancel_reason === 'abandoned' ? (
+          // A hold released unpaid: say why, and the way back to the same choice.
+          <p class="notice">
+            {t.releasedUnpaid}{' '}
+            <a
+              href={pageHref(ctx.slug, base, {
+                location: data.booking.location_id,
+                service: data.booking.lines[0]?.service_id,
+                staffer: data.booking.staffer_id,
+              })}
+            >
+              {t.bookAgain}
+            </a>
+          </p>
+        ) : (
+          status && <p class="notice">{status}</p>
+        )}
         {data.booking.payment_state === 'awaiting_payment' && data.booking.payment_hold_until && (
           <p class="notice" role="status">
             {t.awaitingPayment(

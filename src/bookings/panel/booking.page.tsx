@@ -298,16 +298,16 @@ export function BookingPage(props: BookingPageProps) {
               <PostForm action={`${path}/no-show`} csrf={props.csrf} label={t('booking.noShow')}>
                 <p class="muted">{t('booking.noShowHint')}</p>
                 {props.noShow.fee && (
-                  <ul class="plain">
-                    <li>{t('booking.noShowFee', { fee: props.noShow.fee })}</li>
-                    {props.noShow.kept && <li>{t('booking.noShowKept', { amount: props.noShow.kept })}</li>}
-                    {props.noShow.charged && (
-                      <li>{t('booking.noShowCharged', { amount: props.noShow.charged })}</li>
-                    )}
-                    {props.noShow.refunded && (
-                      <li>{t('booking.noShowRefunded', { amount: props.noShow.refunded })}</li>
-                    )}
-                  </ul>
+                  <p>
+                    {[
+                      t('booking.noShowFee', { fee: props.noShow.fee }),
+                      props.noShow.kept && t('booking.noShowKept', { amount: props.noShow.kept }),
+                      props.noShow.charged && t('booking.noShowCharged', { amount: props.noShow.charged }),
+                      props.noShow.refunded && t('booking.noShowRefunded', { amount: props.noShow.refunded }),
+                    ]
+                      .filter(Boolean)
+                      .join(' ')}
+                  </p>
                 )}
                 <button type="submit" class="danger">
                   {t('booking.noShowButton')}

@@ -371,8 +371,7 @@ describe('the No-show button', () => {
       const page = await client.get(`/panel/bookings/${id}`);
       expect(page.body).toContain(`action="/panel/bookings/${id}/no-show"`);
       // The color service keeps a card under the flexible terms: 50% of 50.00, all of it on the card.
-      expect(page.body).toContain('<li>No-show fee: €25.00.</li>');
-      expect(page.body).toContain('<li>€25.00 is charged to the card on file.</li>');
+      expect(page.body).toContain('<p>No-show fee: €25.00. €25.00 is charged to the card on file.</p>');
       expect(page.body).not.toContain('is refunded.');
 
       const crossSite = await client.post(
@@ -450,9 +449,9 @@ describe('the No-show button', () => {
       const client = await PanelClient.signedIn(t.app, t.db, staff, t.workspace.id);
       const page = await client.get(`/panel/bookings/${created.json().data.uuid}`);
       // 40% of 90.00 kept, 54.00 back to the customer, nothing on the card.
-      expect(page.body).toContain('<li>No-show fee: €36.00.</li>');
-      expect(page.body).toContain('<li>€36.00 of what was paid is kept.</li>');
-      expect(page.body).toContain('<li>€54.00 is refunded.</li>');
+      expect(page.body).toContain(
+        '<p>No-show fee: €36.00. €36.00 of what was paid is kept. €54.00 is refunded.</p>',
+      );
       expect(page.body).not.toContain('charged to the card on file');
     } finally {
       clock.set('2026-09-01T08:00:00Z');
