@@ -29,10 +29,15 @@ export interface FakeStripeRequest {
   path: string;
   form: Obj;
   idempotencyKey: string | undefined;
+  /** Set once the fake has done what the request asked (answered or not). */
+  handled?: boolean;
 }
 
-/** A fault for one request: an error status, no answer at all, or the work done and the answer lost. */
-export type Fault = { status: number; message?: string } | 'hang' | 'drop-after-commit';
+/**
+ * A fault for one request: an error status, no answer at all, the work done and the answer lost,
+ * or the work done and the answer held until the fake stops (the caller dies waiting for it).
+ */
+export type Fault = { status: number; message?: string } | 'hang' | 'drop-after-commit' | 'hang-after-commit';
 
 export interface Endpoint {
   url: string;
@@ -117,6 +122,7 @@ export class FakeStripe {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly hung: ServerResponse[] = [];
+  private readonly requestWaiters = new Set<() => void>();
   private port = 0;
 
   private constructor(
@@ -152,6 +158,33 @@ export class FakeStripe {
     for (const res of this.hung) res.destroy();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** Resolves once a request matching `predicate` has been handled (its work done), at most `timeoutMs` later. */
+  waitForRequest(
+    predicate: (request: FakeStripeRequest) => boolean,
+    timeoutMs = 60_000,
+  ): Promise<FakeStripeRequest> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.requests.find((request) => predicate(request) && request.handled);
+        if (!found) return;
+        clearTimeout(timer);
+        this.requestWaiters.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.requestWaiters.delete(check);
+        reject(new Error('timed out waiting for a request to the fake Stripe'));
+      }, timeoutMs);
+      this.requestWaiters.add(check);
+      check();
+    });
+  }
+
+  private requestHandled(request: FakeStripeRequest): void {
+    request.handled = true;
+    for (const waiter of [...this.requestWaiters]) waiter();
   }
 
   /** Money the fake holds for the customer: succeeded charges minus succeeded refunds. */
@@ -223,6 +256,7 @@ export class FakeStripe {
             },
           }),
         );
+      this.requestHandled(request);
       if (fault === 'drop-after-commit') {
         res.destroy();
         return;
@@ -240,6 +274,11 @@ export class FakeStripe {
       body = JSON.stringify({ error: error.body });
     }
     if (cacheKey && status < 500) this.idempotency.set(cacheKey, { fingerprint, status, body });
+    this.requestHandled(request);
+    if (fault === 'hang-after-commit') {
+      this.hung.push(res);
+      return;
+    }
     if (fault === 'drop-after-commit') {
       res.destroy();
       return;

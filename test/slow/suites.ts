@@ -13,5 +13,6 @@ export const SLOW_SUITES = [
   'test/e2e/mail-durability.test.ts',
   'test/e2e/webhook-durability.test.ts',
   'test/e2e/text-durability.test.ts',
+  'test/e2e/payment-durability.test.ts',
   'test/hardening/fuzz.test.ts',
 ];
