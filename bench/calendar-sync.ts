@@ -189,8 +189,13 @@ export async function runCalendarSyncBench(log: (line: string) => void): Promise
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('workspace_id', '=', w)
       .executeTakeFirstOrThrow();
+    const blockCount = await db
+      .selectFrom('calendar_busy_blocks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', w)
+      .executeTakeFirstOrThrow();
     log(
-      `  first sync: ${(firstSyncMs / 1000).toFixed(1)} s (${first.changed} objects, ${Number(spanCount.n)} busy spans in the 90-day window)`,
+      `  first sync: ${(firstSyncMs / 1000).toFixed(1)} s (${first.changed} objects, ${Number(spanCount.n)} busy spans in the 90-day window, merged into ${Number(blockCount.n)} blocks)`,
     );
 
     for (let i = 0; i < 20; i++) server.put(`e${100 + i}.ics`, eventIcs(100 + i, now, 1));

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import type { CalendarConnectionsTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { BUSY_PIECE_MS, mergeBusy, piecesOf } from './busy-blocks.rules.js';
 
 export type ConnectionRow = Selectable<CalendarConnectionsTable>;
 
@@ -171,9 +172,6 @@ export async function objectsMissingFrom(
   return [...known.keys()].filter((href) => !keep.has(href));
 }
 
-/** The longest stored piece of busy time (src/slots/slots.repository.ts reads from from - this). */
-export const BUSY_PIECE_MS = 86_400_000;
-
 export interface SpanValues {
   href: string;
   start: number;
@@ -198,13 +196,8 @@ export async function replaceSpans(
       .where('href', 'in', hrefs.slice(i, i + 500))
       .execute();
   }
-  // Pieces of at most a day (see the migration): the slot read scans by start only.
-  const pieces: SpanValues[] = [];
-  for (const s of spans) {
-    for (let start = s.start; start < s.end; start += BUSY_PIECE_MS) {
-      pieces.push({ ...s, start, end: Math.min(s.end, start + BUSY_PIECE_MS) });
-    }
-  }
+  // Pieces of at most a day (see the migration): a read by start is bounded.
+  const pieces = spans.flatMap((s) => piecesOf(s));
   for (let i = 0; i < pieces.length; i += 1000) {
     await tx
       .insertInto('calendar_busy_spans')
@@ -221,6 +214,39 @@ export async function replaceSpans(
       )
       .execute();
   }
+}
+
+/**
+ * Rewrites the staffer's busy blocks (the union of all their stored spans, which the slot read
+ * uses) after their spans changed, in the same transaction.
+ */
+export async function rebuildBusyBlocks(tx: Tx, workspaceId: string, stafferId: string): Promise<number> {
+  const spans = await tx
+    .selectFrom('calendar_busy_spans')
+    .select(['start_ms as start', 'end_ms as end'])
+    .where('workspace_id', '=', workspaceId)
+    .where('staffer_id', '=', stafferId)
+    .execute();
+  const blocks = mergeBusy(spans).flatMap((block) => piecesOf(block));
+  await tx
+    .deleteFrom('calendar_busy_blocks')
+    .where('workspace_id', '=', workspaceId)
+    .where('staffer_id', '=', stafferId)
+    .execute();
+  for (let i = 0; i < blocks.length; i += 1000) {
+    await tx
+      .insertInto('calendar_busy_blocks')
+      .values(
+        blocks.slice(i, i + 1000).map((b) => ({
+          workspace_id: workspaceId,
+          staffer_id: stafferId,
+          start_ms: b.start,
+          end_ms: b.end,
+        })),
+      )
+      .execute();
+  }
+  return blocks.length;
 }
 
 /** Every stored object of a staffer (to re-expand when the window moves). */

@@ -16,6 +16,7 @@ import {
   findConnection,
   knownObjects,
   objectsMissingFrom,
+  rebuildBusyBlocks,
   recordSyncFailure,
   recordSyncSuccess,
   replaceSpans,
@@ -395,6 +396,7 @@ export async function syncCalendar(
         objects.map((o) => o.href),
         spans,
       );
+      await rebuildBusyBlocks(tx, workspaceId, stafferId);
     });
   }
   await recordSyncSuccess(deps.db, workspaceId, stafferId, {

@@ -63,11 +63,12 @@ export async function loadStafferInputs(
       WHERE seats > 0
     ) AS occ
     -- Outside busy time from the staffer's own calendar (src/calendar-sync): none unless connected.
+    -- The union of its events (migrations/0037), not each event: the same time blocked, in fewer rows.
     CROSS JOIN LATERAL (
-      -- Stored in pieces of at most a day (migrations/0030): a piece overlapping the padded
-      -- window starts after its start minus a day, so the btree on start_ms bounds the scan.
+      -- Stored in pieces of at most a day: a piece overlapping the padded window starts after
+      -- its start minus a day, so the primary key's btree on start_ms bounds the scan.
       SELECT json_agg(b.start_ms) AS busy_start_ms, json_agg(b.end_ms) AS busy_end_ms
-      FROM calendar_busy_spans b
+      FROM calendar_busy_blocks b
       WHERE b.workspace_id = ${args.workspaceId}
         AND b.staffer_id = st.id
         AND b.start_ms > ${args.from - 2 * DAY_MS}::float8

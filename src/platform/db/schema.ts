@@ -725,6 +725,14 @@ export interface CalendarBusySpansTable {
   title: Generated<string>;
 }
 
+/** migrations/0037_calendar_busy_blocks.sql: a staffer's busy spans merged, in pieces of a day at most. */
+export interface CalendarBusyBlocksTable {
+  workspace_id: string;
+  staffer_id: string;
+  start_ms: number;
+  end_ms: number;
+}
+
 /** migrations/0034_calendar_writes.sql: booking revisions to send to the staffer's calendar. */
 export interface CalendarWritesTable {
   workspace_id: string;
@@ -793,6 +801,7 @@ export interface DB {
   calendar_connections: CalendarConnectionsTable;
   calendar_objects: CalendarObjectsTable;
   calendar_busy_spans: CalendarBusySpansTable;
+  calendar_busy_blocks: CalendarBusyBlocksTable;
   calendar_writes: CalendarWritesTable;
   calendar_booking_events: CalendarBookingEventsTable;
 }
