@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { claimDueQueueMessages, type MessageQueue } from '../outbox/message-queue.repository.js';
 import { ALL_PARTITIONS } from '../outbox/partitions.js';
 import type { Db } from '../platform/db/client.js';
 import type { MailKind, MailMessagesTable, MailState } from '../platform/db/schema.js';
@@ -76,89 +77,21 @@ export async function dropRemindersBefore(
       AND m.kind = 'reminder' AND m.state = 'pending' AND m.revision < v.revision`.execute(tx);
 }
 
-/** At most this many workspaces are claimed in per round, so one round stays short. */
-const WORKSPACES_PER_ROUND = 50;
-
 /**
- * Claims up to `limit` due messages of the given partitions: pending ones whose time has come and
- * claimed ones whose lease ran out (their worker died mid-send: the message goes again, with the
- * same Message-ID). Like webhook deliveries (src/webhooks/deliveries.repository.ts): workspaces
- * with due work are found by a plain read, then each is claimed by one statement that touches
- * that workspace only.
+ * Claims up to `limit` due messages of the given partitions (src/outbox/message-queue.repository.ts):
+ * a message whose worker died mid-send goes again, with the same Message-ID.
  */
-export async function claimDueMessages(
+export function claimDueMessages(
   db: Db,
   now: number,
   leaseUntil: number,
   limit: number,
   partitions: readonly number[] = ALL_PARTITIONS,
 ): Promise<MailRow[]> {
-  if (partitions.length === 0) return [];
-  const at = new Date(now);
-  const workspaces = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('mail_messages')
-        .select(['workspace_id', 'partition'])
-        .distinct()
-        .where('partition', 'in', partitions)
-        .where('state', 'in', ['pending', 'sending'])
-        .where('next_attempt_at', '<=', at)
-        .as('due'),
-    )
-    .select(['workspace_id', 'partition'])
-    .orderBy(sql`random()`)
-    .limit(Math.max(1, Math.min(Math.ceil(limit / 4), WORKSPACES_PER_ROUND)))
-    .execute();
-  if (workspaces.length === 0) return [];
-  const share = Math.max(1, Math.floor(limit / workspaces.length));
-  const claimed = await Promise.all(
-    workspaces.map(({ workspace_id, partition }) =>
-      claimInWorkspace(db, workspace_id, partition, at, new Date(leaseUntil), share),
-    ),
-  );
-  return claimed.flat();
+  return claimDueQueueMessages<MailRow>(db, MAIL_QUEUE, now, leaseUntil, limit, partitions);
 }
 
-/**
- * One workspace's claim: due messages become `sending` until `leaseUntil` (kept in
- * next_attempt_at) with the attempt number bumped. A message waits while an earlier one of its
- * booking to the same recipient is in flight or not yet tried, so a customer reads "confirmed"
- * before "canceled". The due condition is checked again on the row being updated, so two
- * workers racing for one row never both claim it. The workspace's partition lets the candidates
- * be read from the due index (partition, next_attempt_at): the workspace's reminders of later,
- * however many, are never scanned.
- */
-async function claimInWorkspace(
-  db: Db,
-  workspaceId: string,
-  partition: number,
-  at: Date,
-  leaseUntil: Date,
-  limit: number,
-): Promise<MailRow[]> {
-  const result = await sql<MailRow>`
-    UPDATE mail_messages AS m
-    SET state = 'sending', attempt_count = m.attempt_count + 1, next_attempt_at = ${leaseUntil}, updated_at = ${at}
-    WHERE m.workspace_id = ${workspaceId}
-      AND m.state IN ('pending', 'sending') AND m.next_attempt_at <= ${at}
-      AND m.id IN (
-        SELECT c.id FROM mail_messages AS c
-        WHERE c.workspace_id = ${workspaceId} AND c.partition = ${partition}
-          AND c.state IN ('pending', 'sending') AND c.next_attempt_at <= ${at}
-          AND NOT EXISTS (
-            SELECT 1 FROM mail_messages AS e
-            WHERE e.workspace_id = ${workspaceId} AND e.booking_id = c.booking_id
-              AND e.recipient = c.recipient AND e.revision < c.revision AND e.kind <> 'reminder'
-              AND ((e.state = 'sending' AND e.next_attempt_at > ${at})
-                OR (e.state = 'pending' AND e.attempt_count = 0))
-            -- Keeps this a lookup per candidate by (workspace_id, booking_id): see deliveries.repository.ts.
-            OFFSET 0)
-        ORDER BY c.next_attempt_at, c.revision, c.id
-        LIMIT ${limit})
-    RETURNING m.*`.execute(db);
-  return result.rows;
-}
+const MAIL_QUEUE: MessageQueue = { table: 'mail_messages', markInDoubt: false };
 
 /** What an attempt ended in. */
 export interface AttemptRecord {

@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { claimDueQueueMessages, type MessageQueue } from '../outbox/message-queue.repository.js';
 import { ALL_PARTITIONS } from '../outbox/partitions.js';
 import type { Db } from '../platform/db/client.js';
 import type { TextKind, TextMessagesTable, TextProviderName, TextState } from '../platform/db/schema.js';
@@ -76,68 +77,22 @@ export async function dropTextRemindersBefore(
       AND m.kind = 'reminder' AND m.state = 'pending' AND m.revision < v.revision`.execute(tx);
 }
 
-const WORKSPACES_PER_ROUND = 50;
-
 /**
- * Claims up to `limit` due texts of the given partitions, like the mail queue: pending ones whose
- * time has come and claimed ones whose lease ran out. A lease that ran out marks the text
- * `in_doubt`: its worker may have reached the provider and died before recording the answer.
+ * Claims up to `limit` due texts of the given partitions, like the mail queue
+ * (src/outbox/message-queue.repository.ts). A lease that ran out marks the text `in_doubt`: its
+ * worker may have reached the provider and died before recording the answer.
  */
-export async function claimDueTexts(
+export function claimDueTexts(
   db: Db,
   now: number,
   leaseUntil: number,
   limit: number,
   partitions: readonly number[] = ALL_PARTITIONS,
 ): Promise<TextRow[]> {
-  if (partitions.length === 0) return [];
-  const at = new Date(now);
-  const workspaces = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('text_messages')
-        .select(['workspace_id', 'partition'])
-        .distinct()
-        .where('partition', 'in', partitions)
-        .where('state', 'in', ['pending', 'sending'])
-        .where('next_attempt_at', '<=', at)
-        .as('due'),
-    )
-    .select(['workspace_id', 'partition'])
-    .orderBy(sql`random()`)
-    .limit(Math.max(1, Math.min(Math.ceil(limit / 4), WORKSPACES_PER_ROUND)))
-    .execute();
-  if (workspaces.length === 0) return [];
-  const share = Math.max(1, Math.floor(limit / workspaces.length));
-  const claimed = await Promise.all(
-    workspaces.map(async ({ workspace_id, partition }) => {
-      // A text waits while an earlier one of its booking is in flight or untried, so "booked"
-      // arrives before "canceled".
-      const result = await sql<TextRow>`
-        UPDATE text_messages AS m
-        SET state = 'sending', attempt_count = m.attempt_count + 1, next_attempt_at = ${new Date(leaseUntil)},
-            in_doubt = m.in_doubt OR m.state = 'sending', updated_at = ${at}
-        WHERE m.workspace_id = ${workspace_id}
-          AND m.state IN ('pending', 'sending') AND m.next_attempt_at <= ${at}
-          AND m.id IN (
-            SELECT c.id FROM text_messages AS c
-            WHERE c.workspace_id = ${workspace_id} AND c.partition = ${partition}
-              AND c.state IN ('pending', 'sending') AND c.next_attempt_at <= ${at}
-              AND NOT EXISTS (
-                SELECT 1 FROM text_messages AS e
-                WHERE e.workspace_id = ${workspace_id} AND e.booking_id = c.booking_id
-                  AND e.recipient = c.recipient AND e.revision < c.revision AND e.kind <> 'reminder'
-                  AND ((e.state = 'sending' AND e.next_attempt_at > ${at})
-                    OR (e.state = 'pending' AND e.attempt_count = 0))
-                OFFSET 0)
-            ORDER BY c.next_attempt_at, c.revision, c.id
-            LIMIT ${share})
-        RETURNING m.*`.execute(db);
-      return result.rows;
-    }),
-  );
-  return claimed.flat();
+  return claimDueQueueMessages<TextRow>(db, TEXT_QUEUE, now, leaseUntil, limit, partitions);
 }
+
+const TEXT_QUEUE: MessageQueue = { table: 'text_messages', markInDoubt: true };
 
 /** What an attempt ended in. */
 export interface TextAttempt {
