@@ -27,9 +27,9 @@ describe('mergeBusy', () => {
 
   // Minute-grained spans over three days, so overlaps, touches and gaps all occur.
   const spans = fc.array(
-    fc.tuple(fc.integer({ min: 0, max: 3 * 1440 }), fc.integer({ min: 0, max: 600 })).map(
-      ([start, length]): Interval => ({ start: start * 60_000, end: (start + length) * 60_000 }),
-    ),
+    fc
+      .tuple(fc.integer({ min: 0, max: 3 * 1440 }), fc.integer({ min: 0, max: 600 }))
+      .map(([start, length]): Interval => ({ start: start * 60_000, end: (start + length) * 60_000 })),
     { maxLength: 60 },
   );
 
