@@ -240,15 +240,7 @@ function locationIdsOf(lookups: ImportLookups, names: string[]): { ids: string[]
 
 async function planServices(ctx: RequestContext & { db: Db }, rows: Rows, lookups: ImportLookups) {
   const byName = new Map(lookups.services.map((s) => [nameKey(s.name), s]));
-  // Every staffer's current services in one read, for the rows that match an existing staffer.
-  const [pairs, currentAssignments] = await Promise.all([
-    listOfferedServicePairs(ctx.db, ctx.workspace.id),
-    assignmentsOfStaffers(
-      ctx.db,
-      ctx.workspace.id,
-      lookups.staffers.map((s) => s.id),
-    ),
-  ]);
+  const pairs = await listOfferedServicePairs(ctx.db, ctx.workspace.id);
   const locationsOf = (serviceId: string) =>
     pairs
       .filter((pair) => pair.service_id === serviceId)
