@@ -85,8 +85,21 @@ describe.skipIf(!url).each(transports)('slot caches across processes over $name'
     await scratch?.drop();
   });
 
-  /** A new day whose 10:00 A has cached and the store has taken behind every service's back. */
+  /**
+   * A new day whose 10:00 A has cached and the store has taken behind every service's back. The
+   * set-up needs A's answer still cached after the direct insert; on a loaded machine the
+   * backstop TTL can end in between, and then a further day is set up (at most three): that is
+   * the set-up missing, not the property under test failing.
+   */
   async function staleDay() {
+    for (let attempt = 1; ; attempt++) {
+      const tenListed = await staleDayOnce();
+      if (await tenListed()) return tenListed;
+      if (attempt === 3) throw new Error('served from A’s cache: A recomputed three set-ups in a row');
+    }
+  }
+
+  async function staleDayOnce() {
     // Cached answers are keyed by minute: the sequence must not straddle one, or A misses anyway.
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 61_000 - intoMinute));
@@ -115,7 +128,6 @@ describe.skipIf(!url).each(transports)('slot caches across processes over $name'
         seats_taken: 1,
       })
       .execute();
-    expect(await tenListed(), 'served from A’s cache').toBe(true);
     return tenListed;
   }
 
