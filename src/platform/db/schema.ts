@@ -133,9 +133,19 @@ export interface ServicesTable {
   buffer_after_minutes: Generated<number>;
   /** migrations/0028_payments.sql; read through src/payments/payment-policy.rules.ts ('{}' = none). */
   payment_policy: Json<Record<string, unknown>>;
+  /** migrations/0035_resources.sql; read through src/resources/resource-needs.rules.ts ('[]' = none). */
+  resource_requirements: ColumnType<ResourceRequirementJson[], string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
+}
+
+/** One requirement of a service (migrations/0035_resources.sql). */
+export interface ResourceRequirementJson {
+  type: string;
+  units: number;
+  /** A named unit; null = any free units of the type at the booking's location. */
+  resource_id: string | null;
 }
 
 export interface ServiceLocationsTable {
@@ -229,6 +239,28 @@ export interface OccupanciesTable {
   span: string;
   capacity: number;
   seats_taken: number;
+}
+
+export interface ResourcesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  location_id: string;
+  type: string;
+  name: string;
+  capacity: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+/** A unit held by a staffer occupancy (migrations/0035_resources.sql). */
+export interface ResourceOccupanciesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  occupancy_id: string;
+  resource_id: string;
+  /** tstzrange literal, like occupancies.span */
+  span: string;
 }
 
 export type CancelReason =
@@ -795,4 +827,6 @@ export interface DB {
   calendar_busy_spans: CalendarBusySpansTable;
   calendar_writes: CalendarWritesTable;
   calendar_booking_events: CalendarBookingEventsTable;
+  resources: ResourcesTable;
+  resource_occupancies: ResourceOccupanciesTable;
 }
