@@ -495,6 +495,7 @@ export default {
   'history.status': 'تغيّرت الحالة من {from} إلى {to}',
   'history.note': 'أُضيفت ملاحظة عامة',
   'history.staffer': 'تغيّر الموظف من {from} إلى {to}',
+  'history.resources': 'تغيّرت الموارد من {from} إلى {to}',
   'history.services': 'تغيّرت الخدمات من {from} إلى {to}',
   'history.completed': 'اكتمل؛ دُفع {amount} إلى {account}',
   'history.canceled': 'أُلغي',

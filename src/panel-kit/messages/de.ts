@@ -511,6 +511,7 @@ export default {
   'history.status': 'Status geändert von {from} zu {to}',
   'history.note': 'Öffentliche Notiz hinzugefügt',
   'history.staffer': 'Mitarbeiter:in geändert von {from} zu {to}',
+  'history.resources': 'Ressourcen geändert von {from} zu {to}',
   'history.services': 'Leistungen geändert von {from} zu {to}',
   'history.completed': 'Abgeschlossen; {amount} bezahlt auf {account}',
   'history.canceled': 'Storniert',

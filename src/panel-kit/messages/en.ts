@@ -512,6 +512,7 @@ export default {
   'history.status': 'Status changed from {from} to {to}',
   'history.note': 'Public note added',
   'history.staffer': 'Staffer changed from {from} to {to}',
+  'history.resources': 'Resources changed from {from} to {to}',
   'history.services': 'Services changed from {from} to {to}',
   'history.completed': 'Completed; {amount} paid to {account}',
   'history.canceled': 'Canceled',

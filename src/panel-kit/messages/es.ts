@@ -502,6 +502,7 @@ export default {
   'history.status': 'Estado cambiado de {from} a {to}',
   'history.note': 'Nota pública añadida',
   'history.staffer': 'Persona cambiada de {from} a {to}',
+  'history.resources': 'Recursos cambiados de {from} a {to}',
   'history.services': 'Servicios cambiados de {from} a {to}',
   'history.completed': 'Completada; {amount} pagado a {account}',
   'history.canceled': 'Cancelada',

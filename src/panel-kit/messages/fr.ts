@@ -512,6 +512,7 @@ export default {
   'history.status': 'Statut changé de {from} à {to}',
   'history.note': 'Note publique ajoutée',
   'history.staffer': 'Membre changé de {from} à {to}',
+  'history.resources': 'Ressources changées de {from} à {to}',
   'history.services': 'Prestations changées de {from} à {to}',
   'history.completed': 'Terminée ; {amount} payés sur {account}',
   'history.canceled': 'Annulée',

@@ -506,6 +506,7 @@ export default {
   'history.status': 'Stato cambiato da {from} a {to}',
   'history.note': 'Nota pubblica aggiunta',
   'history.staffer': 'Persona cambiata da {from} a {to}',
+  'history.resources': 'Risorse cambiate da {from} a {to}',
   'history.services': 'Servizi cambiati da {from} a {to}',
   'history.completed': 'Completata; {amount} pagati su {account}',
   'history.canceled': 'Annullata',

@@ -504,6 +504,7 @@ export default {
   'history.status': 'Status gewijzigd van {from} naar {to}',
   'history.note': 'Openbare notitie toegevoegd',
   'history.staffer': 'Medewerker gewijzigd van {from} naar {to}',
+  'history.resources': 'Middelen gewijzigd van {from} naar {to}',
   'history.services': 'Diensten gewijzigd van {from} naar {to}',
   'history.completed': 'Afgerond; {amount} betaald op {account}',
   'history.canceled': 'Geannuleerd',

@@ -505,6 +505,7 @@ export default {
   'history.status': 'Status zmieniony z {from} na {to}',
   'history.note': 'Dodano notatkę publiczną',
   'history.staffer': 'Pracownik zmieniony z {from} na {to}',
+  'history.resources': 'Zasoby zmienione z {from} na {to}',
   'history.services': 'Usługi zmienione z {from} na {to}',
   'history.completed': 'Zakończona; zapłacono {amount} na konto {account}',
   'history.canceled': 'Anulowana',

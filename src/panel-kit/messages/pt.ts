@@ -503,6 +503,7 @@ export default {
   'history.status': 'Estado mudado de {from} para {to}',
   'history.note': 'Nota pública adicionada',
   'history.staffer': 'Pessoa mudada de {from} para {to}',
+  'history.resources': 'Recursos mudados de {from} para {to}',
   'history.services': 'Serviços mudados de {from} para {to}',
   'history.completed': 'Concluída; {amount} pago em {account}',
   'history.canceled': 'Cancelada',

@@ -496,6 +496,7 @@ export default {
   'history.status': 'Durum {from} → {to} olarak değişti',
   'history.note': 'Herkese açık not eklendi',
   'history.staffer': 'Personel {from} → {to} olarak değişti',
+  'history.resources': 'Kaynaklar {from} → {to} olarak değişti',
   'history.services': 'Hizmetler {from} → {to} olarak değişti',
   'history.completed': 'Tamamlandı; {amount}, {account} hesabına ödendi',
   'history.canceled': 'İptal edildi',

@@ -502,6 +502,7 @@ export default {
   'history.status': 'Статус змінено з {from} на {to}',
   'history.note': 'Додано публічну нотатку',
   'history.staffer': 'Працівника змінено з {from} на {to}',
+  'history.resources': 'Ресурси змінено з {from} на {to}',
   'history.services': 'Послуги змінено з {from} на {to}',
   'history.completed': 'Завершено; {amount} сплачено на {account}',
   'history.canceled': 'Скасовано',
