@@ -12,6 +12,7 @@ const DAY_MS = 86_400_000;
  * the live units that can serve it (a named one, or every unit of the type at least as big as
  * the service's class) with the spans other sessions hold them within [from, to] (padded by a
  * day, like staffers' occupancies). One statement; none at all for a service needing nothing.
+ * The spans come index-only from resource_occupancies_start (migration 0035).
  */
 export async function loadResourceNeeds(
   db: Db,
@@ -34,12 +35,15 @@ export async function loadResourceNeeds(
     SELECT r.id, r.type, r.capacity, busy.start_ms, busy.end_ms
     FROM resources r
     CROSS JOIN LATERAL (
-      SELECT json_agg(date_part('epoch', lower(ro.span)) * 1000) AS start_ms,
-             json_agg(date_part('epoch', upper(ro.span)) * 1000) AS end_ms
+      -- Both aggregates are fed the same rows in the same order, so the arrays line up; the
+      -- engine sorts them (prepareResources), so no ORDER BY makes the database sort them too.
+      SELECT json_agg(ro.start_ms) AS start_ms, json_agg(ro.end_ms) AS end_ms
       FROM resource_occupancies ro
       WHERE ro.workspace_id = ${args.workspaceId}
         AND ro.resource_id = r.id
-        AND ro.span && tstzrange(${new Date(args.from - DAY_MS)}::timestamptz, ${new Date(args.to + DAY_MS)}::timestamptz)
+        AND ro.start_ms > ${args.from - 3 * DAY_MS}::float8
+        AND ro.start_ms < ${args.to + DAY_MS}::float8
+        AND ro.end_ms > ${args.from - DAY_MS}::float8
         ${args.excludeOccupancyId ? sql`AND ro.occupancy_id <> ${args.excludeOccupancyId}` : sql``}
     ) AS busy
     WHERE r.workspace_id = ${args.workspaceId}
@@ -128,6 +132,8 @@ async function tryHold(
         occupancy_id: args.occupancyId,
         resource_id: resourceId,
         span: sql<string>`tstzrange(${args.spanStart}::timestamptz, ${args.spanEnd}::timestamptz)`,
+        start_ms: args.spanStart.getTime(),
+        end_ms: args.spanEnd.getTime(),
       })
       .execute();
     await sql`RELEASE SAVEPOINT hold_unit`.execute(tx);
@@ -155,7 +161,7 @@ export async function releaseUnitsIfEmpty(tx: Tx, workspaceId: string, occupancy
 /** The session's units replaced by `resourceIds` (PUT /bookings/{uuid}/resources, the panel). */
 export async function replaceUnits(
   tx: Tx,
-  args: { workspaceId: string; occupancyId: string; span: string; resourceIds: string[] },
+  args: { workspaceId: string; occupancyId: string; span: OccupancySpan; resourceIds: string[] },
 ): Promise<void> {
   await tx
     .deleteFrom('resource_occupancies')
@@ -170,7 +176,9 @@ export async function replaceUnits(
           workspace_id: args.workspaceId,
           occupancy_id: args.occupancyId,
           resource_id: resourceId,
-          span: args.span,
+          span: args.span.span,
+          start_ms: args.span.startMs,
+          end_ms: args.span.endMs,
         })
         .execute();
     } catch (error) {
@@ -181,15 +189,30 @@ export async function replaceUnits(
   }
 }
 
-/** The span a session occupies (tstzrange text), which the units it holds occupy too. */
-export async function occupancySpan(tx: Tx, workspaceId: string, occupancyId: string): Promise<string> {
+export interface OccupancySpan {
+  /** tstzrange text */
+  span: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** The span a session occupies, which the units it holds occupy too. */
+export async function occupancySpan(
+  tx: Tx,
+  workspaceId: string,
+  occupancyId: string,
+): Promise<OccupancySpan> {
   const row = await tx
     .selectFrom('occupancies')
-    .select('span')
+    .select([
+      'span',
+      sql<number>`date_part('epoch', lower(span)) * 1000`.as('start_ms'),
+      sql<number>`date_part('epoch', upper(span)) * 1000`.as('end_ms'),
+    ])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', occupancyId)
     .executeTakeFirstOrThrow();
-  return row.span;
+  return { span: row.span, startMs: Number(row.start_ms), endMs: Number(row.end_ms) };
 }
 
 /** The units each of these sessions holds (booking reads and webhook bodies), by occupancy id. */

@@ -261,6 +261,9 @@ export interface ResourceOccupanciesTable {
   resource_id: string;
   /** tstzrange literal, like occupancies.span */
   span: string;
+  /** The span's bounds in epoch ms (the time-slot read's index). */
+  start_ms: number;
+  end_ms: number;
 }
 
 export type CancelReason =
