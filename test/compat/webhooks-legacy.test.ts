@@ -112,7 +112,9 @@ describe('legacy webhook bodies and static headers', () => {
       resource_uids: [chair],
       resources_description: 'Chair 1',
     });
-    const standard = standardReceiver.requests.map((r) => r.json().data.booking.resources);
+    const standard = standardReceiver.requests.map(
+      (r) => (r.json() as { data: { booking: { resources: unknown } } }).data.booking.resources,
+    );
     expect(standard).toEqual([
       [{ uuid: chair, type: 'chair', name: 'Chair 1' }],
       [{ uuid: chair, type: 'chair', name: 'Chair 1' }],

@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'الموظفون وساعات العمل',
   'nav.statuses': 'حالات الحجز',
   'nav.paymentAccounts': 'حسابات الدفع',
+  'nav.resources': 'الموارد',
   'nav.settings': 'الإعدادات',
   'nav.workspace': 'مساحة العمل',
   'nav.team': 'الأعضاء',

@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Team und Arbeitszeiten',
   'nav.statuses': 'Buchungsstatus',
   'nav.paymentAccounts': 'Zahlungskonten',
+  'nav.resources': 'Ressourcen',
   'nav.settings': 'Einstellungen',
   'nav.workspace': 'Arbeitsbereich',
   'nav.team': 'Mitglieder',

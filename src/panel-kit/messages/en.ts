@@ -26,6 +26,7 @@ export default {
   'nav.staffers': 'Staff and hours',
   'nav.statuses': 'Booking statuses',
   'nav.paymentAccounts': 'Payment accounts',
+  'nav.resources': 'Resources',
   'nav.settings': 'Settings',
   'nav.workspace': 'Workspace',
   'nav.team': 'Team',

@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Equipo y horarios',
   'nav.statuses': 'Estados de reserva',
   'nav.paymentAccounts': 'Cuentas de pago',
+  'nav.resources': 'Recursos',
   'nav.settings': 'Ajustes',
   'nav.workspace': 'Espacio',
   'nav.team': 'Miembros',

@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Équipe et horaires',
   'nav.statuses': 'Statuts de réservation',
   'nav.paymentAccounts': 'Comptes de paiement',
+  'nav.resources': 'Ressources',
   'nav.settings': 'Réglages',
   'nav.workspace': 'Espace',
   'nav.team': 'Membres',

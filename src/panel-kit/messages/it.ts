@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Personale e orari',
   'nav.statuses': 'Stati delle prenotazioni',
   'nav.paymentAccounts': 'Conti di pagamento',
+  'nav.resources': 'Risorse',
   'nav.settings': 'Impostazioni',
   'nav.workspace': 'Spazio',
   'nav.team': 'Membri',

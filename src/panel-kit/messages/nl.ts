@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Medewerkers en uren',
   'nav.statuses': 'Boekingsstatussen',
   'nav.paymentAccounts': 'Betaalrekeningen',
+  'nav.resources': 'Middelen',
   'nav.settings': 'Instellingen',
   'nav.workspace': 'Werkruimte',
   'nav.team': 'Leden',

@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Personel i godziny',
   'nav.statuses': 'Statusy rezerwacji',
   'nav.paymentAccounts': 'Konta płatności',
+  'nav.resources': 'Zasoby',
   'nav.settings': 'Ustawienia',
   'nav.workspace': 'Przestrzeń',
   'nav.team': 'Członkowie',

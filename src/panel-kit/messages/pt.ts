@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Equipa e horários',
   'nav.statuses': 'Estados das marcações',
   'nav.paymentAccounts': 'Contas de pagamento',
+  'nav.resources': 'Recursos',
   'nav.settings': 'Definições',
   'nav.workspace': 'Espaço',
   'nav.team': 'Membros',

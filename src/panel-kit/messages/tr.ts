@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Personel ve saatler',
   'nav.statuses': 'Randevu durumları',
   'nav.paymentAccounts': 'Ödeme hesapları',
+  'nav.resources': 'Kaynaklar',
   'nav.settings': 'Ayarlar',
   'nav.workspace': 'Çalışma alanı',
   'nav.team': 'Üyeler',

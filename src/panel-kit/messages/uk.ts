@@ -20,6 +20,7 @@ export default {
   'nav.staffers': 'Персонал і години',
   'nav.statuses': 'Статуси бронювань',
   'nav.paymentAccounts': 'Платіжні рахунки',
+  'nav.resources': 'Ресурси',
   'nav.settings': 'Параметри',
   'nav.workspace': 'Простір',
   'nav.team': 'Учасники',
