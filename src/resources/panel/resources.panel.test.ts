@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
-import { createLocation } from '../../../test/helpers/factories.js';
+import { FixedClock } from '../../../test/helpers/clock.js';
+import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
@@ -8,7 +9,7 @@ let admin: PanelClient;
 let mitte: { id: string };
 let kreuzberg: { id: string };
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ clock: new FixedClock('2026-09-01T08:00:00Z') });
   admin = await PanelClient.signedIn(
     t.app,
     t.db,
@@ -122,5 +123,42 @@ describe('Setup → Resources', () => {
     const forged = await admin.post(`${PAGE}/${mitte.id}/${mine.uuid}/archive`, {}, { csrf: null });
     expect(forged.statusCode).toBe(403);
     expect((await resourcesOf(mitte.id)).map((r) => r.name)).toContain('Mine');
+  });
+});
+
+describe('a booking’s resources in the panel', () => {
+  it('shows the units the booking holds and moves it to another', async () => {
+    const ws = t.workspace.id;
+    const location = await createLocation(t.db, ws, { name: 'Spa' });
+    const massage = await createService(t.db, ws, [location.id], { name: 'Massage' });
+    const anna = await createStaffer(t.db, ws, location.id, [massage.id], { firstName: 'Anna' });
+    const one = await add(location.id, 'Room 1');
+    const two = await add(location.id, 'Room 2');
+    expect(
+      (await t.call('PATCH', `/services/${massage.id}`, { resources: [{ type: 'room' }] })).statusCode,
+    ).toBe(200);
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: '2026-09-10T08:00:00Z',
+      location_uuid: location.id,
+      service_uuid: massage.id,
+      staffer_uuid: anna.id,
+      customer_phone: '+4915170000099',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.uuid;
+    const page = await admin.get(`/panel/bookings/${id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/<dt>Resources<\/dt>\s*<dd>Room 1<\/dd>/);
+    expect(page.body).toContain(`value="${two.uuid}"`);
+
+    const moved = await admin.post(`/panel/bookings/${id}/resources`, { resource_uuids: [two.uuid] });
+    expect(moved.statusCode, moved.body).toBe(303);
+    expect((await t.call('GET', `/bookings/${id}`)).json().data.resources).toEqual([
+      { uuid: two.uuid, type: 'room', name: 'Room 2' },
+    ]);
+    const after = await admin.get(`/panel/bookings/${id}?notice=resources`);
+    expect(after.body).toContain('The resources are changed.');
+    expect(after.body).toContain('Resources changed from Room 1 to Room 2');
+    expect(one.uuid).not.toBe(two.uuid);
   });
 });
