@@ -162,3 +162,36 @@ describe('a booking’s resources in the panel', () => {
     expect(one.uuid).not.toBe(two.uuid);
   });
 });
+
+describe('a service’s resources in Setup → Services', () => {
+  it('are typed as a line, saved as the API saves them, shown back, and a bad entry is named', async () => {
+    const location = await createLocation(t.db, t.workspace.id, { name: 'Salon' });
+    const body = (resources: string) => ({
+      name: `Colour ${resources}`,
+      duration_minutes: '60',
+      price: '50',
+      capacity: '1',
+      buffer_before_minutes: '0',
+      buffer_after_minutes: '0',
+      location_uuids: [location.id],
+      resources,
+    });
+    await admin.get('/panel/setup/services/new');
+    const created = await admin.post('/panel/setup/services', body('wash-station, 2 chair'));
+    expect(created.statusCode, created.body).toBe(303);
+    const listed = (await t.call('GET', `/locations/${location.id}/services`)).json().data as {
+      uuid: string;
+      resources: unknown;
+    }[];
+    expect(listed[0]!.resources).toEqual([
+      { type: 'wash-station', units: 1, resource_uuid: null },
+      { type: 'chair', units: 2, resource_uuid: null },
+    ]);
+    const edit = await admin.get(`/panel/setup/services/${listed[0]!.uuid}`);
+    expect(edit.body).toContain('value="wash-station, 2 chair"');
+    const bad = await admin.post('/panel/setup/services', body('room, big hall'));
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('id="f-resources-error"');
+    expect(bad.body).toContain('value="room, big hall"');
+  });
+});
