@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSession } from '../../src/users/sessions.service.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
-import { createLocation } from '../helpers/factories.js';
+import { createLocation, createService, createStaffer } from '../helpers/factories.js';
 import { makeUser } from '../helpers/panel-client.js';
 import { launch, listeningApp } from './booking-page-browser.js';
 import { PageChecks } from './page-kit.js';
@@ -59,6 +59,53 @@ describe('Setup → Resources', () => {
       'chair:Chair 1',
       'room:Blue room',
     ]);
+    expect(errors).toEqual([]);
+    expect(checks.findings).toEqual([]);
+    await context.close();
+  });
+
+  it('a service needing a room, and a booking holding one, moved to another room from its page', async () => {
+    const ws = t.workspace.id;
+    const location = await createLocation(t.db, ws, { name: 'Spa' });
+    const massage = await createService(t.db, ws, [location.id], { name: 'Massage' });
+    const anna = await createStaffer(t.db, ws, location.id, [massage.id], { firstName: 'Anna' });
+    for (const name of ['Room 1', 'Room 2'])
+      await t.call('POST', '/resources', { location_uuid: location.id, type: 'room', name });
+    const owner = await makeUser(t.db, [{ workspaceId: ws, role: 'owner' }]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await context.addCookies([
+      { name: 'kairos_session', value: await startSession(t.db, owner.id, ws, clock.now()), url: base },
+    ]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/panel/setup/services/${massage.id}`);
+    await page.getByLabel('Resources needed').fill('room');
+    await page.getByRole('button', { name: /^Save/ }).click();
+    await page.waitForURL(/notice=saved/);
+    await page.goto(`${base}/panel/setup/services/${massage.id}`);
+    expect(await page.getByLabel('Resources needed').inputValue()).toBe('room');
+    await checks.check(page, 'service-form');
+
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: '2026-09-10T08:00:00Z',
+      location_uuid: location.id,
+      service_uuid: massage.id,
+      staffer_uuid: anna.id,
+      customer_phone: '+4915170000077',
+      customer_first_name: 'Mia',
+    });
+    expect(created.json().data.resources.map((r: { name: string }) => r.name)).toEqual(['Room 1']);
+    await page.goto(`${base}/panel/bookings/${created.json().data.uuid}`);
+    const moveTo = page.getByRole('form', { name: 'Change resources' });
+    await moveTo.getByLabel('Room 1 (room)').uncheck();
+    await moveTo.getByLabel('Room 2 (room)').check();
+    await moveTo.getByRole('button', { name: 'Save the resources' }).click();
+    await page.waitForURL(/notice=resources/);
+    expect(await page.getByRole('status').textContent()).toBe('The resources are changed.');
+    await checks.check(page, 'booking');
+    const read = (await t.call('GET', `/bookings/${created.json().data.uuid}`)).json().data;
+    expect(read.resources.map((r: { name: string }) => r.name)).toEqual(['Room 2']);
     expect(errors).toEqual([]);
     expect(checks.findings).toEqual([]);
     await context.close();
