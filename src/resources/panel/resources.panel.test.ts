@@ -160,7 +160,9 @@ describe('a booking’s resources in the panel', () => {
     expect(after.body).toContain('The resources are changed.');
     expect(after.body).toContain('Resources changed from Room 1 to Room 2');
     // The calendar's block names the room beside the service.
-    const day = await admin.get(`/panel/calendar?location=${location.id}&date=2026-09-10&view=day&staffer=all`);
+    const day = await admin.get(
+      `/panel/calendar?location=${location.id}&date=2026-09-10&view=day&staffer=all`,
+    );
     expect(day.statusCode).toBe(200);
     expect(day.body).toContain('Massage · Room 2 · ');
     expect(one.uuid).not.toBe(two.uuid);
