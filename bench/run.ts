@@ -22,6 +22,8 @@
  *                       incremental sync, 31-day time-slots with vs without it (issue 28); prints
  *   BENCH_ONLY=lists    only the lists at 1,000 rows (issue 18); BENCH_ONLY=soak only the soak;
  *                       prints the figures and leaves docs/performance.md alone
+ *   BENCH_ONLY=resources  only the 31-day time-slots with 20 staffers, 10 rooms and 5,000
+ *                       bookings, a service needing a room against one needing none (issue 29)
  *   BENCH_ONLY=citus    only creates and 31-day time-slots on a local Citus cluster against plain
  *                       PostgreSQL (needs BENCH_DATABASE_URL); prints the figures
  *   BENCH_ONLY=reports  only the six reports over a year of 100,000 bookings beside GET /locations
@@ -44,6 +46,7 @@ import { runManyProcesses } from './many-processes.js';
 import { runPaymentsBench } from './payments.js';
 import { type BenchReport, evaluateBars, renderResults, runLogLine, writePerformanceDoc } from './report.js';
 import { type ReportBenchResult, runReportsBench } from './reports.js';
+import { RESOURCES_RATIO_BAR, runResourcesBench } from './resources.js';
 import { FULL_TIMING, QUICK_TIMING } from './scenarios.js';
 import { runSlotsEngineBench } from './slots-engine.js';
 import { runSoak, type SoakMinute, soakRatio } from './soak.js';
@@ -112,6 +115,18 @@ async function main(): Promise<number> {
     clearTimeout(watchdog);
     const result = await runCalendarSyncBench(log);
     log(`  ${result.ratio <= 1.1 ? 'pass' : 'MISSED'}: time-slots ratio ${result.ratio.toFixed(2)}`);
+    return 0;
+  }
+  if (only === 'resources') {
+    clearTimeout(watchdog);
+    const machine = machineInfo();
+    log(
+      `bench: ${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAtStart.join(' ')}`,
+    );
+    const result = await runResourcesBench(log);
+    log(
+      `  ${result.ratio <= RESOURCES_RATIO_BAR ? 'pass' : 'MISSED'}: time-slots ratio ${result.ratio.toFixed(2)}`,
+    );
     return 0;
   }
   if (only === 'citus') {

@@ -232,6 +232,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -524,6 +531,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -793,6 +807,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -898,7 +919,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "created" | "rescheduled" | "status_changed" | "note_added" | "staffer_changed" | "services_changed" | "completed" | "canceled";
+                                action: "created" | "rescheduled" | "status_changed" | "note_added" | "staffer_changed" | "services_changed" | "resources_changed" | "completed" | "canceled";
                                 actor: {
                                     /** @enum {unknown} */
                                     type: "api_key" | "user" | "system" | "cli";
@@ -1318,6 +1339,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -1590,6 +1618,293 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
+                                source: string;
+                                staffer: {
+                                    first_name: string;
+                                    last_name: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                } | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                /** @example 2026-09-10T14:00:00+02:00 */
+                                start_time_local: string;
+                                status: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    type: "new" | "confirmed" | "custom" | "completed" | "canceled";
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{bookingUuid}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the resources (rooms, chairs, equipment) the booking holds */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    bookingUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The units the booking's session holds from now on: live resources of its location, free for its whole span (docs/resources.md) */
+                        resource_uuids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                booking_callback: boolean | null;
+                                booking_comment: string;
+                                /** @enum {unknown} */
+                                cancel_reason: "canceled" | "didnt_come" | "postponed" | "wrong_order" | "spam" | "other" | "abandoned" | "rescheduled" | "not_confirmed" | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    /** @example +4915112345678 */
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                duration: {
+                                    /** @example PT1H30M */
+                                    iso_8601: string;
+                                    /** @enum {string} */
+                                    label: "minutes";
+                                    value: number;
+                                };
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                end_time: string;
+                                end_time_local: string;
+                                is_canceled: boolean;
+                                is_completed: boolean;
+                                /** @description The customer's own links, absolute under PUBLIC_URL (without it, the address the server listens on): `manage` (`/book/<slug>/manage/<token>`: see, cancel, reschedule until the cut-off) and `ical` (the same plus `/calendar.ics`). The token is signed; the links open until 30 days after the booking ends. */
+                                links: {
+                                    /** Format: uri */
+                                    link: string;
+                                    /**
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
+                                     * @enum {unknown}
+                                     */
+                                    type: "manage" | "ical" | "payment";
+                                }[];
+                                /** Format: uuid */
+                                location_uuid: string;
+                                order: {
+                                    /** @description Minor units of the workspace currency */
+                                    amount_paid: number;
+                                    amount_paid_formatted: string;
+                                    currency: string;
+                                    payments: {
+                                        /** Format: uuid */
+                                        account_uuid: string;
+                                        /** @description Minor units of the workspace currency */
+                                        amount: number;
+                                        /**
+                                         * @description UTC ISO 8601 with 'Z'
+                                         * @example 2026-09-10T12:00:00Z
+                                         */
+                                        created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
+                                        /** Format: uuid */
+                                        uuid: string;
+                                    }[];
+                                    /** @description Minor units of the workspace currency */
+                                    subtotal: number;
+                                    subtotal_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    tax: number;
+                                    tax_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    total: number;
+                                    total_formatted: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                ordered_services: {
+                                    currency: string;
+                                    description: string;
+                                    /** @description Minor units of the workspace currency */
+                                    discount: number;
+                                    discount_formatted: string;
+                                    duration: {
+                                        /** @example PT1H30M */
+                                        iso_8601: string;
+                                        /** @enum {string} */
+                                        label: "minutes";
+                                        value: number;
+                                    };
+                                    name: string;
+                                    original_duration: {
+                                        /** @example PT1H30M */
+                                        iso_8601: string;
+                                        /** @enum {string} */
+                                        label: "minutes";
+                                        value: number;
+                                    };
+                                    /** @description Minor units of the workspace currency */
+                                    original_price: number;
+                                    original_price_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    price: number;
+                                    price_formatted: string;
+                                    quantity: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reserved_on: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reserved_until: string;
+                                    /** Format: uuid */
+                                    service_uuid: string;
+                                    /** @example Europe/Berlin */
+                                    timezone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
+                                /** @description Until when the customer may cancel or reschedule through the manage link */
+                                policy: {
+                                    cancel_cutoff_minutes: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    cancel_until: string;
+                                    reschedule_cutoff_minutes: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reschedule_until: string;
+                                };
+                                /** @description The booking comment and every added note, joined by newlines */
+                                public_notes: string;
+                                quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -1862,6 +2177,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2135,6 +2457,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2407,6 +2736,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2680,6 +3016,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2952,6 +3295,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -3227,6 +3577,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -3538,6 +3895,13 @@ export interface paths {
                                 /** @description The booking comment and every added note, joined by newlines */
                                 public_notes: string;
                                 quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -5506,6 +5870,104 @@ export interface paths {
         };
         trace?: never;
     };
+    "/locations/{locationUuid}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the live resources of a location (rooms, chairs, equipment), by type */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    locationUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                capacity: number;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                name: string;
+                                type: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            }[];
+                            /** @description Absolute under PUBLIC_URL when it is set, otherwise relative to the host */
+                            links: {
+                                first: string;
+                                last: string;
+                                next: string | null;
+                                prev: string | null;
+                            };
+                            meta: {
+                                current_page: number;
+                                last_page: number;
+                                per_page: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/locations/{locationUuid}/service-categories": {
         parameters: {
             query?: never;
@@ -5693,6 +6155,12 @@ export interface paths {
                                 price: number;
                                 /** @example €90.00 */
                                 price_formatted: string;
+                                resources: {
+                                    /** Format: uuid */
+                                    resource_uuid: string | null;
+                                    type: string;
+                                    units: number;
+                                }[];
                                 /** Format: uuid */
                                 uuid: string;
                             }[];
@@ -6481,6 +6949,319 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a resource of a location (201) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How many people it holds; default 1 */
+                        capacity?: number;
+                        /**
+                         * Format: uuid
+                         * @description The live location the unit belongs to
+                         */
+                        location_uuid: string;
+                        name: string;
+                        /**
+                         * @description What kind of unit it is (room, chair, equipment, court, ...): lowercase, a service asks for units of a type
+                         * @example room
+                         */
+                        type: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                capacity: number;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                name: string;
+                                type: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/resources/{resourceUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One resource */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    resourceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                capacity: number;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                name: string;
+                                type: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Archive a resource (204, no body); bookings that held it keep naming it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    resourceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a resource (only the fields given; its location stays) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    resourceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How many people it holds; default 1 */
+                        capacity?: number;
+                        name?: string;
+                        /**
+                         * @description What kind of unit it is (room, chair, equipment, court, ...): lowercase, a service asks for units of a type
+                         * @example room
+                         */
+                        type?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                capacity: number;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                name: string;
+                                type: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/services": {
         parameters: {
             query?: never;
@@ -6514,6 +7295,18 @@ export interface paths {
                         name: string;
                         /** @description Minor units of the workspace currency (9000 = 90.00 EUR); default 0 */
                         price?: number;
+                        /** @description Units the service needs for its whole length, buffers included (docs/resources.md); on PATCH replaces the whole list; [] (default) = none */
+                        resources?: {
+                            /** @description One named unit of the type (then units is 1); null or absent = any free units */
+                            resource_uuid?: string | null;
+                            /**
+                             * @description What kind of unit it is (room, chair, equipment, court, ...): lowercase, a service asks for units of a type
+                             * @example room
+                             */
+                            type: string;
+                            /** @description How many units of the type; default 1 */
+                            units?: number;
+                        }[];
                     };
                 };
             };
@@ -6587,6 +7380,12 @@ export interface paths {
                                 price: number;
                                 /** @example €90.00 */
                                 price_formatted: string;
+                                resources: {
+                                    /** Format: uuid */
+                                    resource_uuid: string | null;
+                                    type: string;
+                                    units: number;
+                                }[];
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -6689,6 +7488,12 @@ export interface paths {
                                 price: number;
                                 /** @example €90.00 */
                                 price_formatted: string;
+                                resources: {
+                                    /** Format: uuid */
+                                    resource_uuid: string | null;
+                                    type: string;
+                                    units: number;
+                                }[];
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -6782,6 +7587,18 @@ export interface paths {
                         name?: string;
                         /** @description Minor units of the workspace currency (9000 = 90.00 EUR); default 0 */
                         price?: number;
+                        /** @description Units the service needs for its whole length, buffers included (docs/resources.md); on PATCH replaces the whole list; [] (default) = none */
+                        resources?: {
+                            /** @description One named unit of the type (then units is 1); null or absent = any free units */
+                            resource_uuid?: string | null;
+                            /**
+                             * @description What kind of unit it is (room, chair, equipment, court, ...): lowercase, a service asks for units of a type
+                             * @example room
+                             */
+                            type: string;
+                            /** @description How many units of the type; default 1 */
+                            units?: number;
+                        }[];
                     };
                 };
             };
@@ -6855,6 +7672,12 @@ export interface paths {
                                 price: number;
                                 /** @example €90.00 */
                                 price_formatted: string;
+                                resources: {
+                                    /** Format: uuid */
+                                    resource_uuid: string | null;
+                                    type: string;
+                                    units: number;
+                                }[];
                                 /** Format: uuid */
                                 uuid: string;
                             };

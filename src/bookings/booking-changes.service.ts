@@ -1,4 +1,4 @@
-import { bookingFinal, invalidField, notFound } from '../errors.js';
+import { bookingFinal, FieldErrorBag, invalidField, notFound } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import { findPaymentAccount } from '../payment-accounts/payment-accounts.repository.js';
@@ -6,10 +6,16 @@ import type { Db } from '../platform/db/client.js';
 import type { CancelReason } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
+import {
+  holdUnits,
+  occupancySpan,
+  releaseUnitsIfEmpty,
+  replaceUnits,
+} from '../resources/resource-occupancies.repository.js';
+import { liveResources } from '../resources/resources.repository.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
-
 import { type BookingEventType, recordBookingEvents } from './booking-events.service.js';
 import { appendHistory, type HistoryAction } from './booking-history.repository.js';
 import { combinedService, occupiedSpan } from './booking-shape.rules.js';
@@ -34,6 +40,7 @@ import {
   type BookingContext,
   requireOfferedServices,
   unavailable,
+  unitsToTry,
 } from './bookings.service.js';
 import { releaseSeat, takeSeat } from './occupancies.repository.js';
 
@@ -153,6 +160,61 @@ export function changeStaffer(
   });
 }
 
+/**
+ * PUT /bookings/{uuid}/resources: the units the booking's session holds, replaced by staff (the
+ * panel's booking page, the API). Each must be a live unit of the booking's location; the
+ * database refuses one another session holds then (409). A group class's units are the class's:
+ * changing them for one booking changes them for every seat.
+ */
+export function changeResources(
+  ctx: BookingContext,
+  bookingId: string,
+  resourceIds: string[],
+): Promise<BookingView> {
+  const wanted = [...new Set(resourceIds.map((id) => id.toLowerCase()))];
+  return changeBooking(ctx, bookingId, async (tx, booking) => {
+    if (!booking.occupancy_id) throw invalidField('resource_uuids', 'The booking holds no time to change.');
+    const units = new Map((await liveResources(tx, booking.workspace_id, wanted)).map((u) => [u.id, u]));
+    const errors = new FieldErrorBag();
+    resourceIds.forEach((id, index) => {
+      if (units.get(id.toLowerCase())?.location_id !== booking.location_id)
+        errors.add(
+          `resource_uuids.${index}`,
+          "The resource must be a live resource of the booking's location.",
+        );
+    });
+    errors.throwIfAny();
+    const current = await requireBookingView(tx, booking.workspace_id, booking.id);
+    const before = current.resources;
+    if (
+      sameSet(
+        before.map((u) => u.uuid),
+        wanted,
+      )
+    )
+      return UNCHANGED;
+    const span = await occupancySpan(tx, booking.workspace_id, booking.occupancy_id);
+    await replaceUnits(tx, {
+      workspaceId: booking.workspace_id,
+      occupancyId: booking.occupancy_id,
+      span,
+      resourceIds: wanted,
+    });
+    return {
+      action: 'resources_changed',
+      changes: {
+        resource_uuids: { from: before.map((u) => u.uuid), to: wanted },
+        resource_names: { from: before.map((u) => u.name), to: wanted.map((id) => units.get(id)!.name) },
+      },
+      events: ['booking-updated'],
+    };
+  });
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
 /** PUT /bookings/{uuid}/services: order lines rebuilt, duration = their sum, the span must be free. */
 export function changeServices(
   ctx: BookingContext,
@@ -256,8 +318,10 @@ export function cancelBooking(
   cancelReason: CancelReason | undefined,
 ): Promise<BookingView> {
   return changeBooking(ctx, bookingId, async (tx, booking) => {
-    if (booking.occupancy_id)
+    if (booking.occupancy_id) {
       await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
+      await releaseUnitsIfEmpty(tx, booking.workspace_id, booking.occupancy_id);
+    }
     await updateBooking(tx, booking.workspace_id, booking.id, {
       status_id: await finalStatusId(tx, booking.workspace_id, 'canceled'),
       cancel_reason: cancelReason ?? null,
@@ -326,8 +390,10 @@ async function moveSeat(
   }
   const verdict = checkBookable(availability, start, stafferId, { timeRules: newTime });
   if (!verdict.ok) throw unavailable(verdict);
-  if (booking.occupancy_id)
+  if (booking.occupancy_id) {
     await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
+    await releaseUnitsIfEmpty(tx, booking.workspace_id, booking.occupancy_id);
+  }
   const span = occupiedSpan(service, start);
   const occupancyId = await takeSeat(tx, {
     workspaceId: booking.workspace_id,
@@ -337,6 +403,13 @@ async function moveSeat(
     capacity: service.capacity,
     seats: booking.quantity,
     ...span,
+  });
+  await holdUnits(tx, {
+    workspaceId: booking.workspace_id,
+    occupancyId,
+    spanStart: span.spanStart,
+    spanEnd: span.spanEnd,
+    needs: unitsToTry(availability, verdict),
   });
   await updateBooking(tx, booking.workspace_id, booking.id, {
     staffer_id: stafferId,

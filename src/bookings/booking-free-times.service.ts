@@ -1,11 +1,12 @@
 import type { LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import { formatMoney } from '../platform/money.js';
+import { loadResourceNeeds } from '../resources/resource-occupancies.repository.js';
 import { computeSlots } from '../slots/engine/compute-slots.js';
 import type { Slot } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { combinedService } from './booking-shape.rules.js';
+import { combinedService, requirementsOf } from './booking-shape.rules.js';
 import { type BookingView, findBookingSeat, findBookingServices } from './bookings.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -41,7 +42,17 @@ export async function freeTimesOn(
     to: dayUtc + 2 * DAY_MS,
     excludeOccupancy: args.excludeSeat,
   });
+  const resources = await loadResourceNeeds(db, {
+    workspaceId: args.workspace.id,
+    locationId: args.location.id,
+    requirements: requirementsOf(args.services),
+    capacity: service.capacity,
+    from: dayUtc - DAY_MS,
+    to: dayUtc + 2 * DAY_MS,
+    excludeOccupancyId: args.excludeSeat?.id,
+  });
   const [day] = computeSlots({
+    ...(resources.length > 0 ? { resources } : {}),
     locationZone: args.location.timezone,
     answerZone: args.location.timezone,
     service,

@@ -12,6 +12,7 @@ export const HISTORY_ACTIONS = [
   'note_added',
   'staffer_changed',
   'services_changed',
+  'resources_changed',
   'completed',
   'canceled',
 ] as const;

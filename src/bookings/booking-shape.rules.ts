@@ -1,3 +1,4 @@
+import type { ResourceRequirementJson } from '../platform/db/schema.js';
 import type { ServiceInput } from '../slots/engine/types.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 
@@ -19,6 +20,11 @@ export function combinedService(services: OfferedService[]): ServiceInput {
     bufferAfterMinutes: last.buffer_after_minutes,
     priceMinor: services.reduce((sum, service) => sum + service.price, 0),
   };
+}
+
+/** The resource requirements of a booking of these services (docs/resources.md): each service's, in order. */
+export function requirementsOf(services: OfferedService[]): ResourceRequirementJson[] {
+  return services.flatMap((s) => s.resource_requirements ?? []);
 }
 
 /** The occupied span of a booking starting at `start` (buffers included). */

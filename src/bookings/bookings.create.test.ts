@@ -72,6 +72,8 @@ describe('POST /bookings: the created booking', () => {
         last_name: 'Muster',
         email: 'mia@example.com',
       },
+      // Its services need no rooms or equipment (docs/resources.md).
+      resources: [],
       ordered_services: [
         {
           uuid: expect.stringMatching(UUID),

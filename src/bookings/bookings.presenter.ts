@@ -73,6 +73,7 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkB
       lineStart = lineEnd;
       return json;
     }),
+    resources: view.resources ?? [],
     order: presentOrder(view, workspace, money),
     booking_comment: view.booking_comment,
     public_notes: publicNotes,

@@ -82,6 +82,8 @@ export interface BookingView {
   /** The open checkout's hosted page while the booking awaits payment. */
   payment_url: string | null;
   notes: string[];
+  /** The units the booking's session holds (docs/resources.md); [] once canceled. */
+  resources: { uuid: string; type: string; name: string }[];
 }
 
 export interface BookingFilters {
@@ -183,6 +185,12 @@ export function viewQuery(db: Db, workspaceId: string) {
       sql<string[]>`(
         SELECT coalesce(json_agg(n.value ORDER BY n.created_at, n.id), '[]'::json)
         FROM public_notes n WHERE n.workspace_id = ${workspaceId} AND n.booking_id = b.id)`.as('notes'),
+      sql<BookingView['resources']>`(
+        SELECT coalesce(json_agg(json_build_object('uuid', r.id, 'type', r.type, 'name', r.name)
+          ORDER BY r.type, r.name, r.id), '[]'::json)
+        FROM resource_occupancies ro
+        JOIN resources r ON r.workspace_id = ${workspaceId} AND r.id = ro.resource_id
+        WHERE ro.workspace_id = ${workspaceId} AND ro.occupancy_id = b.occupancy_id)`.as('resources'),
     ])
     .where('b.workspace_id', '=', workspaceId);
 }
@@ -451,6 +459,7 @@ export async function findBookingServices(
       's.capacity',
       's.buffer_before_minutes',
       's.buffer_after_minutes',
+      's.resource_requirements',
     ])
     .where('bs.workspace_id', '=', workspaceId)
     .where('bs.booking_id', '=', bookingId)

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Nullable } from '../platform/http/nullable.js';
 import { PaginationQuery } from '../platform/http/pagination.js';
 import { DurationJson, IsoInstant, Uuid } from '../platform/http/responses.js';
+import { BookingResourceJson } from '../resources/resources.schemas.js';
 
 export const CANCEL_REASONS = [
   'canceled',
@@ -65,6 +66,14 @@ export const RescheduleBody = Type.Object({
 export const StatusBody = Type.Object({ status_uuid: Type.String({ format: 'uuid' }) });
 export const PublicNoteBody = Type.Object({ value: Type.String({ minLength: 1, maxLength: 5000 }) });
 export const StafferBody = Type.Object({ staffer_uuid: Type.String({ format: 'uuid' }) });
+
+export const ResourcesBody = Type.Object({
+  resource_uuids: Type.Array(Type.String({ format: 'uuid' }), {
+    maxItems: 20,
+    description:
+      "The units the booking's session holds from now on: live resources of its location, free for its whole span (docs/resources.md)",
+  }),
+});
 export const ServicesBody = Type.Object({
   service_uuids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 20 }),
 });
@@ -182,6 +191,11 @@ export const BookingJson = Type.Object({
     email: Type.String(),
   }),
   ordered_services: Type.Array(OrderedServiceJson),
+  resources: Type.Array(BookingResourceJson, {
+    description:
+      'The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; ' +
+      'a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md)',
+  }),
   order: OrderJson,
   booking_comment: Type.String(),
   public_notes: Type.String({ description: 'The booking comment and every added note, joined by newlines' }),
@@ -240,6 +254,7 @@ export const HistoryEntryJson = Type.Object({
     'note_added',
     'staffer_changed',
     'services_changed',
+    'resources_changed',
     'completed',
     'canceled',
   ]),

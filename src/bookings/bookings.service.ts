@@ -6,13 +6,14 @@ import { findLiveLocation, type LocationRow } from '../locations/locations.repos
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
+import { holdUnits, loadResourceNeeds } from '../resources/resource-occupancies.repository.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
 import type { RequestContext } from '../workspaces/request-context.js';
 import { recordBookingEvents } from './booking-events.service.js';
 import { appendHistory } from './booking-history.repository.js';
-import { combinedService, occupiedSpan } from './booking-shape.rules.js';
+import { combinedService, occupiedSpan, requirementsOf } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';
 import {
   type BookingView,
@@ -89,6 +90,13 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       }
     }
     if (!assigned) throw slotUnavailable();
+    await holdUnits(tx, {
+      workspaceId: workspace.id,
+      occupancyId: assigned.occupancyId,
+      spanStart: span.spanStart,
+      spanEnd: span.spanEnd,
+      needs: unitsToTry(availability, verdict),
+    });
 
     const bookingId = randomUUID();
     const customerId = await upsertCustomer(tx, workspace.id, {
@@ -165,7 +173,17 @@ export async function availabilityFor(
     to: start + service.durationMinutes * 60_000,
     excludeOccupancy,
   });
+  const resources = await loadResourceNeeds(db, {
+    workspaceId: ctx.workspace.id,
+    locationId: location.id,
+    requirements: requirementsOf(services),
+    capacity: service.capacity,
+    from: start,
+    to: start + service.durationMinutes * 60_000,
+    excludeOccupancyId: excludeOccupancy?.id,
+  });
   return {
+    ...(resources.length > 0 ? { resources } : {}),
     locationZone: location.timezone,
     service,
     rules: {
@@ -176,6 +194,21 @@ export async function availabilityFor(
     staffers,
     now: ctx.now,
   };
+}
+
+/**
+ * Per resource need, the units to try holding (docs/resources.md): those the engine saw free at
+ * the start, in pool order. The database has the last word: a unit a concurrent create took
+ * meanwhile is refused there, and holdUnits tries the next.
+ */
+export function unitsToTry(
+  availability: AvailabilityInput,
+  verdict: Extract<BookableResult, { ok: true }>,
+): { units: number; candidates: string[] }[] {
+  return (availability.resources ?? []).map((need, index) => ({
+    units: need.units,
+    candidates: verdict.units?.[index] ?? [],
+  }));
 }
 
 export function unavailable(verdict: Extract<BookableResult, { ok: false }>): AppError {

@@ -78,6 +78,8 @@ export interface CalendarBooking {
   status_color: string;
   status_type: StatusType;
   services: string;
+  /** The names of the units (rooms, chairs) its session holds, joined; '' for none (docs/resources.md). */
+  resources: string;
 }
 
 /** The workspace's booking statuses (a handful), to name and colour blocks. */
@@ -105,6 +107,7 @@ type BookingTuple = [
   string,
   string,
   string,
+  string | null,
   string | null,
 ];
 
@@ -134,15 +137,25 @@ export async function listCalendarBookings(
       FROM booking_services bs JOIN live ON live.id = bs.booking_id
       WHERE bs.workspace_id = ${args.workspaceId}
       GROUP BY bs.booking_id
+    ), units AS (
+      -- The rooms, chairs, equipment each session holds (docs/resources.md); none for a
+      -- workspace without resources, found by the unique index on (workspace, occupancy).
+      SELECT ro.occupancy_id, string_agg(r.name, ', ' ORDER BY r.type, r.name, r.id) AS names
+      FROM resource_occupancies ro
+      JOIN resources r ON r.workspace_id = ${args.workspaceId} AND r.id = ro.resource_id
+      WHERE ro.workspace_id = ${args.workspaceId}
+        AND ro.occupancy_id IN (SELECT occupancy_id FROM live)
+      GROUP BY ro.occupancy_id
     )
     SELECT json_agg(json_build_array(
              l.id, l.staffer_id, date_part('epoch', l.start_time) * 1000, date_part('epoch', l.end_time) * 1000,
              l.occupancy_id, o.capacity, o.seats_taken, l.completed_at IS NOT NULL,
-             c.first_name, c.last_name, c.phone, l.status_id, n.services)
+             c.first_name, c.last_name, c.phone, l.status_id, n.services, u.names)
            ORDER BY l.start_time, l.id) AS rows
     FROM live l
     JOIN customers c ON c.workspace_id = ${args.workspaceId} AND c.id = l.customer_id
     LEFT JOIN names n ON n.booking_id = l.id
+    LEFT JOIN units u ON u.occupancy_id = l.occupancy_id
     LEFT JOIN occupancies o ON o.workspace_id = ${args.workspaceId} AND o.id = l.occupancy_id`.execute(db);
   const rows = result.rows[0]?.rows ?? [];
   return rows.map((r) => ({
@@ -159,5 +172,6 @@ export async function listCalendarBookings(
     customer_phone: r[10],
     status_id: r[11],
     services: r[12] ?? '',
+    resources: r[13] ?? '',
   }));
 }

@@ -57,6 +57,8 @@ export interface Block extends Placed {
   endMs: number;
   bookings: { id: string; customer: string; phone: string }[];
   services: string;
+  /** The units its session holds ('Room 1, Chair 2'); '' for none. */
+  resources: string;
   status: { name: string; color: string; type: string };
   completed: boolean;
   seats: { taken: number; capacity: number } | undefined;
@@ -399,6 +401,7 @@ function blocksOf(
         phone: b.customer_phone,
       })),
       services: first.services,
+      resources: first.resources,
       status: { name: first.status_name, color: first.status_color, type: first.status_type },
       completed: group.every((b) => b.completed),
       seats:

@@ -59,6 +59,11 @@ const NAV: { group?: PanelKey; items: NavItem[] }[] = [
         label: 'nav.paymentAccounts',
         show: (role) => can(role, 'setup'),
       },
+      {
+        href: `${PANEL_PREFIX}/setup/resources`,
+        label: 'nav.resources',
+        show: (role) => can(role, 'setup'),
+      },
     ],
   },
   {

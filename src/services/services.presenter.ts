@@ -1,5 +1,6 @@
 import { formatMoney } from '../platform/money.js';
 import { presentDuration } from '../platform/time/duration.js';
+import { presentRequirements } from '../resources/resources.presenter.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import type { ServiceRecord } from './services.repository.js';
 
@@ -21,5 +22,6 @@ export function presentService(service: ServiceRecord, workspace: WorkspaceRow) 
     buffer_before: service.buffer_before_minutes,
     buffer_after: service.buffer_after_minutes,
     location_uuids: service.location_ids,
+    resources: presentRequirements(service.resource_requirements ?? []),
   };
 }

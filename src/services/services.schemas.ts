@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../platform/http/nullable.js';
 import { DurationJson } from '../platform/http/responses.js';
+import { ResourceRequirementJson } from '../resources/resources.schemas.js';
 
 export const ServiceParams = Type.Object({ serviceUuid: Type.String({ format: 'uuid' }) });
 
@@ -34,6 +35,14 @@ export const ServiceCreateBody = Type.Object({
       description: 'Live locations offering the service; on PATCH replaces the whole list',
     }),
   ),
+  resources: Type.Optional(
+    Type.Array(ResourceRequirementJson, {
+      maxItems: 10,
+      description:
+        'Units the service needs for its whole length, buffers included (docs/resources.md); ' +
+        'on PATCH replaces the whole list; [] (default) = none',
+    }),
+  ),
 });
 export type ServiceCreateBody = Static<typeof ServiceCreateBody>;
 
@@ -56,4 +65,11 @@ export const ServiceJson = Type.Object({
   buffer_before: Type.Integer({ description: 'Minutes' }),
   buffer_after: Type.Integer({ description: 'Minutes' }),
   location_uuids: Type.Array(Type.String({ format: 'uuid' })),
+  resources: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      units: Type.Integer(),
+      resource_uuid: Nullable(Type.String({ format: 'uuid' })),
+    }),
+  ),
 });

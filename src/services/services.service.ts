@@ -3,6 +3,7 @@ import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Page } from '../platform/http/pagination.js';
+import { checkRequirements } from '../resources/resources.service.js';
 import { listCategories } from './service-categories.repository.js';
 import {
   archiveServiceRow,
@@ -34,6 +35,10 @@ export async function createService(
   return uow.run(workspaceId, async (tx) => {
     const locationIds = await checkLocations(tx, workspaceId, body.location_uuids ?? [], errors);
     errors.throwIfAny();
+    if (body.resources !== undefined)
+      values.resource_requirements = JSON.stringify(
+        await checkRequirements(tx, workspaceId, body.resources, 'resources'),
+      );
     const categoryId = await categoryIdOf(tx, workspaceId, body.category);
     const serviceId = await insertService(tx, workspaceId, {
       ...values,
@@ -62,6 +67,10 @@ export async function updateService(
         ? undefined
         : await checkLocations(tx, workspaceId, body.location_uuids, errors);
     errors.throwIfAny();
+    if (body.resources !== undefined)
+      values.resource_requirements = JSON.stringify(
+        await checkRequirements(tx, workspaceId, body.resources, 'resources'),
+      );
     const categoryId = await categoryIdOf(tx, workspaceId, body.category);
     if (categoryId !== undefined) values.category_id = categoryId;
     if (!(await updateServiceRow(tx, workspaceId, serviceId, values))) throw notFound('Service');

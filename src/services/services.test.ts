@@ -110,6 +110,8 @@ describe('POST /services and GET /services/{uuid}', () => {
       buffer_before: 5,
       buffer_after: 10,
       location_uuids: [locationA, locationB],
+      // A service needs no resources unless told (docs/resources.md).
+      resources: [],
     });
     const read = await t.call('GET', `/services/${data.uuid}`);
     expect(read.statusCode).toBe(200);

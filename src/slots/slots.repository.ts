@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import { precompiled } from '../platform/db/precompiled.js';
+import type { ResourceRequirementJson } from '../platform/db/schema.js';
 import type { BusySpan, Occupancy, Schedule, StafferInput } from './engine/types.js';
 
 const DAY_MS = 86_400_000;
@@ -141,6 +142,8 @@ export interface OfferedService {
   capacity: number;
   buffer_before_minutes: number;
   buffer_after_minutes: number;
+  /** What a session needs besides its staffer (docs/resources.md); [] = nothing. */
+  resource_requirements: ResourceRequirementJson[];
 }
 
 /** Live services of the workspace offered at the location, among `serviceIds`. */
@@ -174,6 +177,7 @@ const offeredServices = precompiled(3, (db, workspaceId: string, locationId: str
       's.capacity',
       's.buffer_before_minutes',
       's.buffer_after_minutes',
+      's.resource_requirements',
     ])
     .where('s.workspace_id', '=', workspaceId)
     .where(sql<boolean>`s.id = any(${serviceIds}::uuid[])`)

@@ -3,6 +3,7 @@ import type { LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import { formatMoney } from '../platform/money.js';
 import { addDays, canonicalZone, daysBetween, todayIn } from '../platform/time/zone.js';
+import { loadResourceNeeds } from '../resources/resource-occupancies.repository.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { makeContext } from './engine/availability.js';
 import { computeSlots, evaluateAvailability, queryWindow } from './engine/compute-slots.js';
@@ -63,7 +64,21 @@ export async function loadAvailability(
     to: args.to,
     excludeOccupancy: args.excludeOccupancy,
   });
-  return { ...availabilityRules(args.workspace, args.location, args.service, args.now), staffers };
+  // A service needing resources reads their busy spans too; one needing none reads nothing more.
+  const resources = await loadResourceNeeds(db, {
+    workspaceId: args.workspace.id,
+    locationId: args.location.id,
+    requirements: args.service.resource_requirements ?? [],
+    capacity: args.service.capacity,
+    from: args.from,
+    to: args.to,
+    excludeOccupancyId: args.excludeOccupancy?.id,
+  });
+  return {
+    ...availabilityRules(args.workspace, args.location, args.service, args.now),
+    staffers,
+    ...(resources.length > 0 ? { resources } : {}),
+  };
 }
 
 /** The engine's input but the staffers: service, booking rules, clock. */

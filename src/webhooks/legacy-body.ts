@@ -129,6 +129,10 @@ export function legacyBody(booking: BookingJson, facts: LegacyFacts): Record<str
     user_name: staffer ? [staffer.first_name, staffer.last_name].filter((part) => part !== '').join(' ') : '',
     user_uid: staffer?.uuid ?? null,
     visits_total: facts.visitsTotal,
+    // Not in the real service's body: the rooms, chairs and equipment the booking holds
+    // (docs/resources.md). An event written before resources existed has none.
+    resource_uids: (booking.resources ?? []).map((unit) => unit.uuid),
+    resources_description: (booking.resources ?? []).map((unit) => unit.name).join(', '),
   };
 }
 

@@ -31,6 +31,8 @@ export default defineConfig({
       'src/calendar-sync/calendar-sync.api.test.ts',
       'src/workspaces/panel/home.panel.test.ts',
       'src/locations/locations.test.ts',
+      'src/resources/resources.test.ts',
+      'src/resources/panel/resources.panel.test.ts',
       'src/app/api/api-auth.test.ts',
       'test/contract/list-order.test.ts',
       'test/compat/routes.test.ts',

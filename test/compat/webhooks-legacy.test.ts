@@ -41,6 +41,12 @@ describe('legacy webhook bodies and static headers', () => {
     expect(JSON.stringify(read)).not.toContain('tok-123');
     await kit.createWebhook(standardReceiver.url, ['booking-created']);
     expect((await kit.t.call('PATCH', '/workspace', { locale: 'de-DE' })).statusCode).toBe(200);
+    // The haircut needs a chair (docs/resources.md): both bodies name the one the booking holds.
+    const chair = (
+      await kit.t.call('POST', '/resources', { location_uuid: f.location.id, type: 'chair', name: 'Chair 1' })
+    ).json().data.uuid;
+    const needs = await kit.t.call('PATCH', `/services/${f.haircut.id}`, { resources: [{ type: 'chair' }] });
+    expect(needs.statusCode, needs.body).toBe(200);
 
     const start = slotStart(3, 10);
     const body = {
@@ -103,7 +109,16 @@ describe('legacy webhook bodies and static headers', () => {
       services_count: 1,
       user_name: 'Anna Stylist',
       visits_total: 1,
+      resource_uids: [chair],
+      resources_description: 'Chair 1',
     });
+    const standard = standardReceiver.requests.map(
+      (r) => (r.json() as { data: { booking: { resources: unknown } } }).data.booking.resources,
+    );
+    expect(standard).toEqual([
+      [{ uuid: chair, type: 'chair', name: 'Chair 1' }],
+      [{ uuid: chair, type: 'chair', name: 'Chair 1' }],
+    ]);
     // The customer's manage link, the same the API answered in the booking's links[] (the page
     // itself opening is tested in test/compat/booking-links.test.ts).
     const manage = first.json().data.links.find((link: { type: string }) => link.type === 'manage').link;

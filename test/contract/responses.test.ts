@@ -175,6 +175,12 @@ describe('declared response schemas', () => {
         200,
       );
     }
+    const room = (
+      await call('POST', '/resources', { location_uuid: loc, type: 'room', name: 'Room 1', capacity: 2 }, 201)
+    ).data;
+    await call('GET', `/locations/${loc}/resources`, undefined, 200);
+    await call('GET', `/resources/${room.uuid}`, undefined, 200);
+    await call('PATCH', `/resources/${room.uuid}`, { name: 'Blue room' }, 200);
     await call('GET', `/staffers/${anna.uuid}/schedules`, undefined, 200);
     await call('GET', `/staffers/${anna.uuid}/schedules/${loc}`, undefined, 200);
 
@@ -207,6 +213,7 @@ describe('declared response schemas', () => {
     await call('GET', `/bookings/${b}/public_notes`, undefined, 200);
     await call('PUT', `/bookings/${b}/staffer`, { staffer_uuid: ben.uuid }, 200);
     await call('PUT', `/bookings/${b}/services`, { service_uuids: [cut.uuid, wash.uuid] }, 200);
+    await call('PUT', `/bookings/${b}/resources`, { resource_uuids: [room.uuid] }, 200);
     await call(
       'PUT',
       `/bookings/${b}/status/complete`,
@@ -315,6 +322,7 @@ describe('declared response schemas', () => {
 
     await call('DELETE', `/locations/${loc}/accounts/${account.uuid}`, undefined, 204);
     await call('DELETE', `/staffers/${ben.uuid}`, undefined, 204);
+    await call('DELETE', `/resources/${room.uuid}`, undefined, 204);
     await call('DELETE', `/services/${wash.uuid}`, undefined, 204);
     const spare = (await call('POST', '/locations', { name: 'Spare', timezone: 'UTC' }, 201)).data;
     await call('DELETE', `/locations/${spare.uuid}`, undefined, 204);

@@ -13,6 +13,7 @@ import { registerJsonErrors } from '../../platform/http/errors.js';
 import { registerRateLimit } from '../../platform/http/rate-limit.js';
 import { registerApiSecurityHeaders } from '../../platform/http/security-headers.js';
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
+import { resourcesRoutes } from '../../resources/api/resources.routes.js';
 import { schedulesRoutes } from '../../schedules/api/schedules.routes.js';
 import { serviceCategoriesRoutes } from '../../services/api/service-categories.routes.js';
 import { servicesRoutes } from '../../services/api/services.routes.js';
@@ -68,6 +69,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
     locationsRoutes,
     servicesRoutes,
     staffersRoutes,
+    resourcesRoutes,
     schedulesRoutes,
     paymentAccountsRoutes,
     statusesRoutes,

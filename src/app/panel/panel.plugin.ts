@@ -24,6 +24,7 @@ import { paymentPolicyPanelRoutes } from '../../payments/panel/payment-policy.ro
 import { paymentsPanelRoutes } from '../../payments/panel/payments.routes.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { reportsPanelRoutes } from '../../reports/panel/reports.routes.js';
+import { resourcesPanelRoutes } from '../../resources/panel/resources.routes.js';
 import { schedulesPanelRoutes } from '../../schedules/panel/schedules.routes.js';
 import { servicesPanelRoutes } from '../../services/panel/services.routes.js';
 import { staffersPanelRoutes } from '../../staffers/panel/staffers.routes.js';
@@ -136,6 +137,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     servicesPanelRoutes,
     statusesPanelRoutes,
     paymentAccountsPanelRoutes,
+    resourcesPanelRoutes,
   ] as PanelRoutes[]) {
     await routes(panel, deps);
   }

@@ -10,6 +10,7 @@ import { schemaFieldErrors } from '../../platform/http/validation.js';
 import {
   addPublicNote,
   cancelBooking,
+  changeResources,
   changeServices,
   changeStaffer,
   completeBooking,
@@ -32,6 +33,7 @@ import {
   PublicNoteBody,
   PublicNoteJson,
   RescheduleBody,
+  ResourcesBody,
   ServicesBody,
   StafferBody,
   StatusBody,
@@ -249,6 +251,23 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
     async (request, reply) =>
       writeBooking(request, reply, 200, (ctx) =>
         changeStaffer(ctx, request.params.bookingUuid, request.body.staffer_uuid),
+      ),
+  );
+
+  app.put(
+    '/bookings/:bookingUuid/resources',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the resources (rooms, chairs, equipment) the booking holds',
+        params: BookingParams,
+        body: ResourcesBody,
+        response: responses({ 200: Data(BookingJson) }),
+      },
+    },
+    async (request, reply) =>
+      writeBooking(request, reply, 200, (ctx) =>
+        changeResources(ctx, request.params.bookingUuid, request.body.resource_uuids),
       ),
   );
 

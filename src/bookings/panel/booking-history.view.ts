@@ -42,6 +42,9 @@ export function describeHistory(
   const serviceList = (ids: unknown) =>
     Array.isArray(ids) ? ids.map((id) => name(names.services, id, 'service')).join(' + ') : '?';
 
+  const nameList = (list: unknown) =>
+    Array.isArray(list) && list.length > 0 ? list.map(String).join(', ') : '—';
+
   const what = (row: HistoryRow): string => {
     const changes = (row.changes ?? {}) as Json;
     switch (row.action) {
@@ -82,6 +85,11 @@ export function describeHistory(
       case 'services_changed': {
         const services = fromTo(changes.service_uuids);
         return t('history.services', { from: serviceList(services.from), to: serviceList(services.to) });
+      }
+      case 'resources_changed': {
+        // The entry carries the units' names as they were (a unit may be renamed or archived later).
+        const units = fromTo(changes.resource_names);
+        return t('history.resources', { from: nameList(units.from), to: nameList(units.to) });
       }
       case 'completed': {
         const payment = (changes.payment ?? {}) as Json;

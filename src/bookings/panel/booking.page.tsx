@@ -21,6 +21,7 @@ export type BookingForm =
   | 'move'
   | 'staffer'
   | 'services'
+  | 'resources'
   | 'status'
   | 'notes'
   | 'complete'
@@ -64,6 +65,8 @@ export interface BookingPageProps {
   history: HistoryItem[];
   staffers: Choice[];
   services: Choice[];
+  /** The live resources of the booking's location (docs/resources.md); [] hides the form. */
+  resources: Choice[];
   statuses: Choice[];
   accounts: Choice[];
   openAmount: string;
@@ -91,6 +94,7 @@ const NOTICES: Record<string, PanelKey> = {
   moved: 'booking.moved',
   staffer: 'booking.stafferChanged',
   services: 'booking.servicesChanged',
+  resources: 'booking.resourcesChanged',
   status: 'booking.statusSet',
   note: 'booking.noteAdded',
   completed: 'booking.completed',
@@ -186,6 +190,18 @@ export function BookingPage(props: BookingPageProps) {
               ? `${booking.staffer.first_name} ${booking.staffer.last_name}`.trim()
               : t('booking.noStaffer')}
           </dd>
+          {(booking.resources.length > 0 || props.resources.length > 0) && (
+            <>
+              <dt>{t('booking.resources')}</dt>
+              <dd>
+                {booking.resources.length > 0 ? (
+                  booking.resources.map((unit) => unit.name).join(', ')
+                ) : (
+                  <span class="muted">{t('booking.none')}</span>
+                )}
+              </dd>
+            </>
+          )}
           <dt>{t('booking.price')}</dt>
           <dd>
             {t('booking.priceLine', {
@@ -247,6 +263,20 @@ export function BookingPage(props: BookingPageProps) {
               <button type="submit">{t('booking.changeServicesButton')}</button>
             </PostForm>
           </FormCard>
+          {props.resources.length > 0 && (
+            <FormCard title={t('booking.changeResources')} id="resources">
+              <PostForm action={`${path}/resources`} csrf={props.csrf} label={t('booking.changeResources')}>
+                <Summary form={state('resources', {})} />
+                <CheckboxesField
+                  form={state('resources', { resource_uuids: booking.resources.map((unit) => unit.uuid) })}
+                  name="resource_uuids"
+                  legend={t('booking.resourcesLegend')}
+                  options={props.resources}
+                />
+                <button type="submit">{t('booking.changeResourcesButton')}</button>
+              </PostForm>
+            </FormCard>
+          )}
           <FormCard title={t('booking.setStatus')} id="status">
             <PostForm action={`${path}/status`} csrf={props.csrf} label={t('booking.setStatus')}>
               <Summary form={state('status', {})} />

@@ -13,6 +13,7 @@ import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { formatMoney } from '../../platform/money.js';
 import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
+import { listLocationResources } from '../../resources/resources.service.js';
 import { listLocationServicesPage } from '../../services/services.service.js';
 import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import { listStatuses } from '../../statuses/statuses.service.js';
@@ -22,6 +23,7 @@ import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   addPublicNote,
   cancelBooking,
+  changeResources,
   changeServices,
   changeStaffer,
   completeBooking,
@@ -37,6 +39,7 @@ import {
   CancelBody,
   CompleteBody,
   PublicNoteBody,
+  ResourcesBody,
   ServicesBody,
   StafferBody,
   StatusBody,
@@ -103,9 +106,10 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const zone = view.timezone;
     const start = new Date(view.start_time).getTime();
     const end = new Date(view.end_time).getTime();
-    const [staffers, services, statuses, accounts, members, history] = await Promise.all([
+    const [staffers, services, units, statuses, accounts, members, history] = await Promise.all([
       listLocationStaffersPage(deps.db, workspace.id, view.location_id, ALL),
       listLocationServicesPage(deps.db, workspace.id, view.location_id, ALL),
+      listLocationResources(deps.db, workspace.id, view.location_id, ALL),
       listStatuses(deps.db, workspace.id),
       listAccountsAtLocation(deps.db, workspace.id, view.location_id),
       listTeam(deps.db, workspace.id),
@@ -162,6 +166,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         ),
         staffers: staffersChoices,
         services: services.rows.map((s) => ({ value: s.id, label: `${s.name} (${s.duration_minutes} min)` })),
+        resources: units.rows.map((u) => ({ value: u.id, label: `${u.name} (${u.type})` })),
         statuses: statuses.filter((s) => !s.is_final).map((s) => ({ value: s.uuid, label: s.name })),
         accounts: accounts.map((a) => ({ value: a.id, label: a.name })),
         openAmount: decimalOf(open, workspace.currency),
@@ -351,6 +356,19 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         throwIfInvalid(errors, {});
         await changeServices(ctx, view.id, body.service_uuids);
         return withNotice(bookingPath(view.id), 'services');
+      },
+    };
+  });
+
+  changeRoute('resources', ({ request, view }) => {
+    const values = { resource_uuids: list(request.body, 'resource_uuids') };
+    const body = { resource_uuids: values.resource_uuids };
+    return {
+      values,
+      work: async (ctx) => {
+        throwIfInvalid(schemaErrorsOf(ResourcesBody, body), {});
+        await changeResources(ctx, view.id, body.resource_uuids);
+        return withNotice(bookingPath(view.id), 'resources');
       },
     };
   });

@@ -488,7 +488,10 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles; text
         <span class="blk-time">
           {time} · {text.t('calendar.seats', { taken: block.seats.taken, capacity: block.seats.capacity })}
         </span>
-        <span class="blk-what">{block.services}</span>
+        <span class="blk-what">
+          {block.services}
+          {block.resources ? ` · ${block.resources}` : ''}
+        </span>
         <ul class="blk-people">
           {block.bookings.map((b) => (
             <li>
@@ -504,7 +507,8 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles; text
     <a class={classes} href={`${PANEL_PREFIX}/bookings/${booking.id}`} data-start={String(block.startMs)}>
       <span class="blk-time">{time}</span> <span class="blk-who">{booking.customer}</span>{' '}
       <span class="blk-what">
-        {block.services} · {block.status.name}
+        {block.services}
+        {block.resources ? ` · ${block.resources}` : ''} · {block.status.name}
         {block.completed ? ` · ${text.t('calendar.completed')}` : ''}
       </span>
     </a>

@@ -133,9 +133,19 @@ export interface ServicesTable {
   buffer_after_minutes: Generated<number>;
   /** migrations/0028_payments.sql; read through src/payments/payment-policy.rules.ts ('{}' = none). */
   payment_policy: Json<Record<string, unknown>>;
+  /** migrations/0035_resources.sql; read through src/resources/resource-needs.rules.ts ('[]' = none). */
+  resource_requirements: ColumnType<ResourceRequirementJson[], string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
+}
+
+/** One requirement of a service (migrations/0035_resources.sql). */
+export interface ResourceRequirementJson {
+  type: string;
+  units: number;
+  /** A named unit; null = any free units of the type at the booking's location. */
+  resource_id: string | null;
 }
 
 export interface ServiceLocationsTable {
@@ -229,6 +239,31 @@ export interface OccupanciesTable {
   span: string;
   capacity: number;
   seats_taken: number;
+}
+
+export interface ResourcesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  location_id: string;
+  type: string;
+  name: string;
+  capacity: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: TimestampNullable;
+}
+
+/** A unit held by a staffer occupancy (migrations/0035_resources.sql). */
+export interface ResourceOccupanciesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  occupancy_id: string;
+  resource_id: string;
+  /** tstzrange literal, like occupancies.span */
+  span: string;
+  /** The span's bounds in epoch ms (the time-slot read's index). */
+  start_ms: number;
+  end_ms: number;
 }
 
 export type CancelReason =
@@ -804,4 +839,6 @@ export interface DB {
   calendar_busy_blocks: CalendarBusyBlocksTable;
   calendar_writes: CalendarWritesTable;
   calendar_booking_events: CalendarBookingEventsTable;
+  resources: ResourcesTable;
+  resource_occupancies: ResourceOccupanciesTable;
 }

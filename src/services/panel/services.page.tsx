@@ -191,6 +191,13 @@ export function ServiceFormPage(props: {
               step="1"
             />
           </div>
+          <TextField
+            form={form}
+            name="resources"
+            label="Resources needed"
+            hint="Rooms, chairs, equipment it takes for its whole length (Setup → Resources), by type: room, 2 chair. Empty: none."
+            autocomplete="off"
+          />
           {props.locations.length > 0 ? (
             <CheckboxesField
               form={form}

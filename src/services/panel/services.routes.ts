@@ -12,6 +12,7 @@ import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
 import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { formatMoney, moneyInputValue, parseMoneyInput } from '../../platform/money.js';
+import { formatRequirements, parseRequirements } from '../../resources/resource-needs.rules.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import type { ServiceRecord } from '../services.repository.js';
 import { ServiceCreateBody, ServiceUpdateBody } from '../services.schemas.js';
@@ -42,6 +43,7 @@ const TEXT_FIELDS = [
   'capacity',
   'buffer_before_minutes',
   'buffer_after_minutes',
+  'resources',
 ] as const;
 
 function formOf(service: ServiceRecord, currency: string): FormState['values'] {
@@ -54,6 +56,7 @@ function formOf(service: ServiceRecord, currency: string): FormState['values'] {
     capacity: String(service.capacity),
     buffer_before_minutes: String(service.buffer_before_minutes),
     buffer_after_minutes: String(service.buffer_after_minutes),
+    resources: formatRequirements(service.resource_requirements ?? []),
     location_uuids: service.location_ids,
   };
 }
@@ -82,6 +85,8 @@ function bodyOf(values: FormState['values'], currency: string) {
   }
   const duration = formInteger(text('duration_minutes'));
   if (duration === undefined) errors.duration_minutes = ['The duration_minutes field is required.'];
+  const needs = parseRequirements(text('resources'));
+  if (!needs.ok) errors.resources = [needs.message];
   const body = {
     name: text('name'),
     description: text('description'),
@@ -92,6 +97,7 @@ function bodyOf(values: FormState['values'], currency: string) {
     buffer_before_minutes: formInteger(text('buffer_before_minutes')) ?? 0,
     buffer_after_minutes: formInteger(text('buffer_after_minutes')) ?? 0,
     location_uuids: (values.location_uuids as string[] | undefined) ?? [],
+    ...(needs.ok ? { resources: needs.resources } : {}),
   };
   return { body, errors };
 }

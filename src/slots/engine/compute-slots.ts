@@ -25,6 +25,7 @@ import {
   stafferWindow,
 } from './availability.js';
 import { freeIntervalsByDay, mergeFreeSpans } from './free-intervals.js';
+import { freeUnitsAt, type PreparedNeed, prepareResources, sessionsAt } from './resources.js';
 import type { AvailabilityInput, BookableResult, Slot, SlotDay, SlotQuery } from './types.js';
 import type { Span } from './working-spans.js';
 
@@ -60,15 +61,50 @@ export function evaluateAvailability(input: AvailabilityInput, lower: number, up
   if (lower > upper || input.staffers.length === 0) return evaluation;
   const staffers = prepareAll(input, ctx, lower, upper);
   const cursors = staffers.map(() => newCursor());
+  const needs = input.resources?.length ? prepareResources(input.resources, ctx) : null;
   for (const t of gridInstants(ctx, lower, upper)) {
     let quantity = 0;
-    for (let i = 0; i < staffers.length; i++) quantity += freeSeatsAt(staffers[i]!, t, ctx, cursors[i]!);
+    if (needs === null) {
+      for (let i = 0; i < staffers.length; i++) quantity += freeSeatsAt(staffers[i]!, t, ctx, cursors[i]!);
+    } else {
+      quantity = seatsWithResources(staffers, cursors, needs, t, ctx);
+    }
     if (quantity < 1) continue;
     evaluation.starts.push(t);
     evaluation.quantities.push(quantity);
   }
   evaluation.free = mergeFreeSpans(staffers, ctx);
   return evaluation;
+}
+
+/**
+ * The seats at t when the service needs resources: a staffer's group session that can be joined
+ * counts as it is (it holds its units already); every other free staffer starts a new session,
+ * and only as many of those as the free units allow count. Staffers are taken in their stable
+ * order, the same order checkBookable keeps.
+ */
+function seatsWithResources(
+  staffers: PreparedStaffer[],
+  cursors: ReturnType<typeof newCursor>[],
+  needs: PreparedNeed[],
+  t: number,
+  ctx: EngineContext,
+): number {
+  let sessions = -1;
+  let quantity = 0;
+  for (let i = 0; i < staffers.length; i++) {
+    const seats = freeSeatsAt(staffers[i]!, t, ctx, cursors[i]!);
+    if (seats < 1) continue;
+    if (staffers[i]!.joinable?.get(t) !== undefined) {
+      quantity += seats;
+      continue;
+    }
+    if (sessions < 0) sessions = sessionsAt(needs, t);
+    if (sessions === 0) continue;
+    sessions--;
+    quantity += seats;
+  }
+  return quantity;
 }
 
 /** The instants a query's answer covers: its answer-zone dates, within notice and horizon. */
@@ -181,11 +217,17 @@ export function checkBookable(
   const candidates =
     stafferId === undefined ? input.staffers : input.staffers.filter((s) => s.stafferId === stafferId);
   const prepared: PreparedStaffer[] = prepareAll({ ...input, staffers: candidates }, ctx, start, start);
+  const needs = input.resources?.length ? prepareResources(input.resources, ctx) : null;
+  // A new session needs the units free; joining a group session does not (it holds them).
+  const unitsFree = needs === null || sessionsAt(needs, start) > 0;
   const free: { stafferId: string; freeSeats: number }[] = [];
   for (const p of prepared) {
     const freeSeats = freeSeatsAt(p, start, ctx, newCursor());
-    if (freeSeats > 0) free.push({ stafferId: p.stafferId, freeSeats });
+    if (freeSeats < 1) continue;
+    if (!unitsFree && p.joinable?.get(start) === undefined) continue;
+    free.push({ stafferId: p.stafferId, freeSeats });
   }
   if (free.length === 0) return { ok: false, reason: 'no_free_staffer' };
-  return { ok: true, staffers: free };
+  if (needs === null) return { ok: true, staffers: free };
+  return { ok: true, staffers: free, units: freeUnitsAt(needs, start) };
 }

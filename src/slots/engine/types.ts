@@ -65,6 +65,18 @@ export interface SlotRules {
   horizonDays: number;
 }
 
+/** One unit of a location (a room, a chair) and the spans other sessions hold it, epoch ms, half-open. */
+export interface ResourceUnitInput {
+  resourceId: string;
+  busy: BusySpan[];
+}
+
+/** A requirement of the service: `units` of the units in `pool` (a named unit: a pool of one). */
+export interface ResourceNeedInput {
+  units: number;
+  pool: ResourceUnitInput[];
+}
+
 export interface AvailabilityInput {
   /** Schedules are wall times in this zone; the slot grid is in this zone. */
   locationZone: string;
@@ -72,6 +84,12 @@ export interface AvailabilityInput {
   rules: SlotRules;
   /** Eligible staffers only, in a stable order. */
   staffers: StafferInput[];
+  /**
+   * What a new session of the service needs besides its staffer (docs/resources.md): each need's
+   * units free for the whole span, buffers included. Joining a group session needs none (the
+   * session holds them already). Absent or [] = nothing.
+   */
+  resources?: ResourceNeedInput[] | undefined;
   /** Epoch ms (injected clock). */
   now: number;
 }
@@ -125,5 +143,10 @@ export interface SlotDay {
 }
 
 export type BookableResult =
-  | { ok: true; staffers: { stafferId: string; freeSeats: number }[] }
+  | {
+      ok: true;
+      staffers: { stafferId: string; freeSeats: number }[];
+      /** Per need (same order as the input's), the free units in pool order: those to try. */
+      units?: string[][];
+    }
   | { ok: false; reason: 'not_on_grid' | 'too_soon' | 'beyond_horizon' | 'no_free_staffer' };

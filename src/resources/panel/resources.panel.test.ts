@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
+import { FixedClock } from '../../../test/helpers/clock.js';
+import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
+import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+
+let t: TestApp;
+let admin: PanelClient;
+let mitte: { id: string };
+let kreuzberg: { id: string };
+beforeAll(async () => {
+  t = await buildTestApp({ clock: new FixedClock('2026-09-01T08:00:00Z') });
+  admin = await PanelClient.signedIn(
+    t.app,
+    t.db,
+    await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'admin' }]),
+  );
+  mitte = await createLocation(t.db, t.workspace.id, { name: 'Mitte' });
+  kreuzberg = await createLocation(t.db, t.workspace.id, { name: 'Kreuzberg' });
+});
+afterAll(() => t.close());
+
+const PAGE = '/panel/setup/resources';
+const resourcesOf = async (locationId: string) =>
+  (await t.call('GET', `/locations/${locationId}/resources`)).json().data as {
+    uuid: string;
+    name: string;
+    type: string;
+    capacity: number;
+  }[];
+
+async function add(locationId: string, name: string) {
+  await admin.get(`${PAGE}/${locationId}/new`);
+  const created = await admin.post(`${PAGE}/${locationId}`, { name, type: 'room', capacity: '1' });
+  expect(created.statusCode, created.body).toBe(303);
+  return (await resourcesOf(locationId)).find((r) => r.name === name)!;
+}
+
+describe('Setup → Resources', () => {
+  it('adds, edits and archives a location’s resource as the API does', async () => {
+    const list = await admin.get(PAGE);
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(`href="${PAGE}/${mitte.id}/new"`);
+    expect(list.body).toContain(`href="${PAGE}/${kreuzberg.id}/new"`);
+    // In the navigation, under Setup.
+    expect(list.body).toContain(`href="${PAGE}"`);
+
+    expect((await admin.get(`${PAGE}/${kreuzberg.id}/new`)).statusCode).toBe(200);
+    const created = await admin.post(`${PAGE}/${kreuzberg.id}`, {
+      name: ' Blue room ',
+      type: ' Room ',
+      capacity: '4',
+    });
+    expect(created.statusCode, created.body).toBe(303);
+    expect(created.headers.location).toBe(`${PAGE}?notice=created`);
+    const [blue] = await resourcesOf(kreuzberg.id);
+    expect(blue).toMatchObject({ name: 'Blue room', type: 'room', capacity: 4 });
+    expect(await resourcesOf(mitte.id)).toEqual([]);
+
+    const edit = await admin.get(`${PAGE}/${kreuzberg.id}/${blue!.uuid}`);
+    expect(edit.body).toContain('value="Blue room"');
+    const saved = await admin.post(`${PAGE}/${kreuzberg.id}/${blue!.uuid}`, {
+      name: 'Wash 1',
+      type: 'wash-station',
+      capacity: '1',
+    });
+    expect(saved.statusCode, saved.body).toBe(303);
+    expect(await resourcesOf(kreuzberg.id)).toEqual([
+      { uuid: blue!.uuid, location_uuid: kreuzberg.id, name: 'Wash 1', type: 'wash-station', capacity: 1 },
+    ]);
+
+    const archived = await admin.post(`${PAGE}/${kreuzberg.id}/${blue!.uuid}/archive`);
+    expect(archived.statusCode).toBe(303);
+    expect(await resourcesOf(kreuzberg.id)).toEqual([]);
+    const after = await admin.get(`${PAGE}?notice=archived`);
+    expect(after.body).toContain('The resource is archived.');
+    expect(after.body).toMatch(/Wash 1 <span class="badge muted">Archived<\/span>/);
+    expect((await admin.get(`${PAGE}/${kreuzberg.id}/${blue!.uuid}`)).statusCode).toBe(404);
+  });
+
+  it('refuses what the API refuses, next to the field, keeping what was typed', async () => {
+    await admin.get(`${PAGE}/${mitte.id}/new`);
+    const bad = await admin.post(`${PAGE}/${mitte.id}`, { name: '', type: 'big room', capacity: '0' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('id="f-name-error"');
+    expect(bad.body).toContain('id="f-type-error"');
+    expect(bad.body).toContain('id="f-capacity-error"');
+    expect(bad.body).toContain('value="big room"');
+    expect(await resourcesOf(mitte.id)).toEqual([]);
+  });
+
+  it('is for owners and admins, only for this workspace’s resources, and needs the form’s token', async () => {
+    const mine = await add(mitte.id, 'Mine');
+    const staff = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]),
+    );
+    expect((await staff.get(PAGE)).statusCode).toBe(403);
+    await staff.get('/panel');
+    expect(
+      (await staff.post(`${PAGE}/${mitte.id}`, { name: 'S', type: 'room', capacity: '1' })).statusCode,
+    ).toBe(403);
+
+    const other = await createOtherWorkspace(t.db);
+    const theirLocation = await createLocation(t.db, other.workspace.id, { name: 'Theirs' });
+    const theirs = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/public/v2/resources',
+        headers: other.headers,
+        payload: { location_uuid: theirLocation.id, type: 'room', name: 'Theirs' },
+      })
+    ).json().data as { uuid: string };
+    await admin.get(PAGE);
+    expect((await admin.get(`${PAGE}/${theirLocation.id}/new`)).statusCode).toBe(404);
+    expect((await admin.get(`${PAGE}/${theirLocation.id}/${theirs.uuid}`)).statusCode).toBe(404);
+    expect((await admin.post(`${PAGE}/${theirLocation.id}/${theirs.uuid}/archive`)).statusCode).toBe(404);
+    // Our location with their resource, or our resource under another of our locations: 404 too.
+    expect((await admin.get(`${PAGE}/${mitte.id}/${theirs.uuid}`)).statusCode).toBe(404);
+    expect((await admin.post(`${PAGE}/${kreuzberg.id}/${mine.uuid}/archive`)).statusCode).toBe(404);
+
+    const forged = await admin.post(`${PAGE}/${mitte.id}/${mine.uuid}/archive`, {}, { csrf: null });
+    expect(forged.statusCode).toBe(403);
+    expect((await resourcesOf(mitte.id)).map((r) => r.name)).toContain('Mine');
+  });
+});
+
+describe('a booking’s resources in the panel', () => {
+  it('shows the units the booking holds and moves it to another', async () => {
+    const ws = t.workspace.id;
+    const location = await createLocation(t.db, ws, { name: 'Spa' });
+    const massage = await createService(t.db, ws, [location.id], { name: 'Massage' });
+    const anna = await createStaffer(t.db, ws, location.id, [massage.id], { firstName: 'Anna' });
+    const one = await add(location.id, 'Room 1');
+    const two = await add(location.id, 'Room 2');
+    expect(
+      (await t.call('PATCH', `/services/${massage.id}`, { resources: [{ type: 'room' }] })).statusCode,
+    ).toBe(200);
+    const created = await t.call('POST', '/bookings', {
+      reserved_on: '2026-09-10T08:00:00Z',
+      location_uuid: location.id,
+      service_uuid: massage.id,
+      staffer_uuid: anna.id,
+      customer_phone: '+4915170000099',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.uuid;
+    const page = await admin.get(`/panel/bookings/${id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/<dt>Resources<\/dt>\s*<dd>Room 1<\/dd>/);
+    expect(page.body).toContain(`value="${two.uuid}"`);
+
+    const moved = await admin.post(`/panel/bookings/${id}/resources`, { resource_uuids: [two.uuid] });
+    expect(moved.statusCode, moved.body).toBe(303);
+    expect((await t.call('GET', `/bookings/${id}`)).json().data.resources).toEqual([
+      { uuid: two.uuid, type: 'room', name: 'Room 2' },
+    ]);
+    const after = await admin.get(`/panel/bookings/${id}?notice=resources`);
+    expect(after.body).toContain('The resources are changed.');
+    expect(after.body).toContain('Resources changed from Room 1 to Room 2');
+    // The calendar's block names the room beside the service.
+    const day = await admin.get(
+      `/panel/calendar?location=${location.id}&date=2026-09-10&view=day&staffer=all`,
+    );
+    expect(day.statusCode).toBe(200);
+    expect(day.body).toContain('Massage · Room 2 · ');
+    expect(one.uuid).not.toBe(two.uuid);
+  });
+});
+
+describe('a service’s resources in Setup → Services', () => {
+  it('are typed as a line, saved as the API saves them, shown back, and a bad entry is named', async () => {
+    const location = await createLocation(t.db, t.workspace.id, { name: 'Salon' });
+    const body = (resources: string) => ({
+      name: `Colour ${resources}`,
+      duration_minutes: '60',
+      price: '50',
+      capacity: '1',
+      buffer_before_minutes: '0',
+      buffer_after_minutes: '0',
+      location_uuids: [location.id],
+      resources,
+    });
+    await admin.get('/panel/setup/services/new');
+    const created = await admin.post('/panel/setup/services', body('wash-station, 2 chair'));
+    expect(created.statusCode, created.body).toBe(303);
+    const listed = (await t.call('GET', `/locations/${location.id}/services`)).json().data as {
+      uuid: string;
+      resources: unknown;
+    }[];
+    expect(listed[0]!.resources).toEqual([
+      { type: 'wash-station', units: 1, resource_uuid: null },
+      { type: 'chair', units: 2, resource_uuid: null },
+    ]);
+    const edit = await admin.get(`/panel/setup/services/${listed[0]!.uuid}`);
+    expect(edit.body).toContain('value="wash-station, 2 chair"');
+    const bad = await admin.post('/panel/setup/services', body('room, big hall'));
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('id="f-resources-error"');
+    expect(bad.body).toContain('value="room, big hall"');
+  });
+});

@@ -1,0 +1,119 @@
+import { FieldErrorBag, invalidField, notFound } from '../errors.js';
+import { liveLocationIds } from '../locations/locations.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { ResourceRequirementJson } from '../platform/db/schema.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Page } from '../platform/http/pagination.js';
+import {
+  archiveResourceRow,
+  findResource,
+  insertResource,
+  listAllResources,
+  listResourcesAtLocation,
+  liveResources,
+  type ResourceRow,
+  type ResourceValues,
+  updateResourceRow,
+} from './resources.repository.js';
+import type { ResourceCreateBody, ResourceRequirementBody, ResourceUpdateBody } from './resources.schemas.js';
+
+/**
+ * Resources (docs/resources.md): the units of a location a service can need. Every write goes
+ * through a unit of work, so the workspace's cached time-slot answers are dropped when it commits.
+ */
+export async function getResource(db: Db, workspaceId: string, resourceId: string): Promise<ResourceRow> {
+  const resource = await findResource(db, workspaceId, resourceId);
+  if (!resource) throw notFound('Resource');
+  return resource;
+}
+
+export function listLocationResources(db: Db, workspaceId: string, locationId: string, page: Page) {
+  return listResourcesAtLocation(db, workspaceId, locationId, page);
+}
+
+export function listResourcesWithArchived(db: Db, workspaceId: string) {
+  return listAllResources(db, workspaceId);
+}
+
+export async function createResource(
+  uow: UnitOfWork,
+  workspaceId: string,
+  body: ResourceCreateBody,
+): Promise<ResourceRow> {
+  const errors = new FieldErrorBag();
+  const values = scalarValues(body, errors);
+  return uow.run(workspaceId, async (tx) => {
+    const locationId = body.location_uuid.toLowerCase();
+    if (!(await liveLocationIds(tx, workspaceId, [locationId])).has(locationId))
+      errors.add('location_uuid', 'The selected location is invalid.');
+    errors.throwIfAny();
+    const id = await insertResource(tx, workspaceId, {
+      ...values,
+      location_id: locationId,
+      type: values.type!,
+      name: values.name!,
+    });
+    return getResource(tx, workspaceId, id);
+  });
+}
+
+export async function updateResource(
+  uow: UnitOfWork,
+  workspaceId: string,
+  resourceId: string,
+  body: ResourceUpdateBody,
+): Promise<ResourceRow> {
+  const errors = new FieldErrorBag();
+  const values = scalarValues(body, errors);
+  return uow.run(workspaceId, async (tx) => {
+    await getResource(tx, workspaceId, resourceId);
+    errors.throwIfAny();
+    if (!(await updateResourceRow(tx, workspaceId, resourceId, values))) throw notFound('Resource');
+    return getResource(tx, workspaceId, resourceId);
+  });
+}
+
+export async function archiveResource(
+  uow: UnitOfWork,
+  workspaceId: string,
+  resourceId: string,
+): Promise<void> {
+  const archived = await uow.run(workspaceId, (tx) => archiveResourceRow(tx, workspaceId, resourceId));
+  if (!archived) throw notFound('Resource');
+}
+
+function scalarValues(body: ResourceUpdateBody, errors: FieldErrorBag): ResourceValues {
+  const values: ResourceValues = {};
+  if (body.name !== undefined) {
+    if (body.name.trim() === '') errors.add('name', 'The name field is required.');
+    values.name = body.name.trim();
+  }
+  if (body.type !== undefined) values.type = body.type;
+  if (body.capacity !== undefined) values.capacity = body.capacity;
+  return values;
+}
+
+/**
+ * A service's requirements as stored, from a request's `field` (`resources`): a named unit
+ * must be a live resource of the workspace of the type given, and then counts as one unit.
+ */
+export async function checkRequirements(
+  db: Db,
+  workspaceId: string,
+  entries: ResourceRequirementBody[],
+  field: string,
+): Promise<ResourceRequirementJson[]> {
+  const named = entries.flatMap((e) => (e.resource_uuid ? [e.resource_uuid.toLowerCase()] : []));
+  const live = new Map((await liveResources(db, workspaceId, named)).map((r) => [r.id, r]));
+  return entries.map((entry, index) => {
+    const id = entry.resource_uuid ? entry.resource_uuid.toLowerCase() : null;
+    if (id !== null) {
+      const unit = live.get(id);
+      if (!unit || unit.type !== entry.type)
+        throw invalidField(`${field}.${index}.resource_uuid`, 'The selected resource is invalid.');
+      if ((entry.units ?? 1) !== 1)
+        throw invalidField(`${field}.${index}.units`, 'A named resource is one unit.');
+    }
+    return { type: entry.type, units: entry.units ?? 1, resource_id: id };
+  });
+}
