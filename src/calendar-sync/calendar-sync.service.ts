@@ -1,3 +1,4 @@
+import { liveStafferName, stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
 import type { Config } from '../config.js';
 import { AppError, FieldErrorBag, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
@@ -57,6 +58,50 @@ export const OWN_UID_PREFIX = 'kairos-booking-';
 
 export const credentialsContext = (workspaceId: string, stafferId: string) =>
   `calendar-credentials:${workspaceId}:${stafferId}`;
+
+/**
+ * The panel's connect form is two steps (the account, then the calendars it found): between
+ * them the app password travels sealed for this staffer only, so the page never holds it in
+ * clear and a sealed value of one staffer's form opens for no other.
+ */
+const draftContext = (workspaceId: string, stafferId: string) =>
+  `calendar-connect-draft:${workspaceId}:${stafferId}`;
+
+export function sealDraftPassword(
+  deps: Pick<CalendarDeps, 'config'>,
+  workspaceId: string,
+  stafferId: string,
+  password: string,
+): string {
+  return secretBoxOf(deps.config).seal(password, draftContext(workspaceId, stafferId));
+}
+
+/** The password of the form's first step; undefined when the value is not one sealed for this staffer. */
+export function openDraftPassword(
+  deps: Pick<CalendarDeps, 'config'>,
+  workspaceId: string,
+  stafferId: string,
+  sealed: string,
+): string | undefined {
+  if (sealed === '') return undefined;
+  try {
+    return secretBoxOf(deps.config).open(sealed, draftContext(workspaceId, stafferId));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live staffer a panel member is in this workspace (memberships.staffer_id), with their name. */
+export async function ownStafferOf(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+): Promise<{ id: string; name: string } | null> {
+  const id = await stafferOfMember(db, workspaceId, userId);
+  if (!id) return null;
+  const name = await liveStafferName(db, workspaceId, id);
+  return name === undefined ? null : { id, name };
+}
 
 /** A calendar connection as the API and panel show it: never the password. */
 export interface ConnectionView {
