@@ -2,7 +2,7 @@ import { liveStafferName, stafferOfMember } from '../calendar-feeds/calendar-fee
 import type { Config } from '../config.js';
 import { AppError, FieldErrorBag, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
-import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/http/types.js';
 import { secretBoxOf } from '../platform/secrets.js';
 import { findStaffer } from '../staffers/staffers.repository.js';
@@ -26,6 +26,7 @@ import {
   stafferSyncFacts,
   upsertObjects,
 } from './calendar-sync.repository.js';
+import { setOutsideChange, writtenEventsAt } from './calendar-writes.repository.js';
 import { busyInstances, IcsUnreadable } from './ics-busy.rules.js';
 import { caldavProvider } from './providers/caldav-provider.js';
 import {
@@ -34,6 +35,7 @@ import {
   type ChangeSet,
   type RemoteCalendar,
 } from './providers/calendar-provider.js';
+import { outsideChangeOf } from './readback.rules.js';
 
 /**
  * What the sync needs of the process: the store and its write path, the server key and the SSRF
@@ -354,6 +356,58 @@ export function spansOf(
   return out;
 }
 
+/** The calendars a sync asks: those read for busy times, and the one bookings are written to. */
+export function calendarsToAsk(row: Pick<ConnectionRow, 'read_calendars' | 'write_calendar'>): string[] {
+  return row.write_calendar && !row.read_calendars.includes(row.write_calendar)
+    ? [...row.read_calendars, row.write_calendar]
+    : row.read_calendars;
+}
+
+/**
+ * Edits read back: of the objects this sync saw changed or gone, those that are events Kairos
+ * wrote for the staffer's bookings are compared with the booking (`outsideChangeOf`); a move or a
+ * delete made outside is recorded on the booking's event to apply or ignore in the panel, never
+ * applied to the booking here. An event back at the booking's times clears what waited.
+ */
+async function readBack(
+  tx: Tx,
+  workspaceId: string,
+  stafferId: string,
+  seen: { changed: StoredObject[]; removed: string[]; zone: string; now: Date },
+): Promise<void> {
+  const byHref = new Map<string, StoredObject | 'gone'>();
+  for (const href of seen.removed) byHref.set(href, 'gone');
+  for (const object of seen.changed) byHref.set(object.href, object);
+  const written = await writtenEventsAt(tx, workspaceId, stafferId, [...byHref.keys()]);
+  for (const event of written) {
+    const object = byHref.get(event.href)!;
+    const change = outsideChangeOf(
+      { etag: event.etag },
+      object === 'gone' ? 'gone' : { etag: object.etag, ics: object.ics },
+      {
+        start: new Date(event.start_time).getTime(),
+        end: new Date(event.end_time).getTime(),
+        canceled: event.status_type === 'canceled',
+      },
+      seen.zone,
+    );
+    if (change === null) {
+      if (event.outside_change !== null)
+        await setOutsideChange(tx, workspaceId, event.booking_id, null, seen.now);
+      continue;
+    }
+    const start = change.kind === 'moved' ? new Date(change.start) : null;
+    if (event.outside_change === change.kind && event.outside_start?.getTime() === start?.getTime()) continue;
+    await setOutsideChange(
+      tx,
+      workspaceId,
+      event.booking_id,
+      { kind: change.kind, start, end: change.kind === 'moved' ? new Date(change.end) : null },
+      seen.now,
+    );
+  }
+}
+
 /**
  * One sync of a staffer's calendar ("sync now" and the worker): the changes of every chosen
  * calendar are asked first; only when all answered are they applied, in one unit of work (so
@@ -386,7 +440,7 @@ export async function syncCalendar(
   const provider = providerFor(deps, row.server_url, row.username, password);
   const sets: { calendarUrl: string; set: ChangeSet }[] = [];
   try {
-    for (const calendarUrl of row.read_calendars) {
+    for (const calendarUrl of calendarsToAsk(row)) {
       const known = await knownObjects(deps.db, workspaceId, stafferId, calendarUrl);
       const state = row.sync_state[calendarUrl] ?? null;
       sets.push({ calendarUrl, set: await provider.changes(calendarUrl, state, known) });
@@ -428,11 +482,17 @@ export async function syncCalendar(
   for (const { calendarUrl, set } of sets) syncState[calendarUrl] = set.state;
 
   if (changed.length > 0 || removed.length > 0 || reexpand) {
+    const reading = new Set(row.read_calendars);
     await deps.uow.run(workspaceId, async (tx) => {
       if (removed.length > 0) await deleteObjects(tx, workspaceId, stafferId, removed);
       if (changed.length > 0) await upsertObjects(tx, workspaceId, stafferId, changed);
+      await readBack(tx, workspaceId, stafferId, { changed, removed, zone: facts.zone, now });
       const objects = reexpand ? await allObjects(tx, workspaceId, stafferId) : changed;
-      const spans = spansOf(objects, expandOptions);
+      // The write calendar is asked for the read-back only: its events block when it is also read.
+      const spans = spansOf(
+        objects.filter((o) => reading.has(o.calendarUrl)),
+        expandOptions,
+      );
       await replaceSpans(
         tx,
         workspaceId,

@@ -109,7 +109,7 @@ async function sendBookingWrite(deps: CalendarWriteDeps, write: ClaimedWrite): P
   const workspaceId = write.workspace_id;
   const booking = await bookingWriteFacts(deps.db, workspaceId, write.booking_id);
   const existing = await findBookingEvent(deps.db, workspaceId, write.booking_id);
-  if (existing && existing.revision >= write.revision) return;
+  if (existing && existing.revision >= write.revision && !write.rewrite) return;
   const connection =
     booking && !booking.canceled ? await findConnection(deps.db, workspaceId, booking.staffer_id) : undefined;
   const target =

@@ -25,7 +25,9 @@ export type BookingForm =
   | 'notes'
   | 'complete'
   | 'cancel'
-  | 'refund';
+  | 'refund'
+  | 'calendar-apply'
+  | 'calendar-ignore';
 
 export interface Choice {
   value: string;
@@ -77,6 +79,11 @@ export interface BookingPageProps {
   paymentHoldUntil?: string | undefined;
   /** Owners and admins, when the provider took money for it: what is left to refund. */
   refund?: { left: string; action: string } | undefined;
+  /**
+   * An edit of the booking's event in the staffer's own calendar, waiting for Apply or Ignore:
+   * `when` is the event's new time in the location's zone (moved), `name` whose calendar it is.
+   */
+  outsideChange?: { kind: 'moved' | 'deleted'; when: string; name: string } | undefined;
   text: PanelText;
 }
 
@@ -91,6 +98,7 @@ const NOTICES: Record<string, PanelKey> = {
   canceled: 'booking.canceled',
   refunded: 'booking.refunded',
   refund_refused: 'booking.refundRefused',
+  'calendar-ignored': 'booking.calendarIgnored',
 };
 
 /** A cancel reason as people read it (the API's value in the reader's language). */
@@ -126,6 +134,9 @@ export function BookingPage(props: BookingPageProps) {
         </p>
       )}
       {props.problem && <ProblemBox problem={props.problem} path={path} {...props} />}
+      {props.outsideChange && (
+        <OutsideChangeBox change={props.outsideChange} path={path} csrf={props.csrf} text={text} />
+      )}
 
       <section class="card" aria-labelledby="booking-details">
         <h2 id="booking-details">{t('booking.details')}</h2>
@@ -437,5 +448,42 @@ function ProblemBox(props: {
           </>
         ))}
     </div>
+  );
+}
+
+/**
+ * The booking's event was moved or deleted in the staffer's own calendar: the booking is as it
+ * was until someone answers. Apply changes it the normal way (a move or a cancel); Ignore writes
+ * the event back as the booking is.
+ */
+function OutsideChangeBox(props: {
+  change: { kind: 'moved' | 'deleted'; when: string; name: string };
+  path: string;
+  csrf: string;
+  text: PanelText;
+}) {
+  const { t } = props.text;
+  const { change } = props;
+  return (
+    <section class="card warning outside-change" aria-labelledby="outside-change" role="status">
+      <h2 id="outside-change">
+        {change.kind === 'moved'
+          ? t('booking.outsideMoved', { when: change.when, name: change.name })
+          : t('booking.outsideDeleted', { name: change.name })}
+      </h2>
+      <p>{change.kind === 'moved' ? t('booking.outsideMovedNote') : t('booking.outsideDeletedNote')}</p>
+      <div>
+        <PostForm action={`${props.path}/calendar-apply`} csrf={props.csrf} class="inline">
+          <button type="submit">
+            {change.kind === 'moved' ? t('booking.outsideApplyMove') : t('booking.outsideApplyCancel')}
+          </button>
+        </PostForm>{' '}
+        <PostForm action={`${props.path}/calendar-ignore`} csrf={props.csrf} class="inline">
+          <button type="submit" class="secondary">
+            {t('booking.outsideIgnore')}
+          </button>
+        </PostForm>
+      </div>
+    </section>
   );
 }

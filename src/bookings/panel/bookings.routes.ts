@@ -1,4 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  applyOutsideChange,
+  ignoreOutsideChange,
+  outsideChangeOfBooking,
+} from '../../calendar-sync/calendar-readback.service.js';
 import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
@@ -102,13 +107,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const zone = view.timezone;
     const start = new Date(view.start_time).getTime();
     const end = new Date(view.end_time).getTime();
-    const [staffers, services, statuses, accounts, members, history] = await Promise.all([
+    const [staffers, services, statuses, accounts, members, history, outside] = await Promise.all([
       listLocationStaffersPage(deps.db, workspace.id, view.location_id, ALL),
       listLocationServicesPage(deps.db, workspace.id, view.location_id, ALL),
       listStatuses(deps.db, workspace.id),
       listAccountsAtLocation(deps.db, workspace.id, view.location_id),
       listTeam(deps.db, workspace.id),
       bookingHistory(deps.db, workspace.id, bookingId),
+      outsideChangeOfBooking(deps.db, workspace.id, bookingId),
     ]);
     const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
     const stafferNames = new Map(staffers.rows.map((s) => [s.id, personName(s.first_name, s.last_name)]));
@@ -168,6 +174,18 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         active: extra.active,
         problem: extra.problem,
         returnTo: extra.returnTo,
+        outsideChange: outside
+          ? {
+              kind: outside.kind,
+              name: outside.stafferName,
+              when:
+                outside.start === null
+                  ? ''
+                  : localDateOf(outside.start, zone) === localDateOf(start, zone)
+                    ? wallTime(outside.start, zone)
+                    : `${wallDate(outside.start, zone, text.lang === 'en' ? undefined : text.locale)}, ${wallTime(outside.start, zone)}`,
+            }
+          : undefined,
         ...(refundable > 0
           ? {
               refund: {
@@ -379,6 +397,24 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       },
     };
   });
+
+  // An edit in the staffer's own calendar, read back: Apply moves or cancels the booking the
+  // normal way (a taken time is the normal conflict); Ignore writes the event back.
+  changeRoute('calendar-apply', ({ view }) => ({
+    values: {},
+    work: async (ctx) => {
+      const done = await applyOutsideChange(ctx, view.id);
+      return withNotice(bookingPath(view.id), done);
+    },
+  }));
+
+  changeRoute('calendar-ignore', ({ view }) => ({
+    values: {},
+    work: async (ctx) => {
+      await ignoreOutsideChange(ctx.uow, ctx.db, ctx.workspace.id, view.id, deps.clock.now());
+      return withNotice(bookingPath(view.id), 'calendar-ignored');
+    },
+  }));
 
   changeRoute('cancel', ({ request, view }) => {
     const values = { cancel_reason: str(request.body, 'cancel_reason').trim() };

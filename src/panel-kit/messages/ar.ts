@@ -622,4 +622,13 @@ export default {
   'calsync.synced': 'تمت قراءة التقويم مجددًا.',
   'calsync.disconnected': 'تم فصل التقويم.',
   'calsync.expired': 'انتهت صلاحية هذا النموذج: أدخل كلمة مرور التطبيق مجددًا.',
+  'booking.outsideMoved': "نُقل إلى {when} في تقويم {name}",
+  'booking.outsideDeleted': "حُذف في تقويم {name}",
+  'booking.outsideMovedNote': "لم يتغير الحجز. «تطبيق» ينقله إلى ذلك الوقت (إن كان متاحًا)؛ «تجاهل» يعيد الحدث إلى وقت الحجز.",
+  'booking.outsideDeletedNote': "لم يتغير الحجز. «تطبيق» يلغيه؛ «تجاهل» يعيد كتابة الحدث في التقويم.",
+  'booking.outsideApplyMove': "تطبيق: انقل الحجز",
+  'booking.outsideApplyCancel': "تطبيق: ألغِ الحجز",
+  'booking.outsideIgnore': "تجاهل",
+  'booking.calendarIgnored': "يبقى الحجز كما هو؛ وتُعاد كتابة حدثه في التقويم.",
+  'calendar.changedOutside': "تغيّر في تقويم الموظف",
 } satisfies PanelCatalog;

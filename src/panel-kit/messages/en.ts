@@ -645,4 +645,13 @@ export default {
   'calsync.synced': 'The calendar is read again.',
   'calsync.disconnected': 'The calendar is disconnected.',
   'calsync.expired': 'This form expired: enter the app password again.',
+  'booking.outsideMoved': "Moved to {when} in {name}’s calendar",
+  'booking.outsideDeleted': "Deleted in {name}’s calendar",
+  'booking.outsideMovedNote': "The booking has not changed. Apply moves it to that time (if it is free); Ignore puts the event back at the booking’s time.",
+  'booking.outsideDeletedNote': "The booking has not changed. Apply cancels it; Ignore writes the event back into the calendar.",
+  'booking.outsideApplyMove': "Apply: move the booking",
+  'booking.outsideApplyCancel': "Apply: cancel the booking",
+  'booking.outsideIgnore': "Ignore",
+  'booking.calendarIgnored': "The booking stays as it is; its event is written back into the calendar.",
+  'calendar.changedOutside': "Changed in the staffer’s calendar",
 };

@@ -647,4 +647,13 @@ export default {
   'calsync.synced': 'L’agenda a été relu.',
   'calsync.disconnected': 'L’agenda est déconnecté.',
   'calsync.expired': 'Ce formulaire a expiré : saisissez à nouveau le mot de passe d’application.',
+  'booking.outsideMoved': "Déplacé à {when} dans l’agenda de {name}",
+  'booking.outsideDeleted': "Supprimé dans l’agenda de {name}",
+  'booking.outsideMovedNote': "La réservation n’a pas changé. Appliquer la déplace à cette heure (si elle est libre) ; Ignorer remet l’événement à l’heure de la réservation.",
+  'booking.outsideDeletedNote': "La réservation n’a pas changé. Appliquer l’annule ; Ignorer réinscrit l’événement dans l’agenda.",
+  'booking.outsideApplyMove': "Appliquer : déplacer la réservation",
+  'booking.outsideApplyCancel': "Appliquer : annuler la réservation",
+  'booking.outsideIgnore': "Ignorer",
+  'booking.calendarIgnored': "La réservation reste telle quelle ; son événement est réinscrit dans l’agenda.",
+  'calendar.changedOutside': "Modifié dans l’agenda du membre du personnel",
 } satisfies PanelCatalog;

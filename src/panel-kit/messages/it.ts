@@ -642,4 +642,13 @@ export default {
   'calsync.synced': 'Il calendario è stato riletto.',
   'calsync.disconnected': 'Il calendario è scollegato.',
   'calsync.expired': 'Questo modulo è scaduto: inserisci di nuovo la password per le app.',
+  'booking.outsideMoved': "Spostato alle {when} nel calendario di {name}",
+  'booking.outsideDeleted': "Eliminato nel calendario di {name}",
+  'booking.outsideMovedNote': "La prenotazione non è cambiata. Applica la sposta a quell’ora (se libera); Ignora riporta l’evento all’ora della prenotazione.",
+  'booking.outsideDeletedNote': "La prenotazione non è cambiata. Applica la annulla; Ignora riscrive l’evento nel calendario.",
+  'booking.outsideApplyMove': "Applica: sposta la prenotazione",
+  'booking.outsideApplyCancel': "Applica: annulla la prenotazione",
+  'booking.outsideIgnore': "Ignora",
+  'booking.calendarIgnored': "La prenotazione resta com’è; il suo evento viene riscritto nel calendario.",
+  'calendar.changedOutside': "Modificato nel calendario dell’operatore",
 } satisfies PanelCatalog;

@@ -638,4 +638,13 @@ export default {
   'calsync.synced': 'De agenda is opnieuw gelezen.',
   'calsync.disconnected': 'De agenda is ontkoppeld.',
   'calsync.expired': 'Dit formulier is verlopen: vul het app-wachtwoord opnieuw in.',
+  'booking.outsideMoved': "Verplaatst naar {when} in de agenda van {name}",
+  'booking.outsideDeleted': "Verwijderd in de agenda van {name}",
+  'booking.outsideMovedNote': "De boeking is niet gewijzigd. Toepassen verplaatst haar naar die tijd (als die vrij is); Negeren zet de afspraak terug op de tijd van de boeking.",
+  'booking.outsideDeletedNote': "De boeking is niet gewijzigd. Toepassen annuleert haar; Negeren zet de afspraak weer in de agenda.",
+  'booking.outsideApplyMove': "Toepassen: boeking verplaatsen",
+  'booking.outsideApplyCancel': "Toepassen: boeking annuleren",
+  'booking.outsideIgnore': "Negeren",
+  'booking.calendarIgnored': "De boeking blijft zoals ze is; de afspraak wordt weer in de agenda gezet.",
+  'calendar.changedOutside': "Gewijzigd in de agenda van de medewerker",
 } satisfies PanelCatalog;

@@ -637,4 +637,13 @@ export default {
   'calsync.synced': 'O calendário foi lido de novo.',
   'calsync.disconnected': 'O calendário está desligado.',
   'calsync.expired': 'Este formulário expirou: introduza de novo a palavra-passe de aplicação.',
+  'booking.outsideMoved': "Movido para {when} no calendário de {name}",
+  'booking.outsideDeleted': "Eliminado no calendário de {name}",
+  'booking.outsideMovedNote': "A marcação não mudou. Aplicar move-a para essa hora (se estiver livre); Ignorar repõe o evento na hora da marcação.",
+  'booking.outsideDeletedNote': "A marcação não mudou. Aplicar cancela-a; Ignorar volta a escrever o evento no calendário.",
+  'booking.outsideApplyMove': "Aplicar: mover a marcação",
+  'booking.outsideApplyCancel': "Aplicar: cancelar a marcação",
+  'booking.outsideIgnore': "Ignorar",
+  'booking.calendarIgnored': "A marcação fica como está; o seu evento volta a ser escrito no calendário.",
+  'calendar.changedOutside': "Alterado no calendário do profissional",
 } satisfies PanelCatalog;

@@ -629,4 +629,13 @@ export default {
   'calsync.synced': 'Takvim yeniden okundu.',
   'calsync.disconnected': 'Takvim bağlantısı kesildi.',
   'calsync.expired': 'Bu formun süresi doldu: uygulama parolasını yeniden girin.',
+  'booking.outsideMoved': "{name} takviminde {when} saatine taşındı",
+  'booking.outsideDeleted': "{name} takviminde silindi",
+  'booking.outsideMovedNote': "Randevu değişmedi. Uygula, randevuyu o saate taşır (boşsa); Yok say, etkinliği randevunun saatine geri koyar.",
+  'booking.outsideDeletedNote': "Randevu değişmedi. Uygula, randevuyu iptal eder; Yok say, etkinliği takvime yeniden yazar.",
+  'booking.outsideApplyMove': "Uygula: randevuyu taşı",
+  'booking.outsideApplyCancel': "Uygula: randevuyu iptal et",
+  'booking.outsideIgnore': "Yok say",
+  'booking.calendarIgnored': "Randevu olduğu gibi kalıyor; etkinliği takvime yeniden yazılıyor.",
+  'calendar.changedOutside': "Personelin takviminde değişti",
 } satisfies PanelCatalog;

@@ -634,4 +634,13 @@ export default {
   'calsync.synced': 'Календар прочитано знову.',
   'calsync.disconnected': 'Календар відключено.',
   'calsync.expired': 'Ця форма застаріла: введіть пароль застосунку ще раз.',
+  'booking.outsideMoved': "Перенесено на {when} у календарі: {name}",
+  'booking.outsideDeleted': "Видалено в календарі: {name}",
+  'booking.outsideMovedNote': "Бронювання не змінилося. «Застосувати» переносить його на цей час (якщо він вільний); «Ігнорувати» повертає подію на час бронювання.",
+  'booking.outsideDeletedNote': "Бронювання не змінилося. «Застосувати» скасовує його; «Ігнорувати» знову записує подію до календаря.",
+  'booking.outsideApplyMove': "Застосувати: перенести бронювання",
+  'booking.outsideApplyCancel': "Застосувати: скасувати бронювання",
+  'booking.outsideIgnore': "Ігнорувати",
+  'booking.calendarIgnored': "Бронювання залишається як є; його подію буде знову записано до календаря.",
+  'calendar.changedOutside': "Змінено в календарі працівника",
 } satisfies PanelCatalog;

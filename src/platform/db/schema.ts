@@ -735,6 +735,8 @@ export interface CalendarWritesTable {
   last_error: string | null;
   done_at: TimestampNullable;
   created_at: Timestamp;
+  /** migrations/0036: sent even when the calendar already shows this revision (ignore, erasure). */
+  rewrite: Generated<boolean>;
 }
 
 /** migrations/0034_calendar_writes.sql: the event a booking has in a staffer's calendar. */
@@ -746,6 +748,11 @@ export interface CalendarBookingEventsTable {
   etag: string | null;
   revision: number;
   updated_at: Timestamp;
+  /** migrations/0036: an outside edit waiting for apply or ignore ('moved' | 'deleted'). */
+  outside_change: 'moved' | 'deleted' | null;
+  outside_start: TimestampNullable;
+  outside_end: TimestampNullable;
+  outside_seen_at: TimestampNullable;
 }
 
 export interface DB {
