@@ -647,13 +647,16 @@ export default {
   'calsync.synced': 'Der Kalender wurde erneut gelesen.',
   'calsync.disconnected': 'Der Kalender ist getrennt.',
   'calsync.expired': 'Dieses Formular ist abgelaufen: Geben Sie das App-Passwort erneut ein.',
-  'booking.outsideMoved': "Im Kalender von {name} auf {when} verschoben",
-  'booking.outsideDeleted': "Im Kalender von {name} gelöscht",
-  'booking.outsideMovedNote': "Die Buchung ist unverändert. Übernehmen verschiebt sie auf diese Zeit (wenn frei); Ignorieren setzt den Termin auf die Zeit der Buchung zurück.",
-  'booking.outsideDeletedNote': "Die Buchung ist unverändert. Übernehmen storniert sie; Ignorieren trägt den Termin wieder in den Kalender ein.",
-  'booking.outsideApplyMove': "Übernehmen: Buchung verschieben",
-  'booking.outsideApplyCancel': "Übernehmen: Buchung stornieren",
-  'booking.outsideIgnore': "Ignorieren",
-  'booking.calendarIgnored': "Die Buchung bleibt, wie sie ist; ihr Termin wird wieder in den Kalender eingetragen.",
-  'calendar.changedOutside': "Im Kalender der Fachkraft geändert",
+  'booking.outsideMoved': 'Im Kalender von {name} auf {when} verschoben',
+  'booking.outsideDeleted': 'Im Kalender von {name} gelöscht',
+  'booking.outsideMovedNote':
+    'Die Buchung ist unverändert. Übernehmen verschiebt sie auf diese Zeit (wenn frei); Ignorieren setzt den Termin auf die Zeit der Buchung zurück.',
+  'booking.outsideDeletedNote':
+    'Die Buchung ist unverändert. Übernehmen storniert sie; Ignorieren trägt den Termin wieder in den Kalender ein.',
+  'booking.outsideApplyMove': 'Übernehmen: Buchung verschieben',
+  'booking.outsideApplyCancel': 'Übernehmen: Buchung stornieren',
+  'booking.outsideIgnore': 'Ignorieren',
+  'booking.calendarIgnored':
+    'Die Buchung bleibt, wie sie ist; ihr Termin wird wieder in den Kalender eingetragen.',
+  'calendar.changedOutside': 'Im Kalender der Fachkraft geändert',
 } satisfies PanelCatalog;

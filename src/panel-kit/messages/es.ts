@@ -636,13 +636,16 @@ export default {
   'calsync.synced': 'El calendario se ha vuelto a leer.',
   'calsync.disconnected': 'El calendario está desconectado.',
   'calsync.expired': 'Este formulario ha caducado: escribe de nuevo la contraseña de aplicación.',
-  'booking.outsideMoved': "Movido a las {when} en el calendario de {name}",
-  'booking.outsideDeleted': "Eliminado en el calendario de {name}",
-  'booking.outsideMovedNote': "La reserva no ha cambiado. Aplicar la mueve a esa hora (si está libre); Ignorar devuelve el evento a la hora de la reserva.",
-  'booking.outsideDeletedNote': "La reserva no ha cambiado. Aplicar la cancela; Ignorar vuelve a escribir el evento en el calendario.",
-  'booking.outsideApplyMove': "Aplicar: mover la reserva",
-  'booking.outsideApplyCancel': "Aplicar: cancelar la reserva",
-  'booking.outsideIgnore': "Ignorar",
-  'booking.calendarIgnored': "La reserva se queda como está; su evento se vuelve a escribir en el calendario.",
-  'calendar.changedOutside': "Cambiado en el calendario del profesional",
+  'booking.outsideMoved': 'Movido a las {when} en el calendario de {name}',
+  'booking.outsideDeleted': 'Eliminado en el calendario de {name}',
+  'booking.outsideMovedNote':
+    'La reserva no ha cambiado. Aplicar la mueve a esa hora (si está libre); Ignorar devuelve el evento a la hora de la reserva.',
+  'booking.outsideDeletedNote':
+    'La reserva no ha cambiado. Aplicar la cancela; Ignorar vuelve a escribir el evento en el calendario.',
+  'booking.outsideApplyMove': 'Aplicar: mover la reserva',
+  'booking.outsideApplyCancel': 'Aplicar: cancelar la reserva',
+  'booking.outsideIgnore': 'Ignorar',
+  'booking.calendarIgnored':
+    'La reserva se queda como está; su evento se vuelve a escribir en el calendario.',
+  'calendar.changedOutside': 'Cambiado en el calendario del profesional',
 } satisfies PanelCatalog;

@@ -638,13 +638,16 @@ export default {
   'calsync.synced': 'Kalendarz odczytano ponownie.',
   'calsync.disconnected': 'Kalendarz jest odłączony.',
   'calsync.expired': 'Ten formularz wygasł: wpisz ponownie hasło aplikacji.',
-  'booking.outsideMoved': "Przeniesione na {when} w kalendarzu: {name}",
-  'booking.outsideDeleted': "Usunięte w kalendarzu: {name}",
-  'booking.outsideMovedNote': "Rezerwacja się nie zmieniła. Zastosuj przenosi ją na tę godzinę (jeśli jest wolna); Ignoruj przywraca wydarzenie na godzinę rezerwacji.",
-  'booking.outsideDeletedNote': "Rezerwacja się nie zmieniła. Zastosuj ją anuluje; Ignoruj zapisuje wydarzenie z powrotem w kalendarzu.",
-  'booking.outsideApplyMove': "Zastosuj: przenieś rezerwację",
-  'booking.outsideApplyCancel': "Zastosuj: anuluj rezerwację",
-  'booking.outsideIgnore': "Ignoruj",
-  'booking.calendarIgnored': "Rezerwacja pozostaje bez zmian; jej wydarzenie zostanie ponownie zapisane w kalendarzu.",
-  'calendar.changedOutside': "Zmienione w kalendarzu pracownika",
+  'booking.outsideMoved': 'Przeniesione na {when} w kalendarzu: {name}',
+  'booking.outsideDeleted': 'Usunięte w kalendarzu: {name}',
+  'booking.outsideMovedNote':
+    'Rezerwacja się nie zmieniła. Zastosuj przenosi ją na tę godzinę (jeśli jest wolna); Ignoruj przywraca wydarzenie na godzinę rezerwacji.',
+  'booking.outsideDeletedNote':
+    'Rezerwacja się nie zmieniła. Zastosuj ją anuluje; Ignoruj zapisuje wydarzenie z powrotem w kalendarzu.',
+  'booking.outsideApplyMove': 'Zastosuj: przenieś rezerwację',
+  'booking.outsideApplyCancel': 'Zastosuj: anuluj rezerwację',
+  'booking.outsideIgnore': 'Ignoruj',
+  'booking.calendarIgnored':
+    'Rezerwacja pozostaje bez zmian; jej wydarzenie zostanie ponownie zapisane w kalendarzu.',
+  'calendar.changedOutside': 'Zmienione w kalendarzu pracownika',
 } satisfies PanelCatalog;
