@@ -5,12 +5,7 @@ import { AppError } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
-import {
-  bookingsWithOutsideChange,
-  clearOutsideChange,
-  findOutsideChange,
-  queueRewrite,
-} from './calendar-writes.repository.js';
+import { clearOutsideChange, findOutsideChange, queueRewrite } from './calendar-writes.repository.js';
 
 /**
  * Edits read back (docs/calendar-sync.md): what the sync recorded when a booking's event was moved
@@ -42,15 +37,6 @@ export async function outsideChangeOfBooking(
     end: row.outside_end ? new Date(row.outside_end).getTime() : null,
     stafferName: (await liveStafferName(db, workspaceId, row.staffer_id)) ?? '',
   };
-}
-
-/** Of these bookings, those with an outside edit waiting (the panel calendar marks them). */
-export function bookingsChangedOutside(
-  db: Db,
-  workspaceId: string,
-  bookingIds: string[],
-): Promise<Set<string>> {
-  return bookingsWithOutsideChange(db, workspaceId, bookingIds);
 }
 
 const nothingWaits = () =>

@@ -120,6 +120,13 @@ describe('edits read back from the staffer calendar', () => {
     });
     const shown = await page(booking.uuid);
     expect(shown.body).toMatch(/<h2 id="outside-change">Moved to 15:00 in Anna[^<]*’s calendar<\/h2>/);
+    // The panel calendar marks it.
+    const day1 = await admin.get(`/panel/calendar?location=${s.f.location.id}&date=${day}&view=day`);
+    const card = new RegExp(`<a class="blk[^"]*" href="/panel/bookings/${booking.uuid}"`).exec(
+      day1.body,
+    )?.[0];
+    expect(card).toContain(' outside');
+    expect(day1.body).toContain('Changed in the staffer’s calendar');
     expect(shown.body).toContain(`action="/panel/bookings/${booking.uuid}/calendar-apply"`);
 
     const applied = await admin.post(`/panel/bookings/${booking.uuid}/calendar-apply`);
@@ -128,6 +135,9 @@ describe('edits read back from the staffer calendar', () => {
     expect(await startOf(booking.uuid)).toBe(at(day, '15:00'));
     expect((await pending(booking.uuid))?.outside_change).toBeNull();
     expect((await page(booking.uuid)).body).not.toContain('id="outside-change"');
+    const day2 = await admin.get(`/panel/calendar?location=${s.f.location.id}&date=${day}&view=day`);
+    expect(day2.body).toContain(`href="/panel/bookings/${booking.uuid}"`);
+    expect(day2.body).not.toContain('Changed in the staffer’s calendar');
 
     // The reschedule goes out as Kairos' own write: the next sync reports nothing.
     await sendOut();

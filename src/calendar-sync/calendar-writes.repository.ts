@@ -339,18 +339,15 @@ export async function findOutsideChange(
   return row?.outside_change ? { ...row, outside_change: row.outside_change } : undefined;
 }
 
-/** Bookings of these with an outside edit waiting (the panel calendar marks them). */
-export async function bookingsWithOutsideChange(
-  db: Db,
-  workspaceId: string,
-  bookingIds: string[],
-): Promise<Set<string>> {
-  if (bookingIds.length === 0) return new Set();
+/**
+ * The bookings of a workspace with an outside edit waiting (the panel calendar marks them): few
+ * at any time, so one read of them all instead of a list of the week's bookings.
+ */
+export async function bookingsWithOutsideChange(db: Db, workspaceId: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom('calendar_booking_events')
     .select('booking_id')
     .where('workspace_id', '=', workspaceId)
-    .where('booking_id', 'in', bookingIds)
     .where('outside_change', 'is not', null)
     .execute();
   return new Set(rows.map((row) => row.booking_id));
