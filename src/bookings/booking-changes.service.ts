@@ -32,6 +32,7 @@ import { parseReschedule } from './bookings.rules.js';
 import {
   availabilityFor,
   type BookingContext,
+  bookableOrRefused,
   requireOfferedServices,
   unavailable,
 } from './bookings.service.js';
@@ -324,8 +325,7 @@ async function moveSeat(
       "The staffer does not provide the booking's services at this location.",
     );
   }
-  const verdict = checkBookable(availability, start, stafferId, { timeRules: newTime });
-  if (!verdict.ok) throw unavailable(verdict);
+  bookableOrRefused(ctx, availability, start, stafferId, { timeRules: newTime });
   if (booking.occupancy_id)
     await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
   const span = occupiedSpan(service, start);

@@ -44,6 +44,8 @@ export interface FreeTime {
 
 export interface Problem {
   message: string;
+  /** Refused only by the staffer's own calendar: the move it was, to send again "anyway". */
+  override?: { date: string; time: string; stafferId: string } | undefined;
   /** Free times that day, nearest to the one asked; undefined when the problem is not a taken time. */
   times?: FreeTime[];
 }
@@ -421,6 +423,18 @@ function ProblemBox(props: {
   return (
     <div class="errors-summary conflict" role="alert" tabIndex={-1}>
       <h2>{problem.message}</h2>
+      {problem.override && (
+        <PostForm action={`${props.path}/move`} csrf={props.csrf} label={t('booking.moveAnyway')}>
+          <input type="hidden" name="date" value={problem.override.date} />
+          <input type="hidden" name="reserved_on" value={problem.override.time} />
+          <input type="hidden" name="staffer_uuid" value={problem.override.stafferId} />
+          <input type="hidden" name="return_to" value={props.returnTo ?? ''} />
+          <input type="hidden" name="override_busy" value="yes" />
+          <button type="submit" class="danger">
+            {t('booking.moveAnyway')}
+          </button>
+        </PostForm>
+      )}
       {problem.times &&
         (problem.times.length === 0 ? (
           <p>{t('booking.noOtherTime')}</p>

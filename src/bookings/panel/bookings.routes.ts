@@ -4,7 +4,14 @@ import {
   ignoreOutsideChange,
   outsideChangeOfBooking,
 } from '../../calendar-sync/calendar-readback.service.js';
-import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
+import {
+  AppError,
+  type FieldErrors,
+  InvalidInput,
+  SlotBlockedOutside,
+  SlotUnavailable,
+  validationFailed,
+} from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -45,7 +52,7 @@ import {
   StafferBody,
   StatusBody,
 } from '../bookings.schemas.js';
-import type { BookingContext } from '../bookings.service.js';
+import { type BookingContext, overridingOutsideBusy } from '../bookings.service.js';
 import {
   type BookingForm,
   BookingPage,
@@ -233,13 +240,15 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       /** The change, on the unit of work of `ctx`; answers the page to redirect to. */
       work: (ctx: BookingContext) => Promise<string>;
       freeTimes?: () => Promise<FreeTime[]>;
+      /** When only the staffer's own calendar refuses it: the same change, to send "anyway". */
+      override?: Problem['override'];
     },
   ) {
     panel.post(`/bookings/:bookingUuid/${action}`, access, async (request, reply) => {
       const bookingId = uuidParam(request, 'bookingUuid');
       const workspace = await workspaceOf(request);
       const view = await getBookingView(deps.db, workspace.id, bookingId);
-      const { values, returnTo, work, freeTimes } = handle({ request, workspace, view });
+      const { values, returnTo, work, freeTimes, override } = handle({ request, workspace, view });
       const context = await panelContextOf(request);
       try {
         // The form's key: a repeated submit gets the first one's redirect and changes nothing.
@@ -253,6 +262,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           return showBooking(request, reply, workspace, bookingId, {
             status: 422,
             active: { form: action, state: { values, errors: error.errors } },
+            returnTo,
+          });
+        }
+        if (error instanceof SlotBlockedOutside && override) {
+          return showBooking(request, reply, workspace, bookingId, {
+            status: 409,
+            active: { form: action, state: { values, errors: {} } },
+            problem: { message: panelTextOf(request).t('booking.outsideBusy'), override },
             returnTo,
           });
         }
@@ -300,7 +317,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     return {
       values,
       returnTo,
-      work: async (ctx) => {
+      override: {
+        date: values.date,
+        time: values.reserved_on,
+        stafferId: values.staffer_uuid || view.staffer_id,
+      },
+      work: async (context) => {
+        // "Move anyway", after the warning that only the staffer's own calendar blocks the time.
+        const ctx = str(request.body, 'override_busy') === 'yes' ? overridingOutsideBusy(context) : context;
         // PUT /reschedule's input path, after what this form's own inputs (a date and a wall
         // time) say: they name what the person typed.
         const errors: FieldErrors = { ...at.errors };

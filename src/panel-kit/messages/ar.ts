@@ -632,4 +632,8 @@ export default {
   'booking.outsideIgnore': 'تجاهل',
   'booking.calendarIgnored': 'يبقى الحجز كما هو؛ وتُعاد كتابة حدثه في التقويم.',
   'calendar.changedOutside': 'تغيّر في تقويم الموظف',
+  'booking.outsideBusy':
+    'تقويم الموظف الخاص مشغول في ذلك الوقت (حدث خارجي)؛ لا شيء في Kairos يشغل هذا الوقت.',
+  'booking.bookAnyway': 'احجز على أي حال',
+  'booking.moveAnyway': 'انقل على أي حال',
 } satisfies PanelCatalog;

@@ -659,4 +659,8 @@ export default {
   'booking.calendarIgnored':
     'Die Buchung bleibt, wie sie ist; ihr Termin wird wieder in den Kalender eingetragen.',
   'calendar.changedOutside': 'Im Kalender der Fachkraft geändert',
+  'booking.outsideBusy':
+    'Der eigene Kalender der Fachkraft ist dann belegt (ein externer Termin); in Kairos ist die Zeit frei.',
+  'booking.bookAnyway': 'Trotzdem buchen',
+  'booking.moveAnyway': 'Trotzdem verschieben',
 } satisfies PanelCatalog;

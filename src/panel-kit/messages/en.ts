@@ -656,4 +656,8 @@ export default {
   'booking.outsideIgnore': 'Ignore',
   'booking.calendarIgnored': 'The booking stays as it is; its event is written back into the calendar.',
   'calendar.changedOutside': 'Changed in the staffer’s calendar',
+  'booking.outsideBusy':
+    'The staffer’s own calendar is busy then (an outside event); nothing in Kairos takes this time.',
+  'booking.bookAnyway': 'Book anyway',
+  'booking.moveAnyway': 'Move anyway',
 };

@@ -648,4 +648,8 @@ export default {
   'booking.calendarIgnored':
     'La reserva se queda como está; su evento se vuelve a escribir en el calendario.',
   'calendar.changedOutside': 'Cambiado en el calendario del profesional',
+  'booking.outsideBusy':
+    'El calendario propio del profesional está ocupado entonces (un evento externo); nada en Kairos ocupa esta hora.',
+  'booking.bookAnyway': 'Reservar de todos modos',
+  'booking.moveAnyway': 'Mover de todos modos',
 } satisfies PanelCatalog;

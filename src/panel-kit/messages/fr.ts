@@ -658,4 +658,8 @@ export default {
   'booking.outsideIgnore': 'Ignorer',
   'booking.calendarIgnored': 'La réservation reste telle quelle ; son événement est réinscrit dans l’agenda.',
   'calendar.changedOutside': 'Modifié dans l’agenda du membre du personnel',
+  'booking.outsideBusy':
+    'L’agenda personnel du membre du personnel est occupé à ce moment (un événement extérieur) ; rien dans Kairos ne prend ce créneau.',
+  'booking.bookAnyway': 'Réserver quand même',
+  'booking.moveAnyway': 'Déplacer quand même',
 } satisfies PanelCatalog;

@@ -653,4 +653,8 @@ export default {
   'booking.outsideIgnore': 'Ignora',
   'booking.calendarIgnored': 'La prenotazione resta com’è; il suo evento viene riscritto nel calendario.',
   'calendar.changedOutside': 'Modificato nel calendario dell’operatore',
+  'booking.outsideBusy':
+    'Il calendario personale dell’operatore è occupato in quel momento (un evento esterno); in Kairos l’orario è libero.',
+  'booking.bookAnyway': 'Prenota comunque',
+  'booking.moveAnyway': 'Sposta comunque',
 } satisfies PanelCatalog;

@@ -649,4 +649,8 @@ export default {
   'booking.outsideIgnore': 'Negeren',
   'booking.calendarIgnored': 'De boeking blijft zoals ze is; de afspraak wordt weer in de agenda gezet.',
   'calendar.changedOutside': 'Gewijzigd in de agenda van de medewerker',
+  'booking.outsideBusy':
+    'De eigen agenda van de medewerker is dan bezet (een externe afspraak); in Kairos is deze tijd vrij.',
+  'booking.bookAnyway': 'Toch boeken',
+  'booking.moveAnyway': 'Toch verplaatsen',
 } satisfies PanelCatalog;

@@ -650,4 +650,8 @@ export default {
   'booking.calendarIgnored':
     'Rezerwacja pozostaje bez zmian; jej wydarzenie zostanie ponownie zapisane w kalendarzu.',
   'calendar.changedOutside': 'Zmienione w kalendarzu pracownika',
+  'booking.outsideBusy':
+    'Własny kalendarz pracownika jest wtedy zajęty (zewnętrzne wydarzenie); w Kairos ten termin jest wolny.',
+  'booking.bookAnyway': 'Zarezerwuj mimo to',
+  'booking.moveAnyway': 'Przenieś mimo to',
 } satisfies PanelCatalog;

@@ -648,4 +648,8 @@ export default {
   'booking.outsideIgnore': 'Ignorar',
   'booking.calendarIgnored': 'A marcação fica como está; o seu evento volta a ser escrito no calendário.',
   'calendar.changedOutside': 'Alterado no calendário do profissional',
+  'booking.outsideBusy':
+    'O calendário próprio do profissional está ocupado nessa hora (um evento externo); nada no Kairos ocupa este horário.',
+  'booking.bookAnyway': 'Marcar mesmo assim',
+  'booking.moveAnyway': 'Mover mesmo assim',
 } satisfies PanelCatalog;

@@ -640,4 +640,7 @@ export default {
   'booking.outsideIgnore': 'Yok say',
   'booking.calendarIgnored': 'Randevu olduğu gibi kalıyor; etkinliği takvime yeniden yazılıyor.',
   'calendar.changedOutside': 'Personelin takviminde değişti',
+  'booking.outsideBusy': 'Personelin kendi takvimi o saatte dolu (dış bir etkinlik); Kairos’ta bu saat boş.',
+  'booking.bookAnyway': 'Yine de randevu al',
+  'booking.moveAnyway': 'Yine de taşı',
 } satisfies PanelCatalog;

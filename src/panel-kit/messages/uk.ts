@@ -645,4 +645,8 @@ export default {
   'booking.outsideIgnore': 'Ігнорувати',
   'booking.calendarIgnored': 'Бронювання залишається як є; його подію буде знову записано до календаря.',
   'calendar.changedOutside': 'Змінено в календарі працівника',
+  'booking.outsideBusy':
+    'Власний календар працівника в цей час зайнятий (зовнішня подія); у Kairos цей час вільний.',
+  'booking.bookAnyway': 'Забронювати все одно',
+  'booking.moveAnyway': 'Перенести все одно',
 } satisfies PanelCatalog;
