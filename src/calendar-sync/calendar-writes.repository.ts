@@ -387,3 +387,25 @@ export async function queueRewrite(
     )
     .execute();
 }
+
+/**
+ * Of these bookings, the events written with the customer's first name in them: the staffer's
+ * connection names customers (customer_name_in_events) and the event is in a calendar now.
+ */
+export async function eventsNamingCustomer(
+  tx: Tx,
+  workspaceId: string,
+  bookingIds: string[],
+): Promise<{ booking_id: string; revision: number }[]> {
+  if (bookingIds.length === 0) return [];
+  return tx
+    .selectFrom('calendar_booking_events as e')
+    .innerJoin('calendar_connections as c', (join) =>
+      join.onRef('c.workspace_id', '=', 'e.workspace_id').onRef('c.staffer_id', '=', 'e.staffer_id'),
+    )
+    .select(['e.booking_id', 'e.revision'])
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.booking_id', 'in', bookingIds)
+    .where('c.customer_name_in_events', '=', true)
+    .execute();
+}

@@ -10,10 +10,12 @@ import {
   bookingWriteFacts,
   type ClaimedWrite,
   deleteBookingEvent,
+  eventsNamingCustomer,
   failWrite,
   findBookingEvent,
   finishWrite,
   queueCalendarWrites,
+  queueRewrite,
   saveBookingEvent,
 } from './calendar-writes.repository.js';
 import { type CalendarProvider, CalendarProviderError } from './providers/calendar-provider.js';
@@ -58,6 +60,22 @@ export async function queueBookingWrites(
     .filter(([bookingId]) => targets.has(bookingId))
     .map(([bookingId, revision]) => ({ bookingId, revision }));
   await queueCalendarWrites(tx, workspaceId, writes, new Date(now));
+}
+
+/**
+ * A customer erased: their bookings' events that name them (only with customer_name_in_events)
+ * are queued to be written again, now without the name, in the erasure's transaction.
+ */
+export async function queueRewritesOfErased(
+  tx: Tx,
+  workspaceId: string,
+  bookingIds: string[],
+  now: number,
+): Promise<number> {
+  const events = await eventsNamingCustomer(tx, workspaceId, bookingIds);
+  for (const event of events)
+    await queueRewrite(tx, workspaceId, event.booking_id, event.revision, new Date(now));
+  return events.length;
 }
 
 const objectUrlOf = (calendarUrl: string, bookingId: string) =>
