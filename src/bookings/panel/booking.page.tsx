@@ -44,8 +44,8 @@ export interface FreeTime {
 
 export interface Problem {
   message: string;
-  /** Refused only by the staffer's own calendar: the move it was, to send again "anyway". */
-  override?: { date: string; time: string; stafferId: string } | undefined;
+  /** Refused only by the staffer's own calendar: the form it was (its action and fields), to send again "anyway". */
+  override?: { action: BookingForm; fields: Record<string, string> } | undefined;
   /** Free times that day, nearest to the one asked; undefined when the problem is not a taken time. */
   times?: FreeTime[];
 }
@@ -424,11 +424,14 @@ function ProblemBox(props: {
     <div class="errors-summary conflict" role="alert" tabIndex={-1}>
       <h2>{problem.message}</h2>
       {problem.override && (
-        <PostForm action={`${props.path}/move`} csrf={props.csrf} label={t('booking.moveAnyway')}>
-          <input type="hidden" name="date" value={problem.override.date} />
-          <input type="hidden" name="reserved_on" value={problem.override.time} />
-          <input type="hidden" name="staffer_uuid" value={problem.override.stafferId} />
-          <input type="hidden" name="return_to" value={props.returnTo ?? ''} />
+        <PostForm
+          action={`${props.path}/${problem.override.action}`}
+          csrf={props.csrf}
+          label={t('booking.moveAnyway')}
+        >
+          {Object.entries(problem.override.fields).map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
           <input type="hidden" name="override_busy" value="yes" />
           <button type="submit" class="danger">
             {t('booking.moveAnyway')}

@@ -318,9 +318,13 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       values,
       returnTo,
       override: {
-        date: values.date,
-        time: values.reserved_on,
-        stafferId: values.staffer_uuid || view.staffer_id,
+        action: 'move',
+        fields: {
+          date: values.date,
+          reserved_on: values.reserved_on,
+          staffer_uuid: values.staffer_uuid || view.staffer_id,
+          return_to: values.return_to,
+        },
       },
       work: async (context) => {
         // "Move anyway", after the warning that only the staffer's own calendar blocks the time.
@@ -424,9 +428,12 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
 
   // An edit in the staffer's own calendar, read back: Apply moves or cancels the booking the
   // normal way (a taken time is the normal conflict); Ignore writes the event back.
-  changeRoute('calendar-apply', ({ view }) => ({
+  changeRoute('calendar-apply', ({ request, view }) => ({
     values: {},
-    work: async (ctx) => {
+    override: { action: 'calendar-apply', fields: {} },
+    work: async (context) => {
+      // "Move anyway": the new time is blocked only by the staffer's own calendar (another event).
+      const ctx = str(request.body, 'override_busy') === 'yes' ? overridingOutsideBusy(context) : context;
       const done = await applyOutsideChange(ctx, view.id);
       return withNotice(bookingPath(view.id), done);
     },
