@@ -16,3 +16,10 @@ ALTER TABLE calendar_booking_events ADD CONSTRAINT calendar_booking_events_outsi
 -- A write queued to put the event back as the booking has it (ignore an outside edit, or a
 -- customer's name erased): sent even though the calendar already shows the booking's revision.
 ALTER TABLE calendar_writes ADD COLUMN rewrite boolean NOT NULL DEFAULT false;
+
+-- The staffer is told of an outside edit by email (kind staff_calendar_edit), once per edit seen.
+ALTER TABLE mail_messages DROP CONSTRAINT mail_messages_kind_check;
+ALTER TABLE mail_messages ADD CONSTRAINT mail_messages_kind_check
+  CHECK (kind IN ('confirmed', 'rescheduled', 'canceled', 'completed', 'reminder', 'staff_new',
+                  'staff_changed', 'staff_canceled', 'test', 'payment_received', 'payment_refunded',
+                  'payment_failed', 'staff_calendar_edit'));

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, change, openStudio, type Studio } from '../../test/bookings/bookings-kit.js';
 import { makeUser, PanelClient } from '../../test/helpers/panel-client.js';
 import { type Radicale, startRadicale } from '../../test/helpers/radicale.js';
+import type { MailSnapshot } from '../notifications/mail-message.js';
+import { renderMail } from '../notifications/mail-render.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
@@ -75,6 +77,14 @@ const pending = (bookingId: string) =>
     .where('booking_id', '=', bookingId)
     .executeTakeFirst();
 
+const notices = (bookingId: string) =>
+  s.t.db
+    .selectFrom('mail_messages')
+    .select(['recipient', 'kind'])
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', 'staff_calendar_edit')
+    .execute();
+
 const page = (bookingId: string) => admin.get(`/panel/bookings/${bookingId}`);
 const startOf = async (bookingId: string) =>
   (await s.t.call('GET', `/bookings/${bookingId}`)).json().data.start_time as string;
@@ -91,6 +101,11 @@ beforeAll(async () => {
     read_calendars: [work],
     write_calendar: bookings,
   });
+  await s.t.db
+    .updateTable('staffers')
+    .set({ email: 'anna@studio.example' })
+    .where('id', '=', s.f.anna.id)
+    .execute();
   admin = await PanelClient.signedIn(
     s.t.app,
     s.t.db,
@@ -118,6 +133,31 @@ describe('edits read back from the staffer calendar', () => {
       outside_change: 'moved',
       outside_start: new Date(at(day, '15:00')),
     });
+    // The staffer is told by email, once for this edit however often the sync sees it.
+    expect(await notices(booking.uuid)).toEqual([
+      { recipient: 'anna@studio.example', kind: 'staff_calendar_edit' },
+    ]);
+    await sync();
+    expect(await notices(booking.uuid)).toHaveLength(1);
+    const queuedMail = await s.t.db
+      .selectFrom('mail_messages')
+      .select(['kind', 'revision', 'snapshot'])
+      .where('booking_id', '=', booking.uuid)
+      .where('kind', '=', 'staff_calendar_edit')
+      .executeTakeFirstOrThrow();
+    const mail = renderMail(
+      queuedMail.kind,
+      queuedMail.revision,
+      queuedMail.snapshot as unknown as MailSnapshot,
+      {
+        publicBase: 'https://book.example.com',
+        from: { name: 'Studio', address: 'studio@example.com' },
+      },
+    );
+    expect(mail.subject).toMatch(/^Changed in your calendar: Haircut, /);
+    expect(mail.text).toContain('One of your bookings was moved or deleted in your own calendar.');
+    // No invitation: the booking did not change.
+    expect(mail.calendar).toBeUndefined();
     const shown = await page(booking.uuid);
     expect(shown.body).toMatch(/<h2 id="outside-change">Moved to 15:00 in Anna[^<]*’s calendar<\/h2>/);
     // The panel calendar marks it.
@@ -174,6 +214,7 @@ describe('edits read back from the staffer calendar', () => {
     await radicale.remove(event.href);
     await sync();
     expect((await pending(booking.uuid))?.outside_change).toBe('deleted');
+    expect(await notices(booking.uuid)).toHaveLength(1);
     expect((await s.t.call('GET', `/bookings/${booking.uuid}`)).json().data.is_canceled).toBe(false);
     expect((await page(booking.uuid)).body).toMatch(/Deleted in Anna[^<]*’s calendar/);
 
@@ -221,6 +262,7 @@ describe('edits read back from the staffer calendar', () => {
     await sendOut();
     await sync();
     expect((await pending(booking.uuid))?.outside_change).toBeNull();
+    expect(await notices(booking.uuid)).toEqual([]);
   });
 
   it('an outside edit that keeps the time (a title) is not a move', async () => {

@@ -1,6 +1,7 @@
 import { liveStafferName, stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
 import type { Config } from '../config.js';
 import { AppError, FieldErrorBag, notFound } from '../errors.js';
+import { queueCalendarEditNotice } from '../notifications/calendar-edit-notifications.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/http/types.js';
@@ -404,6 +405,14 @@ async function readBack(
       event.booking_id,
       { kind: change.kind, start, end: change.kind === 'moved' ? new Date(change.end) : null },
       seen.now,
+    );
+    // The staffer is told, once per edit (the email's key names it).
+    await queueCalendarEditNotice(
+      tx,
+      workspaceId,
+      event.booking_id,
+      change.kind === 'moved' ? `moved-${change.start}` : 'deleted',
+      seen.now.getTime(),
     );
   }
 }

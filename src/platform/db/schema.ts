@@ -560,7 +560,9 @@ export type MailKind =
   /** migrations/0033_payment_emails.sql: money taken, given back, or not taken. */
   | 'payment_received'
   | 'payment_refunded'
-  | 'payment_failed';
+  | 'payment_failed'
+  /** migrations/0036_calendar_readback.sql: a booking's event moved or deleted in the staffer's calendar. */
+  | 'staff_calendar_edit';
 
 /** migrations/0011_notifications.sql: the mail outbox and log. */
 export interface MailMessagesTable {
