@@ -6,7 +6,6 @@ import type { Db } from '../platform/db/client.js';
 import type { CancelReason } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
-import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
 
@@ -34,7 +33,6 @@ import {
   type BookingContext,
   bookableOrRefused,
   requireOfferedServices,
-  unavailable,
 } from './bookings.service.js';
 import { releaseSeat, takeSeat } from './occupancies.repository.js';
 
