@@ -53,7 +53,8 @@ export async function applyOutsideChange(
 ): Promise<'moved' | 'canceled'> {
   const change = await findOutsideChange(ctx.db, ctx.workspace.id, bookingId);
   if (!change) throw nothingWaits();
-  if (change.outside_change === 'moved' && change.outside_start) {
+  if (change.outside_change === 'moved') {
+    if (!change.outside_start) throw nothingWaits();
     await moveBooking(ctx, bookingId, toUtcIso(new Date(change.outside_start).getTime()), undefined);
     await ctx.uow.run(ctx.workspace.id, (tx) => clearOutsideChange(tx, ctx.workspace.id, bookingId));
     return 'moved';

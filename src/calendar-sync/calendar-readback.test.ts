@@ -265,6 +265,25 @@ describe('edits read back from the staffer calendar', () => {
     expect(await notices(booking.uuid)).toEqual([]);
   });
 
+  it('answers nothing waiting with a 409, and refuses a cross-site post', async () => {
+    const day = s.nextDay();
+    const booking = await book(s.t, bookingBody(s.f, at(day, '09:30')));
+    await sendOut();
+    await admin.get(`/panel/bookings/${booking.uuid}`);
+    expect((await admin.post(`/panel/bookings/${booking.uuid}/calendar-apply`)).statusCode).toBe(409);
+    expect((await admin.post(`/panel/bookings/${booking.uuid}/calendar-ignore`)).statusCode).toBe(409);
+    await moveOutside(booking.uuid, at(day, '13:30'), 60);
+    await sync();
+    const crossSite = await admin.post(
+      `/panel/bookings/${booking.uuid}/calendar-apply`,
+      {},
+      { origin: 'https://evil.example' },
+    );
+    expect(crossSite.statusCode).toBe(403);
+    expect(await startOf(booking.uuid)).toBe(at(day, '09:30'));
+    expect((await pending(booking.uuid))?.outside_change).toBe('moved');
+  });
+
   it('an outside edit that keeps the time (a title) is not a move', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, bookingBody(s.f, at(day, '16:00')));
