@@ -68,6 +68,16 @@ export class SlotUnavailable extends AppError {
 
 export const slotUnavailable = (reason: SlotUnavailableReason = 'taken') => new SlotUnavailable(reason);
 
+/**
+ * A time refused only because the staffer's own calendar is busy then (docs/calendar-sync.md):
+ * the API and the booking page answer it as any taken time; the panel may book anyway.
+ */
+export class SlotBlockedOutside extends SlotUnavailable {
+  constructor() {
+    super('taken');
+  }
+}
+
 export const bookingFinal = () =>
   new AppError(409, 'booking_final', 'The booking is completed or canceled and cannot be changed.', {
     status: ['The booking is completed or canceled and cannot be changed.'],

@@ -13,7 +13,6 @@ import {
   replaceUnits,
 } from '../resources/resource-occupancies.repository.js';
 import { liveResources } from '../resources/resources.repository.js';
-import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
 import { type BookingEventType, recordBookingEvents } from './booking-events.service.js';
@@ -38,8 +37,8 @@ import { parseReschedule } from './bookings.rules.js';
 import {
   availabilityFor,
   type BookingContext,
+  bookableOrRefused,
   requireOfferedServices,
-  unavailable,
   unitsToTry,
 } from './bookings.service.js';
 import { releaseSeat, takeSeat } from './occupancies.repository.js';
@@ -388,8 +387,7 @@ async function moveSeat(
       "The staffer does not provide the booking's services at this location.",
     );
   }
-  const verdict = checkBookable(availability, start, stafferId, { timeRules: newTime });
-  if (!verdict.ok) throw unavailable(verdict);
+  const verdict = bookableOrRefused(ctx, availability, start, stafferId, { timeRules: newTime });
   if (booking.occupancy_id) {
     await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
     await releaseUnitsIfEmpty(tx, booking.workspace_id, booking.occupancy_id);

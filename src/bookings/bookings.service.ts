@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { upsertCustomer } from '../customers/customers.repository.js';
-import { AppError, invalidField, slotUnavailable, validationFailed } from '../errors.js';
+import { AppError, invalidField, SlotBlockedOutside, slotUnavailable, validationFailed } from '../errors.js';
 import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -30,6 +30,43 @@ export interface BookingContext extends RequestContext {
   /** For reads outside a write. */
   db: Db;
   uow: UnitOfWork;
+  /**
+   * 'overridden': the staffer's own calendar does not block this create or change (the panel's
+   * "Book anyway" after a warning). Other bookings still do: the seat is taken as always.
+   */
+  outsideBusy?: 'overridden';
+}
+
+/** The context of a panel create or change that books over the staffer's own calendar. */
+export function overridingOutsideBusy(ctx: BookingContext): BookingContext {
+  return { ...ctx, outsideBusy: 'overridden' };
+}
+
+const withoutOutsideBusy = (input: AvailabilityInput): AvailabilityInput => ({
+  ...input,
+  staffers: input.staffers.map((s) => (s.busy ? { ...s, busy: undefined } : s)),
+});
+
+/**
+ * checkBookable for a create or change: the verdict when the time may be booked, else the
+ * refusal. A time refused only because of the staffer's own calendar is SlotBlockedOutside (the
+ * same 409 to the API); with the override, that calendar is left out of the question.
+ */
+export function bookableOrRefused(
+  ctx: BookingContext,
+  availability: AvailabilityInput,
+  start: number,
+  stafferId: string | undefined,
+  options: { timeRules?: boolean } = {},
+): Extract<BookableResult, { ok: true }> {
+  const input = ctx.outsideBusy === 'overridden' ? withoutOutsideBusy(availability) : availability;
+  const verdict = checkBookable(input, start, stafferId, options);
+  if (verdict.ok) return verdict;
+  if (verdict.reason === 'no_free_staffer' && input.staffers.some((s) => s.busy && s.busy.length > 0)) {
+    if (checkBookable(withoutOutsideBusy(input), start, stafferId, options).ok)
+      throw new SlotBlockedOutside();
+  }
+  throw unavailable(verdict);
 }
 
 export type { CreateBookingInput } from './bookings.rules.js';
@@ -58,8 +95,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
         'The selected staffer does not provide this service at this location.',
       );
     }
-    const verdict = checkBookable(availability, start!, stafferId);
-    if (!verdict.ok) throw unavailable(verdict);
+    const verdict = bookableOrRefused(ctx, availability, start!, stafferId);
     const candidates =
       stafferId !== undefined
         ? [stafferId]

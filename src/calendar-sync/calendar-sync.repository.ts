@@ -54,20 +54,21 @@ export async function saveConnection(
   if (existing && sameAccount) {
     await tx
       .updateTable('calendar_connections')
-      .set({ ...row, status: 'ok', failure_count: 0, last_error: null })
+      // expanded_until null: the next sync expands every object again, so a calendar no longer
+      // read (kept as the write calendar) stops blocking.
+      .set({ ...row, status: 'ok', failure_count: 0, last_error: null, expanded_until: null })
       .where('workspace_id', '=', workspaceId)
       .where('staffer_id', '=', stafferId)
       .execute();
-    // Calendars no longer read lose their objects (and spans).
+    // Calendars no longer asked (read, or written to for the read-back) lose their objects (and spans).
+    const asked = values.write_calendar
+      ? [...values.read_calendars, values.write_calendar]
+      : values.read_calendars;
     await tx
       .deleteFrom('calendar_objects')
       .where('workspace_id', '=', workspaceId)
       .where('staffer_id', '=', stafferId)
-      .where((eb) =>
-        values.read_calendars.length === 0
-          ? eb.val(true)
-          : eb.not(eb('calendar_url', 'in', values.read_calendars)),
-      )
+      .where((eb) => (asked.length === 0 ? eb.val(true) : eb.not(eb('calendar_url', 'in', asked))))
       .execute();
     return;
   }

@@ -1,7 +1,9 @@
+import { liveStafferName, stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
 import type { Config } from '../config.js';
 import { AppError, FieldErrorBag, notFound } from '../errors.js';
+import { queueCalendarEditNotice } from '../notifications/calendar-edit-notifications.service.js';
 import type { Db } from '../platform/db/client.js';
-import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/http/types.js';
 import { secretBoxOf } from '../platform/secrets.js';
 import { findStaffer } from '../staffers/staffers.repository.js';
@@ -26,6 +28,7 @@ import {
   stafferSyncFacts,
   upsertObjects,
 } from './calendar-sync.repository.js';
+import { setOutsideChange, writtenEventsAt } from './calendar-writes.repository.js';
 import { busyInstances, IcsUnreadable } from './ics-busy.rules.js';
 import { caldavProvider } from './providers/caldav-provider.js';
 import {
@@ -34,6 +37,7 @@ import {
   type ChangeSet,
   type RemoteCalendar,
 } from './providers/calendar-provider.js';
+import { outsideChangeOf } from './readback.rules.js';
 
 /**
  * What the sync needs of the process: the store and its write path, the server key and the SSRF
@@ -58,6 +62,50 @@ export const OWN_UID_PREFIX = 'kairos-booking-';
 
 export const credentialsContext = (workspaceId: string, stafferId: string) =>
   `calendar-credentials:${workspaceId}:${stafferId}`;
+
+/**
+ * The panel's connect form is two steps (the account, then the calendars it found): between
+ * them the app password travels sealed for this staffer only, so the page never holds it in
+ * clear and a sealed value of one staffer's form opens for no other.
+ */
+const draftContext = (workspaceId: string, stafferId: string) =>
+  `calendar-connect-draft:${workspaceId}:${stafferId}`;
+
+export function sealDraftPassword(
+  deps: Pick<CalendarDeps, 'config'>,
+  workspaceId: string,
+  stafferId: string,
+  password: string,
+): string {
+  return secretBoxOf(deps.config).seal(password, draftContext(workspaceId, stafferId));
+}
+
+/** The password of the form's first step; undefined when the value is not one sealed for this staffer. */
+export function openDraftPassword(
+  deps: Pick<CalendarDeps, 'config'>,
+  workspaceId: string,
+  stafferId: string,
+  sealed: string,
+): string | undefined {
+  if (sealed === '') return undefined;
+  try {
+    return secretBoxOf(deps.config).open(sealed, draftContext(workspaceId, stafferId));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live staffer a panel member is in this workspace (memberships.staffer_id), with their name. */
+export async function ownStafferOf(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+): Promise<{ id: string; name: string } | null> {
+  const id = await stafferOfMember(db, workspaceId, userId);
+  if (!id) return null;
+  const name = await liveStafferName(db, workspaceId, id);
+  return name === undefined ? null : { id, name };
+}
 
 /** A calendar connection as the API and panel show it: never the password. */
 export interface ConnectionView {
@@ -310,6 +358,66 @@ export function spansOf(
   return out;
 }
 
+/** The calendars a sync asks: those read for busy times, and the one bookings are written to. */
+export function calendarsToAsk(row: Pick<ConnectionRow, 'read_calendars' | 'write_calendar'>): string[] {
+  return row.write_calendar && !row.read_calendars.includes(row.write_calendar)
+    ? [...row.read_calendars, row.write_calendar]
+    : row.read_calendars;
+}
+
+/**
+ * Edits read back: of the objects this sync saw changed or gone, those that are events Kairos
+ * wrote for the staffer's bookings are compared with the booking (`outsideChangeOf`); a move or a
+ * delete made outside is recorded on the booking's event to apply or ignore in the panel, never
+ * applied to the booking here. An event back at the booking's times clears what waited.
+ */
+async function readBack(
+  tx: Tx,
+  workspaceId: string,
+  stafferId: string,
+  seen: { changed: StoredObject[]; removed: string[]; zone: string; now: Date },
+): Promise<void> {
+  const byHref = new Map<string, StoredObject | 'gone'>();
+  for (const href of seen.removed) byHref.set(href, 'gone');
+  for (const object of seen.changed) byHref.set(object.href, object);
+  const written = await writtenEventsAt(tx, workspaceId, stafferId, [...byHref.keys()]);
+  for (const event of written) {
+    const object = byHref.get(event.href)!;
+    const change = outsideChangeOf(
+      { etag: event.etag },
+      object === 'gone' ? 'gone' : { etag: object.etag, ics: object.ics },
+      {
+        start: new Date(event.start_time).getTime(),
+        end: new Date(event.end_time).getTime(),
+        canceled: event.status_type === 'canceled',
+      },
+      seen.zone,
+    );
+    if (change === null) {
+      if (event.outside_change !== null)
+        await setOutsideChange(tx, workspaceId, event.booking_id, null, seen.now);
+      continue;
+    }
+    const start = change.kind === 'moved' ? new Date(change.start) : null;
+    if (event.outside_change === change.kind && event.outside_start?.getTime() === start?.getTime()) continue;
+    await setOutsideChange(
+      tx,
+      workspaceId,
+      event.booking_id,
+      { kind: change.kind, start, end: change.kind === 'moved' ? new Date(change.end) : null },
+      seen.now,
+    );
+    // The staffer is told, once per edit (the email's key names it).
+    await queueCalendarEditNotice(
+      tx,
+      workspaceId,
+      event.booking_id,
+      change.kind === 'moved' ? `moved-${change.start}` : 'deleted',
+      seen.now.getTime(),
+    );
+  }
+}
+
 /**
  * One sync of a staffer's calendar ("sync now" and the worker): the changes of every chosen
  * calendar are asked first; only when all answered are they applied, in one unit of work (so
@@ -342,7 +450,7 @@ export async function syncCalendar(
   const provider = providerFor(deps, row.server_url, row.username, password);
   const sets: { calendarUrl: string; set: ChangeSet }[] = [];
   try {
-    for (const calendarUrl of row.read_calendars) {
+    for (const calendarUrl of calendarsToAsk(row)) {
       const known = await knownObjects(deps.db, workspaceId, stafferId, calendarUrl);
       const state = row.sync_state[calendarUrl] ?? null;
       sets.push({ calendarUrl, set: await provider.changes(calendarUrl, state, known) });
@@ -384,11 +492,17 @@ export async function syncCalendar(
   for (const { calendarUrl, set } of sets) syncState[calendarUrl] = set.state;
 
   if (changed.length > 0 || removed.length > 0 || reexpand) {
+    const reading = new Set(row.read_calendars);
     await deps.uow.run(workspaceId, async (tx) => {
       if (removed.length > 0) await deleteObjects(tx, workspaceId, stafferId, removed);
       if (changed.length > 0) await upsertObjects(tx, workspaceId, stafferId, changed);
+      await readBack(tx, workspaceId, stafferId, { changed, removed, zone: facts.zone, now });
       const objects = reexpand ? await allObjects(tx, workspaceId, stafferId) : changed;
-      const spans = spansOf(objects, expandOptions);
+      // The write calendar is asked for the read-back only: its events block when it is also read.
+      const spans = spansOf(
+        objects.filter((o) => reading.has(o.calendarUrl)),
+        expandOptions,
+      );
       await replaceSpans(
         tx,
         workspaceId,

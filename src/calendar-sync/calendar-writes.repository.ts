@@ -58,6 +58,8 @@ export interface ClaimedWrite {
   booking_id: string;
   revision: number;
   attempts: number;
+  /** Sent even when the calendar already shows this revision (migration 0036). */
+  rewrite?: boolean;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function claimDueWrites(
 ): Promise<ClaimedWrite[]> {
   const due = await db
     .selectFrom('calendar_writes')
-    .select(['workspace_id', 'booking_id', 'revision', 'attempts'])
+    .select(['workspace_id', 'booking_id', 'revision', 'attempts', 'rewrite'])
     .where('done_at', 'is', null)
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')
@@ -218,10 +220,14 @@ export async function saveBookingEvent(
   event: BookingEventRow,
   now: Date,
 ): Promise<void> {
+  // The event now shows the booking: an outside edit that waited is overwritten, so it no longer waits.
+  const cleared = { outside_change: null, outside_start: null, outside_end: null, outside_seen_at: null };
   await db
     .insertInto('calendar_booking_events')
     .values({ workspace_id: workspaceId, booking_id: bookingId, ...event, updated_at: now })
-    .onConflict((oc) => oc.columns(['workspace_id', 'booking_id']).doUpdateSet({ ...event, updated_at: now }))
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'booking_id']).doUpdateSet({ ...event, ...cleared, updated_at: now }),
+    )
     .execute();
 }
 
@@ -230,5 +236,176 @@ export async function deleteBookingEvent(db: Db, workspaceId: string, bookingId:
     .deleteFrom('calendar_booking_events')
     .where('workspace_id', '=', workspaceId)
     .where('booking_id', '=', bookingId)
+    .execute();
+}
+
+/** A booking's event as the read-back compares it: the stored ETag and the booking's times now. */
+export interface WrittenEventFacts {
+  booking_id: string;
+  href: string;
+  etag: string | null;
+  outside_change: 'moved' | 'deleted' | null;
+  outside_start: Date | null;
+  start_time: Date;
+  end_time: Date;
+  status_type: string;
+}
+
+/** The events Kairos wrote for a staffer's bookings at these object URLs. */
+export async function writtenEventsAt(
+  db: Db,
+  workspaceId: string,
+  stafferId: string,
+  hrefs: string[],
+): Promise<WrittenEventFacts[]> {
+  if (hrefs.length === 0) return [];
+  const rows: WrittenEventFacts[] = [];
+  for (let i = 0; i < hrefs.length; i += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('calendar_booking_events as e')
+        .innerJoin('bookings as b', (join) =>
+          join.onRef('b.workspace_id', '=', 'e.workspace_id').onRef('b.id', '=', 'e.booking_id'),
+        )
+        .innerJoin('booking_statuses as st', (join) =>
+          join.onRef('st.workspace_id', '=', 'b.workspace_id').onRef('st.id', '=', 'b.status_id'),
+        )
+        .select([
+          'e.booking_id',
+          'e.href',
+          'e.etag',
+          'e.outside_change',
+          'e.outside_start',
+          'b.start_time',
+          'b.end_time',
+          'st.type as status_type',
+        ])
+        .where('e.workspace_id', '=', workspaceId)
+        .where('e.staffer_id', '=', stafferId)
+        .where('e.href', 'in', hrefs.slice(i, i + 500))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** Records (or clears, with null) the outside edit waiting on a booking's event. */
+export async function setOutsideChange(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  change: { kind: 'moved' | 'deleted'; start: Date | null; end: Date | null } | null,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('calendar_booking_events')
+    .set({
+      outside_change: change?.kind ?? null,
+      outside_start: change?.start ?? null,
+      outside_end: change?.end ?? null,
+      outside_seen_at: change ? now : null,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', '=', bookingId)
+    .execute();
+}
+
+export function clearOutsideChange(tx: Tx, workspaceId: string, bookingId: string): Promise<void> {
+  return setOutsideChange(tx, workspaceId, bookingId, null, new Date(0));
+}
+
+/** The outside edit waiting on a booking, with the staffer whose calendar it is in; undefined when none. */
+export async function findOutsideChange(
+  db: Db,
+  workspaceId: string,
+  bookingId: string,
+): Promise<
+  | {
+      staffer_id: string;
+      outside_change: 'moved' | 'deleted';
+      outside_start: Date | null;
+      outside_end: Date | null;
+      revision: number;
+    }
+  | undefined
+> {
+  const row = await db
+    .selectFrom('calendar_booking_events')
+    .select(['staffer_id', 'outside_change', 'outside_start', 'outside_end', 'revision'])
+    .where('workspace_id', '=', workspaceId)
+    .where('booking_id', '=', bookingId)
+    .where('outside_change', 'is not', null)
+    .executeTakeFirst();
+  return row?.outside_change ? { ...row, outside_change: row.outside_change } : undefined;
+}
+
+/**
+ * The bookings of a workspace with an outside edit waiting (the panel calendar marks them): few
+ * at any time, so one read of them all instead of a list of the week's bookings.
+ */
+export async function bookingsWithOutsideChange(db: Db, workspaceId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('calendar_booking_events')
+    .select('booking_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('outside_change', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.booking_id));
+}
+
+/**
+ * Queues a write that puts a booking's event back as the booking has it, even though the calendar
+ * already shows its revision (an outside edit ignored, a customer's name erased). A row of that
+ * revision already there is sent again; the values come from the proposed row (Citus refuses a
+ * function such as now() in DO UPDATE SET).
+ */
+export async function queueRewrite(
+  tx: Tx,
+  workspaceId: string,
+  bookingId: string,
+  revision: number,
+  now: Date,
+): Promise<void> {
+  await tx
+    .insertInto('calendar_writes')
+    .values({
+      workspace_id: workspaceId,
+      booking_id: bookingId,
+      revision,
+      next_attempt_at: now,
+      created_at: now,
+      rewrite: true,
+    })
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'booking_id', 'revision']).doUpdateSet((eb) => ({
+        rewrite: eb.ref('excluded.rewrite'),
+        attempts: 0,
+        last_error: null,
+        done_at: null,
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Of these bookings, the events written with the customer's first name in them: the staffer's
+ * connection names customers (customer_name_in_events) and the event is in a calendar now.
+ */
+export async function eventsNamingCustomer(
+  tx: Tx,
+  workspaceId: string,
+  bookingIds: string[],
+): Promise<{ booking_id: string; revision: number }[]> {
+  if (bookingIds.length === 0) return [];
+  return tx
+    .selectFrom('calendar_booking_events as e')
+    .innerJoin('calendar_connections as c', (join) =>
+      join.onRef('c.workspace_id', '=', 'e.workspace_id').onRef('c.staffer_id', '=', 'e.staffer_id'),
+    )
+    .select(['e.booking_id', 'e.revision'])
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.booking_id', 'in', bookingIds)
+    .where('c.customer_name_in_events', '=', true)
     .execute();
 }

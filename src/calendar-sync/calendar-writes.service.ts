@@ -10,10 +10,12 @@ import {
   bookingWriteFacts,
   type ClaimedWrite,
   deleteBookingEvent,
+  eventsNamingCustomer,
   failWrite,
   findBookingEvent,
   finishWrite,
   queueCalendarWrites,
+  queueRewrite,
   saveBookingEvent,
 } from './calendar-writes.repository.js';
 import { type CalendarProvider, CalendarProviderError } from './providers/calendar-provider.js';
@@ -58,6 +60,22 @@ export async function queueBookingWrites(
     .filter(([bookingId]) => targets.has(bookingId))
     .map(([bookingId, revision]) => ({ bookingId, revision }));
   await queueCalendarWrites(tx, workspaceId, writes, new Date(now));
+}
+
+/**
+ * A customer erased: their bookings' events that name them (only with customer_name_in_events)
+ * are queued to be written again, now without the name, in the erasure's transaction.
+ */
+export async function queueRewritesOfErased(
+  tx: Tx,
+  workspaceId: string,
+  bookingIds: string[],
+  now: number,
+): Promise<number> {
+  const events = await eventsNamingCustomer(tx, workspaceId, bookingIds);
+  for (const event of events)
+    await queueRewrite(tx, workspaceId, event.booking_id, event.revision, new Date(now));
+  return events.length;
 }
 
 const objectUrlOf = (calendarUrl: string, bookingId: string) =>
@@ -109,7 +127,7 @@ async function sendBookingWrite(deps: CalendarWriteDeps, write: ClaimedWrite): P
   const workspaceId = write.workspace_id;
   const booking = await bookingWriteFacts(deps.db, workspaceId, write.booking_id);
   const existing = await findBookingEvent(deps.db, workspaceId, write.booking_id);
-  if (existing && existing.revision >= write.revision) return;
+  if (existing && existing.revision >= write.revision && !write.rewrite) return;
   const connection =
     booking && !booking.canceled ? await findConnection(deps.db, workspaceId, booking.staffer_id) : undefined;
   const target =

@@ -372,4 +372,33 @@ describe('bookings out to the staffer calendar', () => {
     expect(await dispatch()).toBeGreaterThan(0);
     expect(await queued(booking.uuid)).toHaveLength(0);
   });
+
+  it('erasing the customer writes their events again without the first name', async () => {
+    const day = s.nextDay();
+    const booking = await book(
+      s.t,
+      bookingBody(s.f, at(day, '15:00'), {
+        customer_first_name: 'Ingrid',
+        customer_last_name: 'Vogel',
+        customer_phone: '+4915199990001',
+      }),
+    );
+    await dispatch();
+    await worker().sendDue();
+    const before = (await eventOf(work, booking.uuid))!;
+    expect(lines(before.ics).find((line) => line.startsWith('SUMMARY:'))).toContain('Ingrid');
+
+    const erased = await s.t.call('POST', `/customers/${booking.customer.uuid}/erase`);
+    expect(erased.statusCode, erased.body).toBe(200);
+    // The erasure queued the rewrite itself: no booking change, nothing dispatched.
+    calls.length = 0;
+    expect(await worker().sendDue()).toBe(1);
+    expect(calls).toEqual([`PUT ${before.href}`]);
+    const after = (await eventOf(work, booking.uuid))!;
+    expect(after.ics).not.toContain('Ingrid');
+    expect(lines(after.ics).find((line) => line.startsWith('SUMMARY:'))).toBeDefined();
+    expect(lines(after.ics).find((line) => line.startsWith('DTSTART'))).toBe(
+      `DTSTART:${icsUtc(at(day, '15:00'))}`,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
 import { busyTimes } from '../calendar-sync/calendar-sync.service.js';
+import { bookingsWithOutsideChange } from '../calendar-sync/calendar-writes.repository.js';
 import { AppError, notFound } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import { dateToUtcMs, todayIn, utcMsToDate, weekdayOf } from '../platform/time/zone.js';
@@ -62,6 +63,8 @@ export interface Block extends Placed {
   status: { name: string; color: string; type: string };
   completed: boolean;
   seats: { taken: number; capacity: number } | undefined;
+  /** Its event was moved or deleted in the staffer's own calendar: Apply or Ignore waits. */
+  changedOutside: boolean;
 }
 
 export interface Column {
@@ -226,6 +229,8 @@ export async function loadCalendar(
       if (booking.start_ms < day.endMs && booking.end_ms > day.startMs) perDay[i]!.push(booking);
     });
   }
+  // Bookings whose event was edited in the staffer's own calendar (docs/calendar-sync.md).
+  const changedOutside = await bookingsWithOutsideChange(db, args.workspaceId);
   const layOut = () =>
     days.map((day, i) => ({
       day,
@@ -241,7 +246,7 @@ export async function loadCalendar(
           staffer: s,
           day,
           shades,
-          blocks: blocksOf(mode, zone, day, window, byStafferDay.get(s.id)?.[i] ?? []),
+          blocks: blocksOf(mode, zone, day, window, byStafferDay.get(s.id)?.[i] ?? [], changedOutside),
         };
       }),
     }));
@@ -370,6 +375,7 @@ function blocksOf(
   day: CalendarDay,
   window: { from: number; to: number },
   bookings: CalendarBooking[],
+  changedOutside: ReadonlySet<string>,
 ): Block[] {
   // The bookings of one group session are one block: seats taken out of capacity.
   const sessions = new Map<string, CalendarBooking[]>();
@@ -408,6 +414,7 @@ function blocksOf(
         (first.capacity ?? 1) > 1
           ? { taken: first.seats_taken ?? group.length, capacity: first.capacity! }
           : undefined,
+      changedOutside: changedOutside.size > 0 && group.some((b) => changedOutside.has(b.id)),
     };
     placed.push(block);
   }

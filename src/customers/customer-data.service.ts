@@ -1,6 +1,7 @@
 import { recordAccess, recordAudit } from '../audit/audit.service.js';
 import { presentBooking, presentHistoryEntry } from '../bookings/bookings.presenter.js';
 import { listBookingViews } from '../bookings/bookings.repository.js';
+import { queueRewritesOfErased } from '../calendar-sync/calendar-writes.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { toUtcIso } from '../platform/time/zone.js';
@@ -209,6 +210,8 @@ export async function eraseCustomer(
       });
     }
     await eraseInboundTexts(tx, workspace.id, personal.phone);
+    // Events in staffers' own calendars that name the customer are written again without it.
+    await queueRewritesOfErased(tx, workspace.id, bookingIds, ctx.now);
     for (const answer of await answersNaming(tx, workspace.id, customer.id)) {
       if (answer.response_body === null) continue;
       const { value, changed } = scrubText(answer.response_body, personal);

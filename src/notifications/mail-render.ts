@@ -86,7 +86,8 @@ export function renderMail(
     kind === 'reminder' && snapshot.reminderMinutes ? t.reminderIn(snapshot.reminderMinutes) : '';
   const method = CANCELING.includes(kind) ? ('CANCEL' as const) : ('REQUEST' as const);
   const calendar =
-    kind === 'test' || ABOUT_MONEY.includes(kind) || !snapshot.bookingId
+    // An outside calendar edit carries no invitation: the booking did not change.
+    kind === 'test' || kind === 'staff_calendar_edit' || ABOUT_MONEY.includes(kind) || !snapshot.bookingId
       ? undefined
       : {
           method,

@@ -106,6 +106,7 @@ const NAV: { group?: PanelKey; items: NavItem[] }[] = [
         label: 'nav.webhooks',
         show: (role) => can(role, 'developers'),
       },
+      { href: `${PANEL_PREFIX}/account/calendar`, label: 'nav.yourCalendar', show: () => true },
       { href: `${PANEL_PREFIX}/account/calendar-feed`, label: 'nav.yourFeed', show: () => true },
       { href: `${PANEL_PREFIX}/account/notifications`, label: 'nav.yourEmails', show: () => true },
       { href: `${PANEL_PREFIX}/account/password`, label: 'nav.yourPassword', show: () => true },

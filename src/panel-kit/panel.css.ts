@@ -135,6 +135,7 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .blk.fit1 .blk-what,.blk.fit2 .blk-what{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 a.blk:hover{background:#d9def8}
 .blk.done{background:#e3f2e7;border-color:#9bc5a6}
+.blk.outside{outline:2px dashed var(--warn);outline-offset:-3px}.blk-flag{color:#8a4b00;font-weight:700}
 .blk.group{background:#fff3dc;border-color:#d9b77a}
 .blk-time{font-weight:700}
 .blk-people{margin:0;padding:0 0 0 1rem}

@@ -29,6 +29,8 @@ export default defineConfig({
       'src/payments/payments.api.test.ts',
       'src/calendar-sync/calendar-writes.test.ts',
       'src/calendar-sync/calendar-sync.api.test.ts',
+      'src/calendar-sync/calendar-readback.test.ts',
+      'src/calendar-sync/calendar-override.panel.test.ts',
       'src/workspaces/panel/home.panel.test.ts',
       'src/locations/locations.test.ts',
       'src/resources/resources.test.ts',

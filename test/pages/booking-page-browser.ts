@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildApp } from '../../src/app/app.js';
-import { loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import type { ApiApp } from '../../src/platform/http/types.js';
 import { openWritePath } from '../../src/write-path.js';
 import { API, type TestApp } from '../helpers/build-test-app.js';
@@ -20,9 +20,16 @@ export { SCREENSHOTS };
 export const launch = launchChromium;
 
 /** The app on a local port, with a test workspace and API helpers (like buildTestApp, but listening). */
-export async function listeningApp(clock: FixedClock): Promise<{ t: TestApp; base: string }> {
+export async function listeningApp(
+  clock: FixedClock,
+  config: Partial<Config> = {},
+): Promise<{ t: TestApp; base: string }> {
   const database = await openTestDatabase();
-  const app: ApiApp = await buildApp({ database, config: { ...loadConfig({}), worker: 'off' }, clock });
+  const app: ApiApp = await buildApp({
+    database,
+    config: { ...loadConfig({}), worker: 'off', ...config },
+    clock,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (typeof address !== 'object' || !address) throw new Error('no address');

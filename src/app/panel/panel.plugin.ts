@@ -10,6 +10,7 @@ import { bookingsPanelRoutes } from '../../bookings/panel/bookings.routes.js';
 import { bookingsListPanelRoutes } from '../../bookings/panel/bookings-list.routes.js';
 import { calendarRoutes } from '../../calendar/panel/calendar.routes.js';
 import { calendarFeedsPanelRoutes } from '../../calendar-feeds/panel/calendar-feeds.routes.js';
+import { calendarSyncPanelRoutes } from '../../calendar-sync/panel/calendar-sync.routes.js';
 import { customersPanelRoutes } from '../../customers/panel/customers.routes.js';
 import { AppError } from '../../errors.js';
 import { importsPanelRoutes } from '../../imports/panel/imports.routes.js';
@@ -120,6 +121,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     webhooksPanelRoutes,
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
+    calendarSyncPanelRoutes,
     notificationsPanelRoutes,
     textMessagesPanelRoutes,
     paymentsPanelRoutes,

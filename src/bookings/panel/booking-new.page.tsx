@@ -61,7 +61,7 @@ export interface NewBookingProps {
   customerQuery: string;
   matches: CustomerMatch[] | undefined;
   /** A refusal of the create (409): its reason and the nearest free times, each one click. */
-  problem?: { message: string; times: Choice[] } | undefined;
+  problem?: { message: string; times: Choice[]; override?: boolean } | undefined;
   text: PanelText;
 }
 
@@ -247,11 +247,22 @@ function HiddenFields(props: { form: FormState; names: readonly string[]; except
   );
 }
 
-function Conflict(props: NewBookingProps & { problem: { message: string; times: Choice[] } }) {
+function Conflict(
+  props: NewBookingProps & { problem: { message: string; times: Choice[]; override?: boolean } },
+) {
   const { t } = props.text;
   return (
     <div class="errors-summary conflict" role="alert" tabIndex={-1}>
       <h2>{props.problem.message}</h2>
+      {props.problem.override && (
+        <PostForm action={BOOKINGS} csrf={props.csrf} label={t('booking.bookAnyway')}>
+          <HiddenFields form={props.form} names={CREATE_FIELDS} />
+          <input type="hidden" name="override_busy" value="yes" />
+          <button type="submit" class="danger">
+            {t('booking.bookAnyway')}
+          </button>
+        </PostForm>
+      )}
       {props.problem.times.length === 0 ? (
         <p>{t('new.noOtherTime')}</p>
       ) : (

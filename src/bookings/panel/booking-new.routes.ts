@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { customerSearchOf } from '../../customers/customer-search.rules.js';
 import { searchCustomersPage } from '../../customers/customers.service.js';
-import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
+import {
+  AppError,
+  type FieldErrors,
+  InvalidInput,
+  SlotBlockedOutside,
+  SlotUnavailable,
+  validationFailed,
+} from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
@@ -14,7 +21,7 @@ import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { freeTimesOfServices, nearestSlots } from '../booking-free-times.service.js';
 import { parseCreateBooking } from '../bookings.rules.js';
-import { type CreateBookingInput, createBooking } from '../bookings.service.js';
+import { type CreateBookingInput, createBooking, overridingOutsideBusy } from '../bookings.service.js';
 import { bookingPath, type Choice } from './booking.page.js';
 import {
   CREATE_FIELDS,
@@ -79,7 +86,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     extra: {
       status?: number;
       errors?: FieldErrors;
-      problem?: { message: string; asked: number } | undefined;
+      problem?: { message: string; asked: number; override?: boolean } | undefined;
       customerQuery?: string;
     } = {},
   ) {
@@ -111,11 +118,12 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     // create checks it like any other).
     if (times === undefined && text(values, 'reserved_on') !== '')
       times = [{ value: text(values, 'reserved_on'), label: text(values, 'reserved_on') }];
-    let problem: { message: string; times: Choice[] } | undefined;
+    let problem: { message: string; times: Choice[]; override?: boolean } | undefined;
     if (extra.problem) {
       const nearest = new Set(nearestSlots(slots ?? [], extra.problem.asked));
       problem = {
         message: extra.problem.message,
+        ...(extra.problem.override ? { override: true } : {}),
         times: (choices ?? [])
           .filter((c) => nearest.has(c.slot))
           .map(({ value, label }) => ({ value, label })),
@@ -236,13 +244,26 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
       // The form's key: a double click makes one booking and both answers lead to it.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
-        const booking = await createBooking({ ...context, db: uow.db, uow }, body);
+        const ctx = { ...context, db: uow.db, uow };
+        // "Book anyway", after the warning that only the staffer's own calendar blocks the time.
+        const override = str(request.body, 'override_busy') === 'yes';
+        const booking = await createBooking(override ? overridingOutsideBusy(ctx) : ctx, body);
         return withNotice(bookingPath(booking.id), 'created');
       });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.statusCode === 422 && error.errors) {
         return showForm(reply, workspace, values, { status: 422, errors: error.errors });
+      }
+      if (error instanceof SlotBlockedOutside) {
+        return showForm(reply, workspace, values, {
+          status: 409,
+          problem: {
+            message: panelTextOf(request).t('booking.outsideBusy'),
+            asked: asked ?? 0,
+            override: true,
+          },
+        });
       }
       if (error instanceof SlotUnavailable) {
         return showForm(reply, workspace, values, {

@@ -27,7 +27,9 @@ export type BookingForm =
   | 'complete'
   | 'cancel'
   | 'no-show'
-  | 'refund';
+  | 'refund'
+  | 'calendar-apply'
+  | 'calendar-ignore';
 
 export interface Choice {
   value: string;
@@ -44,6 +46,8 @@ export interface FreeTime {
 
 export interface Problem {
   message: string;
+  /** Refused only by the staffer's own calendar: the form it was (its action and fields), to send again "anyway". */
+  override?: { action: BookingForm; fields: Record<string, string> } | undefined;
   /** Free times that day, nearest to the one asked; undefined when the problem is not a taken time. */
   times?: FreeTime[];
 }
@@ -86,6 +90,11 @@ export interface BookingPageProps {
    * the customer's money under the service's policy (amounts formatted; absent when none moves).
    */
   noShow?: { fee?: string; kept?: string; charged?: string; refunded?: string } | undefined;
+  /**
+   * An edit of the booking's event in the staffer's own calendar, waiting for Apply or Ignore:
+   * `when` is the event's new time in the location's zone (moved), `name` whose calendar it is.
+   */
+  outsideChange?: { kind: 'moved' | 'deleted'; when: string; name: string } | undefined;
   text: PanelText;
 }
 
@@ -102,6 +111,7 @@ const NOTICES: Record<string, PanelKey> = {
   refunded: 'booking.refunded',
   refund_refused: 'booking.refundRefused',
   no_show: 'booking.noShowDone',
+  'calendar-ignored': 'booking.calendarIgnored',
 };
 
 /** A cancel reason as people read it (the API's value in the reader's language). */
@@ -137,6 +147,9 @@ export function BookingPage(props: BookingPageProps) {
         </p>
       )}
       {props.problem && <ProblemBox problem={props.problem} path={path} {...props} />}
+      {props.outsideChange && (
+        <OutsideChangeBox change={props.outsideChange} path={path} csrf={props.csrf} text={text} />
+      )}
 
       <section class="card" aria-labelledby="booking-details">
         <h2 id="booking-details">{t('booking.details')}</h2>
@@ -469,6 +482,21 @@ function ProblemBox(props: {
   return (
     <div class="errors-summary conflict" role="alert" tabIndex={-1}>
       <h2>{problem.message}</h2>
+      {problem.override && (
+        <PostForm
+          action={`${props.path}/${problem.override.action}`}
+          csrf={props.csrf}
+          label={t('booking.moveAnyway')}
+        >
+          {Object.entries(problem.override.fields).map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="override_busy" value="yes" />
+          <button type="submit" class="danger">
+            {t('booking.moveAnyway')}
+          </button>
+        </PostForm>
+      )}
       {problem.times &&
         (problem.times.length === 0 ? (
           <p>{t('booking.noOtherTime')}</p>
@@ -496,5 +524,42 @@ function ProblemBox(props: {
           </>
         ))}
     </div>
+  );
+}
+
+/**
+ * The booking's event was moved or deleted in the staffer's own calendar: the booking is as it
+ * was until someone answers. Apply changes it the normal way (a move or a cancel); Ignore writes
+ * the event back as the booking is.
+ */
+function OutsideChangeBox(props: {
+  change: { kind: 'moved' | 'deleted'; when: string; name: string };
+  path: string;
+  csrf: string;
+  text: PanelText;
+}) {
+  const { t } = props.text;
+  const { change } = props;
+  return (
+    <section class="card warning outside-change" aria-labelledby="outside-change" role="status">
+      <h2 id="outside-change">
+        {change.kind === 'moved'
+          ? t('booking.outsideMoved', { when: change.when, name: change.name })
+          : t('booking.outsideDeleted', { name: change.name })}
+      </h2>
+      <p>{change.kind === 'moved' ? t('booking.outsideMovedNote') : t('booking.outsideDeletedNote')}</p>
+      <div>
+        <PostForm action={`${props.path}/calendar-apply`} csrf={props.csrf} class="inline">
+          <button type="submit">
+            {change.kind === 'moved' ? t('booking.outsideApplyMove') : t('booking.outsideApplyCancel')}
+          </button>
+        </PostForm>{' '}
+        <PostForm action={`${props.path}/calendar-ignore`} csrf={props.csrf} class="inline">
+          <button type="submit" class="secondary">
+            {t('booking.outsideIgnore')}
+          </button>
+        </PostForm>
+      </div>
+    </section>
   );
 }

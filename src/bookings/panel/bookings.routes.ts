@@ -1,5 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldErrors, InvalidInput, SlotUnavailable, validationFailed } from '../../errors.js';
+import {
+  applyOutsideChange,
+  ignoreOutsideChange,
+  outsideChangeOfBooking,
+} from '../../calendar-sync/calendar-readback.service.js';
+import {
+  AppError,
+  type FieldErrors,
+  InvalidInput,
+  SlotBlockedOutside,
+  SlotUnavailable,
+  validationFailed,
+} from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -44,7 +56,7 @@ import {
   StafferBody,
   StatusBody,
 } from '../bookings.schemas.js';
-import type { BookingContext } from '../bookings.service.js';
+import { type BookingContext, overridingOutsideBusy } from '../bookings.service.js';
 import {
   type BookingForm,
   BookingPage,
@@ -106,7 +118,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     const zone = view.timezone;
     const start = new Date(view.start_time).getTime();
     const end = new Date(view.end_time).getTime();
-    const [staffers, services, units, statuses, accounts, members, history] = await Promise.all([
+    const [staffers, services, units, statuses, accounts, members, history, outside] = await Promise.all([
       listLocationStaffersPage(deps.db, workspace.id, view.location_id, ALL),
       listLocationServicesPage(deps.db, workspace.id, view.location_id, ALL),
       listLocationResources(deps.db, workspace.id, view.location_id, ALL),
@@ -114,6 +126,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       listAccountsAtLocation(deps.db, workspace.id, view.location_id),
       listTeam(deps.db, workspace.id),
       bookingHistory(deps.db, workspace.id, bookingId),
+      outsideChangeOfBooking(deps.db, workspace.id, bookingId),
     ]);
     const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
     const stafferNames = new Map(staffers.rows.map((s) => [s.id, personName(s.first_name, s.last_name)]));
@@ -176,6 +189,18 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         active: extra.active,
         problem: extra.problem,
         returnTo: extra.returnTo,
+        outsideChange: outside
+          ? {
+              kind: outside.kind,
+              name: outside.stafferName,
+              when:
+                outside.start === null
+                  ? ''
+                  : localDateOf(outside.start, zone) === localDateOf(start, zone)
+                    ? wallTime(outside.start, zone)
+                    : `${wallDate(outside.start, zone, text.lang === 'en' ? undefined : text.locale)}, ${wallTime(outside.start, zone)}`,
+            }
+          : undefined,
         ...(refundable > 0
           ? {
               refund: {
@@ -243,13 +268,15 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       /** The change, on the unit of work of `ctx`; answers the page to redirect to. */
       work: (ctx: BookingContext) => Promise<string>;
       freeTimes?: () => Promise<FreeTime[]>;
+      /** When only the staffer's own calendar refuses it: the same change, to send "anyway". */
+      override?: Problem['override'];
     },
   ) {
     panel.post(`/bookings/:bookingUuid/${action}`, access, async (request, reply) => {
       const bookingId = uuidParam(request, 'bookingUuid');
       const workspace = await workspaceOf(request);
       const view = await getBookingView(deps.db, workspace.id, bookingId);
-      const { values, returnTo, work, freeTimes } = handle({ request, workspace, view });
+      const { values, returnTo, work, freeTimes, override } = handle({ request, workspace, view });
       const context = await panelContextOf(request);
       try {
         // The form's key: a repeated submit gets the first one's redirect and changes nothing.
@@ -263,6 +290,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           return showBooking(request, reply, workspace, bookingId, {
             status: 422,
             active: { form: action, state: { values, errors: error.errors } },
+            returnTo,
+          });
+        }
+        if (error instanceof SlotBlockedOutside && override) {
+          return showBooking(request, reply, workspace, bookingId, {
+            status: 409,
+            active: { form: action, state: { values, errors: {} } },
+            problem: { message: panelTextOf(request).t('booking.outsideBusy'), override },
             returnTo,
           });
         }
@@ -310,7 +345,18 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     return {
       values,
       returnTo,
-      work: async (ctx) => {
+      override: {
+        action: 'move',
+        fields: {
+          date: values.date,
+          reserved_on: values.reserved_on,
+          staffer_uuid: values.staffer_uuid || view.staffer_id,
+          return_to: values.return_to,
+        },
+      },
+      work: async (context) => {
+        // "Move anyway", after the warning that only the staffer's own calendar blocks the time.
+        const ctx = str(request.body, 'override_busy') === 'yes' ? overridingOutsideBusy(context) : context;
         // PUT /reschedule's input path, after what this form's own inputs (a date and a wall
         // time) say: they name what the person typed.
         const errors: FieldErrors = { ...at.errors };
@@ -427,6 +473,27 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     work: async (ctx) => {
       await cancelBooking(ctx, view.id, 'didnt_come');
       return withNotice(bookingPath(view.id), 'no_show');
+    },
+  }));
+
+  // An edit in the staffer's own calendar, read back: Apply moves or cancels the booking the
+  // normal way (a taken time is the normal conflict); Ignore writes the event back.
+  changeRoute('calendar-apply', ({ request, view }) => ({
+    values: {},
+    override: { action: 'calendar-apply', fields: {} },
+    work: async (context) => {
+      // "Move anyway": the new time is blocked only by the staffer's own calendar (another event).
+      const ctx = str(request.body, 'override_busy') === 'yes' ? overridingOutsideBusy(context) : context;
+      const done = await applyOutsideChange(ctx, view.id);
+      return withNotice(bookingPath(view.id), done);
+    },
+  }));
+
+  changeRoute('calendar-ignore', ({ view }) => ({
+    values: {},
+    work: async (ctx) => {
+      await ignoreOutsideChange(ctx.uow, ctx.db, ctx.workspace.id, view.id, deps.clock.now());
+      return withNotice(bookingPath(view.id), 'calendar-ignored');
     },
   }));
 

@@ -481,11 +481,18 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles; text
   const time = `${wallTime(block.startMs, zone)}–${wallTime(block.endMs, zone)}`;
   const geometry = styles.box(block.top, block.height, block.lane, block.lanes);
   const status = styles.colour(block.status.color);
-  const classes = `blk ${geometry} ${status}${block.completed ? ' done' : ''}${block.seats ? ' group' : ''}${fitClass(block.height * styles.scale)}`;
+  const classes = `blk ${geometry} ${status}${block.completed ? ' done' : ''}${block.seats ? ' group' : ''}${block.changedOutside ? ' outside' : ''}${fitClass(block.height * styles.scale)}`;
+  // Marked, and said to screen readers: its event was edited in the staffer's own calendar.
+  const flag = block.changedOutside ? (
+    <span class="blk-flag" title={text.t('calendar.changedOutside')}>
+      ⚠<span class="visually-hidden"> {text.t('calendar.changedOutside')}</span>{' '}
+    </span>
+  ) : null;
   if (block.seats) {
     return (
       <div class={classes} data-group="">
         <span class="blk-time">
+          {flag}
           {time} · {text.t('calendar.seats', { taken: block.seats.taken, capacity: block.seats.capacity })}
         </span>
         <span class="blk-what">
@@ -505,7 +512,11 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles; text
   const booking = block.bookings[0]!;
   return (
     <a class={classes} href={`${PANEL_PREFIX}/bookings/${booking.id}`} data-start={String(block.startMs)}>
-      <span class="blk-time">{time}</span> <span class="blk-who">{booking.customer}</span>{' '}
+      <span class="blk-time">
+        {flag}
+        {time}
+      </span>{' '}
+      <span class="blk-who">{booking.customer}</span>{' '}
       <span class="blk-what">
         {block.services}
         {block.resources ? ` · ${block.resources}` : ''} · {block.status.name}

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'حجز جديد: {what}، {when}',
   subject_staff_changed: 'تم تغيير حجز: {what}، {when}',
   subject_staff_canceled: 'تم إلغاء حجز: {what}، {when}',
+  subject_staff_calendar_edit: 'تغيّر في تقويمك: {what}، {when}',
   subject_test: 'رسالة تجريبية من {workspace}',
   subject_payment_received: 'تم استلام الدفعة: {amount} مقابل {what}، {when}',
   subject_payment_refunded: 'استرداد {amount}: {what}، {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'تم إنشاء حجز لك.',
   intro_staff_changed: 'تغيّر أحد حجوزاتك.',
   intro_staff_canceled: 'تم إلغاء أحد حجوزاتك.',
+  intro_staff_calendar_edit:
+    'نُقل أحد حجوزاتك أو حُذف في تقويمك الخاص. لم يتغير الحجز نفسه: افتحه في اللوحة لتطبيق التغيير أو تجاهله.',
   intro_test: 'هذه رسالة تجريبية من الإعدادات ← الإشعارات. إذا كنت تقرؤها، فالرسائل تصل إلى مستلميها.',
   intro_payment_received: 'استلمنا {amount}. شكرًا لك.',
   intro_payment_refunded: 'أعدنا {amount} إلى بطاقتك. قد يستغرق ظهوره في كشف حسابك بضعة أيام.',

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Neue Buchung: {what}, {when}',
   subject_staff_changed: 'Buchung geändert: {what}, {when}',
   subject_staff_canceled: 'Buchung storniert: {what}, {when}',
+  subject_staff_calendar_edit: 'In Ihrem Kalender geändert: {what}, {when}',
   subject_test: 'Test-E-Mail von {workspace}',
   subject_payment_received: 'Zahlung erhalten: {amount} für {what}, {when}',
   subject_payment_refunded: 'Erstattung von {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'für Sie wurde eine Buchung angelegt.',
   intro_staff_changed: 'eine Ihrer Buchungen wurde geändert.',
   intro_staff_canceled: 'eine Ihrer Buchungen wurde storniert.',
+  intro_staff_calendar_edit:
+    'eine Ihrer Buchungen wurde in Ihrem eigenen Kalender verschoben oder gelöscht. Die Buchung selbst ist unverändert: Öffnen Sie sie im Panel, um die Änderung zu übernehmen oder zu ignorieren.',
   intro_test:
     'dies ist eine Test-E-Mail aus Einstellungen → Benachrichtigungen. Wenn Sie sie lesen, kommen E-Mails an.',
   intro_payment_received: 'wir haben {amount} erhalten. Vielen Dank.',

@@ -13,6 +13,7 @@ export default {
   subject_staff_new: 'New booking: {what}, {when}',
   subject_staff_changed: 'Booking changed: {what}, {when}',
   subject_staff_canceled: 'Booking canceled: {what}, {when}',
+  subject_staff_calendar_edit: 'Changed in your calendar: {what}, {when}',
   subject_test: 'Test email from {workspace}',
   subject_payment_received: 'Payment received: {amount} for {what}, {when}',
   subject_payment_refunded: 'Refund of {amount}: {what}, {when}',
@@ -25,6 +26,8 @@ export default {
   intro_staff_new: 'a booking was made for you.',
   intro_staff_changed: 'one of your bookings has changed.',
   intro_staff_canceled: 'one of your bookings has been canceled.',
+  intro_staff_calendar_edit:
+    'one of your bookings was moved or deleted in your own calendar. The booking itself has not changed: open it in the panel to apply or ignore the change.',
   intro_test:
     'this is a test email from Settings → Notifications. If you can read it, emails reach their recipients.',
   intro_payment_received: 'we have received {amount}. Thank you.',

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Nueva reserva: {what}, {when}',
   subject_staff_changed: 'Reserva modificada: {what}, {when}',
   subject_staff_canceled: 'Reserva cancelada: {what}, {when}',
+  subject_staff_calendar_edit: 'Cambiado en tu calendario: {what}, {when}',
   subject_test: 'Correo de prueba de {workspace}',
   subject_payment_received: 'Pago recibido: {amount} por {what}, {when}',
   subject_payment_refunded: 'Reembolso de {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'se ha hecho una reserva con usted.',
   intro_staff_changed: 'una de sus reservas ha cambiado.',
   intro_staff_canceled: 'una de sus reservas se ha cancelado.',
+  intro_staff_calendar_edit:
+    'una de tus reservas se ha movido o eliminado en tu propio calendario. La reserva en sí no ha cambiado: ábrela en el panel para aplicar o ignorar el cambio.',
   intro_test:
     'este es un correo de prueba desde Ajustes → Notificaciones. Si puede leerlo, los correos llegan a sus destinatarios.',
   intro_payment_received: 'hemos recibido {amount}. Gracias.',

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Nouvelle réservation : {what}, {when}',
   subject_staff_changed: 'Réservation modifiée : {what}, {when}',
   subject_staff_canceled: 'Réservation annulée : {what}, {when}',
+  subject_staff_calendar_edit: 'Modifié dans votre agenda : {what}, {when}',
   subject_test: 'E-mail de test de {workspace}',
   subject_payment_received: 'Paiement reçu : {amount} pour {what}, {when}',
   subject_payment_refunded: 'Remboursement de {amount} : {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'une réservation a été prise pour vous.',
   intro_staff_changed: 'l’une de vos réservations a changé.',
   intro_staff_canceled: 'l’une de vos réservations a été annulée.',
+  intro_staff_calendar_edit:
+    'l’une de vos réservations a été déplacée ou supprimée dans votre propre agenda. La réservation elle-même n’a pas changé : ouvrez-la dans le panneau pour appliquer ou ignorer la modification.',
   intro_test:
     'ceci est un e-mail de test envoyé depuis Paramètres → Notifications. Si vous le lisez, les e-mails arrivent à destination.',
   intro_payment_received: 'nous avons bien reçu {amount}. Merci.',

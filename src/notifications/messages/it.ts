@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Nuova prenotazione: {what}, {when}',
   subject_staff_changed: 'Prenotazione modificata: {what}, {when}',
   subject_staff_canceled: 'Prenotazione annullata: {what}, {when}',
+  subject_staff_calendar_edit: 'Modificato nel tuo calendario: {what}, {when}',
   subject_test: 'Email di prova da {workspace}',
   subject_payment_received: 'Pagamento ricevuto: {amount} per {what}, {when}',
   subject_payment_refunded: 'Rimborso di {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'è stata fatta una prenotazione con te.',
   intro_staff_changed: 'una delle tue prenotazioni è cambiata.',
   intro_staff_canceled: 'una delle tue prenotazioni è stata annullata.',
+  intro_staff_calendar_edit:
+    'una delle tue prenotazioni è stata spostata o eliminata nel tuo calendario. La prenotazione in sé non è cambiata: aprila nel pannello per applicare o ignorare la modifica.',
   intro_test:
     'questa è un’email di prova da Impostazioni → Notifiche. Se riesci a leggerla, le email arrivano ai destinatari.',
   intro_payment_received: 'abbiamo ricevuto {amount}. Grazie.',

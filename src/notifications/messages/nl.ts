@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Nieuwe boeking: {what}, {when}',
   subject_staff_changed: 'Boeking gewijzigd: {what}, {when}',
   subject_staff_canceled: 'Boeking geannuleerd: {what}, {when}',
+  subject_staff_calendar_edit: 'Gewijzigd in uw agenda: {what}, {when}',
   subject_test: 'Testmail van {workspace}',
   subject_payment_received: 'Betaling ontvangen: {amount} voor {what}, {when}',
   subject_payment_refunded: 'Terugbetaling van {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'er is een boeking voor u gemaakt.',
   intro_staff_changed: 'een van uw boekingen is gewijzigd.',
   intro_staff_canceled: 'een van uw boekingen is geannuleerd.',
+  intro_staff_calendar_edit:
+    'een van uw boekingen is in uw eigen agenda verplaatst of verwijderd. De boeking zelf is niet gewijzigd: open haar in het paneel om de wijziging toe te passen of te negeren.',
   intro_test: 'dit is een testmail vanuit Instellingen → Meldingen. Kunt u hem lezen, dan komen e-mails aan.',
   intro_payment_received: 'we hebben {amount} ontvangen. Dank u wel.',
   intro_payment_refunded:

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Nowa rezerwacja: {what}, {when}',
   subject_staff_changed: 'Zmieniona rezerwacja: {what}, {when}',
   subject_staff_canceled: 'Odwołana rezerwacja: {what}, {when}',
+  subject_staff_calendar_edit: 'Zmienione w Twoim kalendarzu: {what}, {when}',
   subject_test: 'Testowy e-mail od {workspace}',
   subject_payment_received: 'Płatność otrzymana: {amount} za {what}, {when}',
   subject_payment_refunded: 'Zwrot {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'dokonano rezerwacji u Ciebie.',
   intro_staff_changed: 'jedna z Twoich rezerwacji się zmieniła.',
   intro_staff_canceled: 'jedna z Twoich rezerwacji została odwołana.',
+  intro_staff_calendar_edit:
+    'jedna z Twoich rezerwacji została przeniesiona lub usunięta w Twoim własnym kalendarzu. Sama rezerwacja się nie zmieniła: otwórz ją w panelu, aby zastosować lub zignorować zmianę.',
   intro_test:
     'to jest testowy e-mail z Ustawienia → Powiadomienia. Jeśli go czytasz, e-maile docierają do odbiorców.',
   intro_payment_received: 'otrzymaliśmy {amount}. Dziękujemy.',

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Nova reserva: {what}, {when}',
   subject_staff_changed: 'Reserva alterada: {what}, {when}',
   subject_staff_canceled: 'Reserva cancelada: {what}, {when}',
+  subject_staff_calendar_edit: 'Alterado no seu calendário: {what}, {when}',
   subject_test: 'E-mail de teste de {workspace}',
   subject_payment_received: 'Pagamento recebido: {amount} por {what}, {when}',
   subject_payment_refunded: 'Reembolso de {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'foi feita uma reserva consigo.',
   intro_staff_changed: 'uma das suas reservas foi alterada.',
   intro_staff_canceled: 'uma das suas reservas foi cancelada.',
+  intro_staff_calendar_edit:
+    'uma das suas marcações foi movida ou eliminada no seu próprio calendário. A marcação em si não mudou: abra-a no painel para aplicar ou ignorar a alteração.',
   intro_test:
     'este é um e-mail de teste de Definições → Notificações. Se o consegue ler, os e-mails chegam aos destinatários.',
   intro_payment_received: 'recebemos {amount}. Obrigado.',

@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Yeni randevu: {what}, {when}',
   subject_staff_changed: 'Randevu değişti: {what}, {when}',
   subject_staff_canceled: 'Randevu iptal edildi: {what}, {when}',
+  subject_staff_calendar_edit: 'Takviminizde değişti: {what}, {when}',
   subject_test: '{workspace} test e-postası',
   subject_payment_received: 'Ödeme alındı: {what} için {amount}, {when}',
   subject_payment_refunded: '{amount} iade: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'Sizin için bir randevu oluşturuldu.',
   intro_staff_changed: 'Randevularınızdan biri değişti.',
   intro_staff_canceled: 'Randevularınızdan biri iptal edildi.',
+  intro_staff_calendar_edit:
+    'randevularınızdan biri kendi takviminizde taşındı veya silindi. Randevunun kendisi değişmedi: değişikliği uygulamak ya da yok saymak için panelde açın.',
   intro_test:
     'Bu, Ayarlar → Bildirimler’den gönderilen bir test e-postasıdır. Okuyabiliyorsanız e-postalar alıcılarına ulaşıyor.',
   intro_payment_received: '{amount} tutarını aldık. Teşekkür ederiz.',

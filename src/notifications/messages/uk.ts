@@ -9,6 +9,7 @@ export default {
   subject_staff_new: 'Нове бронювання: {what}, {when}',
   subject_staff_changed: 'Бронювання змінено: {what}, {when}',
   subject_staff_canceled: 'Бронювання скасовано: {what}, {when}',
+  subject_staff_calendar_edit: 'Змінено у вашому календарі: {what}, {when}',
   subject_test: 'Тестовий лист від {workspace}',
   subject_payment_received: 'Оплату отримано: {amount} за {what}, {when}',
   subject_payment_refunded: 'Повернення {amount}: {what}, {when}',
@@ -21,6 +22,8 @@ export default {
   intro_staff_new: 'для вас створено бронювання.',
   intro_staff_changed: 'одне з ваших бронювань змінилося.',
   intro_staff_canceled: 'одне з ваших бронювань скасовано.',
+  intro_staff_calendar_edit:
+    'одне з ваших бронювань перенесено або видалено у вашому власному календарі. Саме бронювання не змінилося: відкрийте його в панелі, щоб застосувати або проігнорувати зміну.',
   intro_test:
     'це тестовий лист із Налаштування → Сповіщення. Якщо ви його читаєте, листи доходять до адресатів.',
   intro_payment_received: 'ми отримали {amount}. Дякуємо.',

@@ -52,6 +52,7 @@ export const KIND_LABEL: Record<MailKind, string> = {
   payment_received: 'Payment received',
   payment_refunded: 'Refund',
   payment_failed: 'Payment failed',
+  staff_calendar_edit: 'Staff: changed in their calendar',
 };
 
 /** A message's state in words, and the badge colour it shows in. */

@@ -610,4 +610,72 @@ export default {
   'team.removeButton': 'Mitglied entfernen',
   'team.cancel': 'Abbrechen',
   'team.removeMember': '{email} entfernen',
+  'nav.yourCalendar': 'Ihr Kalender',
+  'calsync.titleOf': 'Eigener Kalender von {name}',
+  'calsync.lead':
+    'Termine in diesem Kalender blockieren {name} an jedem Standort, und Buchungen können dort eingetragen werden. Jeder CalDAV-Server funktioniert: Nextcloud, iCloud, Fastmail, mailbox.org, Radicale.',
+  'calsync.unlinked':
+    'Sie sind in diesem Arbeitsbereich keiner Fachkraft zugeordnet, daher gibt es keinen Kalender von Ihnen zu verbinden. Inhaber oder Admins ordnen Mitglieder unter Einstellungen → Benachrichtigungen zu.',
+  'calsync.connection': 'Verbundener Kalender',
+  'calsync.connectedAs': '{user} auf {server}.',
+  'calsync.readCount': '{n, plural, one {# Kalender blockiert Zeit.} other {# Kalender blockieren Zeit.}}',
+  'calsync.writes': 'Buchungen werden dort eingetragen.',
+  'calsync.writesNone': 'Buchungen werden dort nicht eingetragen.',
+  'calsync.lastRead': 'Zuletzt gelesen {when}.',
+  'calsync.notRead': 'Noch nicht gelesen.',
+  'calsync.refused':
+    'Der Kalender lehnt das App-Passwort ab: Testen Sie die Verbindung erneut mit einem neuen.',
+  'calsync.unreachable': 'Der Kalender ist nicht erreichbar.',
+  'calsync.stillBlocks':
+    'Die zuletzt bekannten belegten Zeiten blockieren weiter; Buchungen werden weiter angenommen. Letzter Fehler: {error}',
+  'calsync.syncNow': 'Jetzt abgleichen',
+  'calsync.disconnect': 'Trennen',
+  'calsync.disconnectNote':
+    'Nach dem Trennen blockieren seine belegten Zeiten sofort nicht mehr. Bereits eingetragene Termine bleiben im Kalender.',
+  'calsync.connect': 'Kalender verbinden',
+  'calsync.change': 'Konto oder Kalender ändern',
+  'calsync.account': 'Kalenderkonto',
+  'calsync.server': 'Serveradresse',
+  'calsync.serverHint':
+    'Der Kalenderserver, z. B. https://cloud.example.com/ – die Kalender werden darüber gefunden.',
+  'calsync.user': 'Benutzername',
+  'calsync.password': 'App-Passwort',
+  'calsync.passwordHint':
+    'Erstellen Sie ein App-Passwort in den Einstellungen des Kalenderkontos. Es wird verschlüsselt gespeichert und nie angezeigt.',
+  'calsync.passwordKeep': 'Leer lassen, um das gespeicherte zu behalten.',
+  'calsync.test': 'Verbindung testen',
+  'calsync.pick': 'Kalender auswählen',
+  'calsync.found':
+    '{n, plural, one {Die Verbindung funktioniert: # Terminkalender gefunden.} other {Die Verbindung funktioniert: # Terminkalender gefunden.}}',
+  'calsync.read': 'Belegte Zeiten aus',
+  'calsync.readHint': 'Termine in diesen Kalendern blockieren die Zeit.',
+  'calsync.write': 'Buchungen eintragen in',
+  'calsync.writeNowhere': 'Nirgends',
+  'calsync.settings': 'Einstellungen',
+  'calsync.allDay': 'Ganztägige Termine blockieren den ganzen Tag',
+  'calsync.showTitles': 'Termintitel im Panel zeigen (sonst „Belegt“)',
+  'calsync.customerName': 'Vorname der Kundschaft in eingetragene Termine schreiben',
+  'calsync.save': 'Speichern',
+  'calsync.connectButton': 'Verbinden',
+  'calsync.startOver': 'Neu beginnen',
+  'calsync.connected': 'Der Kalender ist verbunden und gelesen.',
+  'calsync.synced': 'Der Kalender wurde erneut gelesen.',
+  'calsync.disconnected': 'Der Kalender ist getrennt.',
+  'calsync.expired': 'Dieses Formular ist abgelaufen: Geben Sie das App-Passwort erneut ein.',
+  'booking.outsideMoved': 'Im Kalender von {name} auf {when} verschoben',
+  'booking.outsideDeleted': 'Im Kalender von {name} gelöscht',
+  'booking.outsideMovedNote':
+    'Die Buchung ist unverändert. Übernehmen verschiebt sie auf diese Zeit (wenn frei); Ignorieren setzt den Termin auf die Zeit der Buchung zurück.',
+  'booking.outsideDeletedNote':
+    'Die Buchung ist unverändert. Übernehmen storniert sie; Ignorieren trägt den Termin wieder in den Kalender ein.',
+  'booking.outsideApplyMove': 'Übernehmen: Buchung verschieben',
+  'booking.outsideApplyCancel': 'Übernehmen: Buchung stornieren',
+  'booking.outsideIgnore': 'Ignorieren',
+  'booking.calendarIgnored':
+    'Die Buchung bleibt, wie sie ist; ihr Termin wird wieder in den Kalender eingetragen.',
+  'calendar.changedOutside': 'Im Kalender der Fachkraft geändert',
+  'booking.outsideBusy':
+    'Der eigene Kalender der Fachkraft ist dann belegt (ein externer Termin); in Kairos ist die Zeit frei.',
+  'booking.bookAnyway': 'Trotzdem buchen',
+  'booking.moveAnyway': 'Trotzdem verschieben',
 } satisfies PanelCatalog;

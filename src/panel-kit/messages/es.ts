@@ -598,4 +598,73 @@ export default {
   'team.removeButton': 'Quitar miembro',
   'team.cancel': 'Cancelar',
   'team.removeMember': 'Quitar a {email}',
+  'nav.yourCalendar': 'Tu calendario',
+  'calsync.titleOf': 'Calendario propio de {name}',
+  'calsync.lead':
+    'Los eventos de este calendario bloquean a {name} en todos los centros, y las reservas pueden escribirse en él. Sirve cualquier servidor CalDAV: Nextcloud, iCloud, Fastmail, mailbox.org, Radicale.',
+  'calsync.unlinked':
+    'No estás vinculado a ningún profesional en este espacio, así que no hay un calendario tuyo que conectar. Un propietario o administrador hace ese vínculo en Ajustes → Notificaciones.',
+  'calsync.connection': 'Calendario conectado',
+  'calsync.connectedAs': '{user} en {server}.',
+  'calsync.readCount':
+    '{n, plural, one {# calendario bloquea tiempo.} other {# calendarios bloquean tiempo.}}',
+  'calsync.writes': 'Las reservas se escriben en él.',
+  'calsync.writesNone': 'Las reservas no se escriben en él.',
+  'calsync.lastRead': 'Leído por última vez {when}.',
+  'calsync.notRead': 'Aún no leído.',
+  'calsync.refused':
+    'El calendario rechaza la contraseña de aplicación: prueba de nuevo la conexión con una nueva.',
+  'calsync.unreachable': 'No se puede acceder al calendario.',
+  'calsync.stillBlocks':
+    'Sus últimas horas ocupadas conocidas siguen bloqueando; las reservas se siguen aceptando. Último error: {error}',
+  'calsync.syncNow': 'Sincronizar ahora',
+  'calsync.disconnect': 'Desconectar',
+  'calsync.disconnectNote':
+    'Al desconectar, sus horas ocupadas dejan de bloquear al instante. Los eventos ya escritos se quedan en el calendario.',
+  'calsync.connect': 'Conectar un calendario',
+  'calsync.change': 'Cambiar la cuenta o los calendarios',
+  'calsync.account': 'Cuenta del calendario',
+  'calsync.server': 'Dirección del servidor',
+  'calsync.serverHint':
+    'El servidor de calendario, p. ej. https://cloud.example.com/ – los calendarios se encuentran a partir de él.',
+  'calsync.user': 'Nombre de usuario',
+  'calsync.password': 'Contraseña de aplicación',
+  'calsync.passwordHint':
+    'Crea una contraseña de aplicación en los ajustes de la cuenta del calendario. Se guarda cifrada y nunca se muestra.',
+  'calsync.passwordKeep': 'Déjalo vacío para conservar la guardada.',
+  'calsync.test': 'Probar la conexión',
+  'calsync.pick': 'Elegir los calendarios',
+  'calsync.found':
+    '{n, plural, one {La conexión funciona: # calendario de eventos encontrado.} other {La conexión funciona: # calendarios de eventos encontrados.}}',
+  'calsync.read': 'Horas ocupadas de',
+  'calsync.readHint': 'Los eventos de estos calendarios bloquean el tiempo.',
+  'calsync.write': 'Escribir las reservas en',
+  'calsync.writeNowhere': 'En ninguno',
+  'calsync.settings': 'Ajustes',
+  'calsync.allDay': 'Los eventos de todo el día bloquean el día entero',
+  'calsync.showTitles': 'Mostrar los títulos de los eventos en el panel (si no, «Ocupado»)',
+  'calsync.customerName': 'Poner el nombre de pila del cliente en los eventos escritos',
+  'calsync.save': 'Guardar',
+  'calsync.connectButton': 'Conectar',
+  'calsync.startOver': 'Empezar de nuevo',
+  'calsync.connected': 'El calendario está conectado y leído.',
+  'calsync.synced': 'El calendario se ha vuelto a leer.',
+  'calsync.disconnected': 'El calendario está desconectado.',
+  'calsync.expired': 'Este formulario ha caducado: escribe de nuevo la contraseña de aplicación.',
+  'booking.outsideMoved': 'Movido a las {when} en el calendario de {name}',
+  'booking.outsideDeleted': 'Eliminado en el calendario de {name}',
+  'booking.outsideMovedNote':
+    'La reserva no ha cambiado. Aplicar la mueve a esa hora (si está libre); Ignorar devuelve el evento a la hora de la reserva.',
+  'booking.outsideDeletedNote':
+    'La reserva no ha cambiado. Aplicar la cancela; Ignorar vuelve a escribir el evento en el calendario.',
+  'booking.outsideApplyMove': 'Aplicar: mover la reserva',
+  'booking.outsideApplyCancel': 'Aplicar: cancelar la reserva',
+  'booking.outsideIgnore': 'Ignorar',
+  'booking.calendarIgnored':
+    'La reserva se queda como está; su evento se vuelve a escribir en el calendario.',
+  'calendar.changedOutside': 'Cambiado en el calendario del profesional',
+  'booking.outsideBusy':
+    'El calendario propio del profesional está ocupado entonces (un evento externo); nada en Kairos ocupa esta hora.',
+  'booking.bookAnyway': 'Reservar de todos modos',
+  'booking.moveAnyway': 'Mover de todos modos',
 } satisfies PanelCatalog;

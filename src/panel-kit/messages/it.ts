@@ -604,4 +604,72 @@ export default {
   'team.removeButton': 'Rimuovi membro',
   'team.cancel': 'Annulla',
   'team.removeMember': 'Rimuovi {email}',
+  'nav.yourCalendar': 'Il tuo calendario',
+  'calsync.titleOf': 'Calendario personale di {name}',
+  'calsync.lead':
+    'Gli eventi di questo calendario bloccano {name} in ogni sede, e le prenotazioni possono esservi scritte. Va bene qualsiasi server CalDAV: Nextcloud, iCloud, Fastmail, mailbox.org, Radicale.',
+  'calsync.unlinked':
+    'Non sei collegato a nessun operatore in questo spazio, quindi non c’è un tuo calendario da collegare. Un titolare o un admin fa il collegamento in Impostazioni → Notifiche.',
+  'calsync.connection': 'Calendario collegato',
+  'calsync.connectedAs': '{user} su {server}.',
+  'calsync.readCount':
+    '{n, plural, one {# calendario blocca il tempo.} other {# calendari bloccano il tempo.}}',
+  'calsync.writes': 'Le prenotazioni vi vengono scritte.',
+  'calsync.writesNone': 'Le prenotazioni non vi vengono scritte.',
+  'calsync.lastRead': 'Letto l’ultima volta {when}.',
+  'calsync.notRead': 'Non ancora letto.',
+  'calsync.refused':
+    'Il calendario rifiuta la password per le app: prova di nuovo la connessione con una nuova.',
+  'calsync.unreachable': 'Il calendario non è raggiungibile.',
+  'calsync.stillBlocks':
+    'Gli ultimi orari occupati noti continuano a bloccare; le prenotazioni sono ancora accettate. Ultimo errore: {error}',
+  'calsync.syncNow': 'Sincronizza ora',
+  'calsync.disconnect': 'Scollega',
+  'calsync.disconnectNote':
+    'Scollegandolo, i suoi orari occupati smettono subito di bloccare. Gli eventi già scritti restano nel calendario.',
+  'calsync.connect': 'Collega un calendario',
+  'calsync.change': 'Cambia l’account o i calendari',
+  'calsync.account': 'Account del calendario',
+  'calsync.server': 'Indirizzo del server',
+  'calsync.serverHint':
+    'Il server del calendario, ad es. https://cloud.example.com/ – i calendari vengono trovati da lì.',
+  'calsync.user': 'Nome utente',
+  'calsync.password': 'Password per le app',
+  'calsync.passwordHint':
+    'Crea una password per le app nelle impostazioni dell’account del calendario. È salvata cifrata e mai mostrata.',
+  'calsync.passwordKeep': 'Lasciala vuota per mantenere quella salvata.',
+  'calsync.test': 'Prova la connessione',
+  'calsync.pick': 'Scegli i calendari',
+  'calsync.found':
+    '{n, plural, one {La connessione funziona: # calendario di eventi trovato.} other {La connessione funziona: # calendari di eventi trovati.}}',
+  'calsync.read': 'Orari occupati da',
+  'calsync.readHint': 'Gli eventi di questi calendari bloccano il tempo.',
+  'calsync.write': 'Scrivi le prenotazioni in',
+  'calsync.writeNowhere': 'Da nessuna parte',
+  'calsync.settings': 'Impostazioni',
+  'calsync.allDay': 'Gli eventi di tutto il giorno bloccano l’intera giornata',
+  'calsync.showTitles': 'Mostra i titoli degli eventi nel pannello (altrimenti «Occupato»)',
+  'calsync.customerName': 'Inserisci il nome del cliente negli eventi scritti',
+  'calsync.save': 'Salva',
+  'calsync.connectButton': 'Collega',
+  'calsync.startOver': 'Ricomincia',
+  'calsync.connected': 'Il calendario è collegato e letto.',
+  'calsync.synced': 'Il calendario è stato riletto.',
+  'calsync.disconnected': 'Il calendario è scollegato.',
+  'calsync.expired': 'Questo modulo è scaduto: inserisci di nuovo la password per le app.',
+  'booking.outsideMoved': 'Spostato alle {when} nel calendario di {name}',
+  'booking.outsideDeleted': 'Eliminato nel calendario di {name}',
+  'booking.outsideMovedNote':
+    'La prenotazione non è cambiata. Applica la sposta a quell’ora (se libera); Ignora riporta l’evento all’ora della prenotazione.',
+  'booking.outsideDeletedNote':
+    'La prenotazione non è cambiata. Applica la annulla; Ignora riscrive l’evento nel calendario.',
+  'booking.outsideApplyMove': 'Applica: sposta la prenotazione',
+  'booking.outsideApplyCancel': 'Applica: annulla la prenotazione',
+  'booking.outsideIgnore': 'Ignora',
+  'booking.calendarIgnored': 'La prenotazione resta com’è; il suo evento viene riscritto nel calendario.',
+  'calendar.changedOutside': 'Modificato nel calendario dell’operatore',
+  'booking.outsideBusy':
+    'Il calendario personale dell’operatore è occupato in quel momento (un evento esterno); in Kairos l’orario è libero.',
+  'booking.bookAnyway': 'Prenota comunque',
+  'booking.moveAnyway': 'Sposta comunque',
 } satisfies PanelCatalog;

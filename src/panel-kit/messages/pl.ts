@@ -601,4 +601,72 @@ export default {
   'team.removeButton': 'Usuń członka',
   'team.cancel': 'Anuluj',
   'team.removeMember': 'Usuń {email}',
+  'nav.yourCalendar': 'Twój kalendarz',
+  'calsync.titleOf': 'Własny kalendarz: {name}',
+  'calsync.lead':
+    'Wydarzenia z tego kalendarza blokują czas ({name}) w każdej lokalizacji, a rezerwacje mogą być do niego zapisywane. Działa każdy serwer CalDAV: Nextcloud, iCloud, Fastmail, mailbox.org, Radicale.',
+  'calsync.unlinked':
+    'Nie jesteś powiązany z żadnym pracownikiem w tym obszarze roboczym, więc nie ma Twojego kalendarza do połączenia. Właściciel lub administrator ustawia to w Ustawienia → Powiadomienia.',
+  'calsync.connection': 'Połączony kalendarz',
+  'calsync.connectedAs': '{user} na {server}.',
+  'calsync.readCount':
+    '{n, plural, one {# kalendarz blokuje czas.} few {# kalendarze blokują czas.} many {# kalendarzy blokuje czas.} other {# kalendarza blokuje czas.}}',
+  'calsync.writes': 'Rezerwacje są do niego zapisywane.',
+  'calsync.writesNone': 'Rezerwacje nie są do niego zapisywane.',
+  'calsync.lastRead': 'Ostatnio odczytano {when}.',
+  'calsync.notRead': 'Jeszcze nie odczytano.',
+  'calsync.refused': 'Kalendarz odrzuca hasło aplikacji: przetestuj połączenie ponownie z nowym hasłem.',
+  'calsync.unreachable': 'Nie można połączyć się z kalendarzem.',
+  'calsync.stillBlocks':
+    'Ostatnio znane zajęte terminy nadal blokują; rezerwacje są nadal przyjmowane. Ostatni błąd: {error}',
+  'calsync.syncNow': 'Synchronizuj teraz',
+  'calsync.disconnect': 'Odłącz',
+  'calsync.disconnectNote':
+    'Po odłączeniu zajęte terminy od razu przestają blokować. Zapisane już wydarzenia zostają w kalendarzu.',
+  'calsync.connect': 'Połącz kalendarz',
+  'calsync.change': 'Zmień konto lub kalendarze',
+  'calsync.account': 'Konto kalendarza',
+  'calsync.server': 'Adres serwera',
+  'calsync.serverHint':
+    'Serwer kalendarza, np. https://cloud.example.com/ – kalendarze zostaną na nim odnalezione.',
+  'calsync.user': 'Nazwa użytkownika',
+  'calsync.password': 'Hasło aplikacji',
+  'calsync.passwordHint':
+    'Utwórz hasło aplikacji w ustawieniach konta kalendarza. Jest przechowywane w postaci zaszyfrowanej i nigdy nie jest wyświetlane.',
+  'calsync.passwordKeep': 'Pozostaw puste, aby zachować zapisane.',
+  'calsync.test': 'Testuj połączenie',
+  'calsync.pick': 'Wybierz kalendarze',
+  'calsync.found':
+    '{n, plural, one {Połączenie działa: znaleziono # kalendarz wydarzeń.} few {Połączenie działa: znaleziono # kalendarze wydarzeń.} many {Połączenie działa: znaleziono # kalendarzy wydarzeń.} other {Połączenie działa: znaleziono # kalendarza wydarzeń.}}',
+  'calsync.read': 'Zajęte terminy z',
+  'calsync.readHint': 'Wydarzenia z tych kalendarzy blokują czas.',
+  'calsync.write': 'Zapisuj rezerwacje do',
+  'calsync.writeNowhere': 'Nigdzie',
+  'calsync.settings': 'Ustawienia',
+  'calsync.allDay': 'Wydarzenia całodniowe blokują cały dzień',
+  'calsync.showTitles': 'Pokazuj tytuły wydarzeń w panelu (inaczej „Zajęty”)',
+  'calsync.customerName': 'Wpisuj imię klienta w zapisywanych wydarzeniach',
+  'calsync.save': 'Zapisz',
+  'calsync.connectButton': 'Połącz',
+  'calsync.startOver': 'Zacznij od nowa',
+  'calsync.connected': 'Kalendarz jest połączony i odczytany.',
+  'calsync.synced': 'Kalendarz odczytano ponownie.',
+  'calsync.disconnected': 'Kalendarz jest odłączony.',
+  'calsync.expired': 'Ten formularz wygasł: wpisz ponownie hasło aplikacji.',
+  'booking.outsideMoved': 'Przeniesione na {when} w kalendarzu: {name}',
+  'booking.outsideDeleted': 'Usunięte w kalendarzu: {name}',
+  'booking.outsideMovedNote':
+    'Rezerwacja się nie zmieniła. Zastosuj przenosi ją na tę godzinę (jeśli jest wolna); Ignoruj przywraca wydarzenie na godzinę rezerwacji.',
+  'booking.outsideDeletedNote':
+    'Rezerwacja się nie zmieniła. Zastosuj ją anuluje; Ignoruj zapisuje wydarzenie z powrotem w kalendarzu.',
+  'booking.outsideApplyMove': 'Zastosuj: przenieś rezerwację',
+  'booking.outsideApplyCancel': 'Zastosuj: anuluj rezerwację',
+  'booking.outsideIgnore': 'Ignoruj',
+  'booking.calendarIgnored':
+    'Rezerwacja pozostaje bez zmian; jej wydarzenie zostanie ponownie zapisane w kalendarzu.',
+  'calendar.changedOutside': 'Zmienione w kalendarzu pracownika',
+  'booking.outsideBusy':
+    'Własny kalendarz pracownika jest wtedy zajęty (zewnętrzne wydarzenie); w Kairos ten termin jest wolny.',
+  'booking.bookAnyway': 'Zarezerwuj mimo to',
+  'booking.moveAnyway': 'Przenieś mimo to',
 } satisfies PanelCatalog;

@@ -599,4 +599,72 @@ export default {
   'team.removeButton': 'Remover membro',
   'team.cancel': 'Cancelar',
   'team.removeMember': 'Remover {email}',
+  'nav.yourCalendar': 'O seu calendário',
+  'calsync.titleOf': 'Calendário próprio de {name}',
+  'calsync.lead':
+    'Os eventos deste calendário bloqueiam {name} em todos os locais, e as marcações podem ser escritas nele. Qualquer servidor CalDAV serve: Nextcloud, iCloud, Fastmail, mailbox.org, Radicale.',
+  'calsync.unlinked':
+    'Não está ligado a nenhum profissional neste espaço, por isso não há um calendário seu para ligar. Um proprietário ou administrador faz essa ligação em Definições → Notificações.',
+  'calsync.connection': 'Calendário ligado',
+  'calsync.connectedAs': '{user} em {server}.',
+  'calsync.readCount':
+    '{n, plural, one {# calendário bloqueia tempo.} other {# calendários bloqueiam tempo.}}',
+  'calsync.writes': 'As marcações são escritas nele.',
+  'calsync.writesNone': 'As marcações não são escritas nele.',
+  'calsync.lastRead': 'Lido pela última vez {when}.',
+  'calsync.notRead': 'Ainda não lido.',
+  'calsync.refused':
+    'O calendário recusa a palavra-passe de aplicação: teste de novo a ligação com uma nova.',
+  'calsync.unreachable': 'Não é possível aceder ao calendário.',
+  'calsync.stillBlocks':
+    'Os últimos horários ocupados conhecidos continuam a bloquear; as marcações continuam a ser aceites. Último erro: {error}',
+  'calsync.syncNow': 'Sincronizar agora',
+  'calsync.disconnect': 'Desligar',
+  'calsync.disconnectNote':
+    'Ao desligar, os seus horários ocupados deixam de bloquear de imediato. Os eventos já escritos ficam no calendário.',
+  'calsync.connect': 'Ligar um calendário',
+  'calsync.change': 'Alterar a conta ou os calendários',
+  'calsync.account': 'Conta do calendário',
+  'calsync.server': 'Endereço do servidor',
+  'calsync.serverHint':
+    'O servidor de calendário, p. ex. https://cloud.example.com/ – os calendários são encontrados a partir dele.',
+  'calsync.user': 'Nome de utilizador',
+  'calsync.password': 'Palavra-passe de aplicação',
+  'calsync.passwordHint':
+    'Crie uma palavra-passe de aplicação nas definições da conta do calendário. É guardada cifrada e nunca mostrada.',
+  'calsync.passwordKeep': 'Deixe vazio para manter a guardada.',
+  'calsync.test': 'Testar a ligação',
+  'calsync.pick': 'Escolher os calendários',
+  'calsync.found':
+    '{n, plural, one {A ligação funciona: # calendário de eventos encontrado.} other {A ligação funciona: # calendários de eventos encontrados.}}',
+  'calsync.read': 'Horários ocupados de',
+  'calsync.readHint': 'Os eventos destes calendários bloqueiam o tempo.',
+  'calsync.write': 'Escrever as marcações em',
+  'calsync.writeNowhere': 'Em nenhum',
+  'calsync.settings': 'Definições',
+  'calsync.allDay': 'Os eventos de dia inteiro bloqueiam o dia todo',
+  'calsync.showTitles': 'Mostrar os títulos dos eventos no painel (caso contrário, «Ocupado»)',
+  'calsync.customerName': 'Pôr o nome próprio do cliente nos eventos escritos',
+  'calsync.save': 'Guardar',
+  'calsync.connectButton': 'Ligar',
+  'calsync.startOver': 'Recomeçar',
+  'calsync.connected': 'O calendário está ligado e lido.',
+  'calsync.synced': 'O calendário foi lido de novo.',
+  'calsync.disconnected': 'O calendário está desligado.',
+  'calsync.expired': 'Este formulário expirou: introduza de novo a palavra-passe de aplicação.',
+  'booking.outsideMoved': 'Movido para {when} no calendário de {name}',
+  'booking.outsideDeleted': 'Eliminado no calendário de {name}',
+  'booking.outsideMovedNote':
+    'A marcação não mudou. Aplicar move-a para essa hora (se estiver livre); Ignorar repõe o evento na hora da marcação.',
+  'booking.outsideDeletedNote':
+    'A marcação não mudou. Aplicar cancela-a; Ignorar volta a escrever o evento no calendário.',
+  'booking.outsideApplyMove': 'Aplicar: mover a marcação',
+  'booking.outsideApplyCancel': 'Aplicar: cancelar a marcação',
+  'booking.outsideIgnore': 'Ignorar',
+  'booking.calendarIgnored': 'A marcação fica como está; o seu evento volta a ser escrito no calendário.',
+  'calendar.changedOutside': 'Alterado no calendário do profissional',
+  'booking.outsideBusy':
+    'O calendário próprio do profissional está ocupado nessa hora (um evento externo); nada no Kairos ocupa este horário.',
+  'booking.bookAnyway': 'Marcar mesmo assim',
+  'booking.moveAnyway': 'Mover mesmo assim',
 } satisfies PanelCatalog;

@@ -595,7 +595,9 @@ export type MailKind =
   /** migrations/0033_payment_emails.sql: money taken, given back, or not taken. */
   | 'payment_received'
   | 'payment_refunded'
-  | 'payment_failed';
+  | 'payment_failed'
+  /** migrations/0036_calendar_readback.sql: a booking's event moved or deleted in the staffer's calendar. */
+  | 'staff_calendar_edit';
 
 /** migrations/0011_notifications.sql: the mail outbox and log. */
 export interface MailMessagesTable {
@@ -778,6 +780,8 @@ export interface CalendarWritesTable {
   last_error: string | null;
   done_at: TimestampNullable;
   created_at: Timestamp;
+  /** migrations/0036: sent even when the calendar already shows this revision (ignore, erasure). */
+  rewrite: Generated<boolean>;
 }
 
 /** migrations/0034_calendar_writes.sql: the event a booking has in a staffer's calendar. */
@@ -789,6 +793,11 @@ export interface CalendarBookingEventsTable {
   etag: string | null;
   revision: number;
   updated_at: Timestamp;
+  /** migrations/0036: an outside edit waiting for apply or ignore ('moved' | 'deleted'). */
+  outside_change: 'moved' | 'deleted' | null;
+  outside_start: TimestampNullable;
+  outside_end: TimestampNullable;
+  outside_seen_at: TimestampNullable;
 }
 
 export interface DB {

@@ -84,9 +84,8 @@ describe("a staffer's own calendar on their page", () => {
       await radicale.put(work, 'p1.ics', event('20260903T120000Z'));
       const synced = await admin.post(`/panel/setup/staffers/${anna.id}/calendar/sync`);
       expect(synced.statusCode, synced.body).toBe(303);
-      expect(synced.headers.location).toBe(
-        `/panel/setup/staffers/${anna.id}?notice=calendar-synced#own-calendar`,
-      );
+      // "Sync now" is the calendar page's (src/calendar-sync/panel/), which then shows the state.
+      expect(synced.headers.location).toBe(`/panel/setup/staffers/${anna.id}/calendar?notice=synced`);
       expect(await busy()).toMatchObject([{ start_time: '2026-09-03T12:00:00.000Z' }]);
 
       // The server goes away: the page warns, the last known busy time stays.

@@ -22,7 +22,6 @@ const NOTICES: Record<string, string> = {
   saved: 'The staffer is saved.',
   archived: 'The staffer is archived: they no longer take bookings; their past bookings stay.',
   hours: 'The hours are saved.',
-  'calendar-synced': 'The calendar is read again.',
 };
 export const noticeOf = (query: unknown) =>
   NOTICES[String((query as Record<string, unknown> | undefined)?.notice ?? '')];
@@ -261,9 +260,8 @@ function OwnCalendar(props: {
       <h2>Own calendar</h2>
       {!c ? (
         <p class="muted">
-          No calendar connected. Connect one (Nextcloud, iCloud, Fastmail, any CalDAV server) through the API:{' '}
-          <code>PUT /staffers/{props.stafferId}/calendar-connection</code>; its events then block this staffer
-          at every location.
+          No calendar connected. Connect one (Nextcloud, iCloud, Fastmail, any CalDAV server): its events then
+          block this staffer at every location.
         </p>
       ) : (
         <>
@@ -282,7 +280,7 @@ function OwnCalendar(props: {
           ) : (
             <p class="warning" role="status">
               {c.status === 'refused'
-                ? 'The calendar refuses the app password: enter a new one through the API.'
+                ? 'The calendar refuses the app password: enter a new one.'
                 : 'The calendar cannot be reached.'}{' '}
               Its last known busy times still block; bookings are still taken. Last error:{' '}
               {c.last_error ?? '–'}
@@ -293,6 +291,11 @@ function OwnCalendar(props: {
           </PostForm>
         </>
       )}
+      <p>
+        <a href={`${props.path}/calendar`}>
+          {c ? 'Change or disconnect the calendar' : 'Connect a calendar'}
+        </a>
+      </p>
     </div>
   );
 }

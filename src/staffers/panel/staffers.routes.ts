@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findConnectionView, syncNow } from '../../calendar-sync/calendar-sync.service.js';
+import { findConnectionView } from '../../calendar-sync/calendar-sync.service.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
@@ -200,13 +200,6 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     } catch (error) {
       return renderStaffer(request, reply, staffer, { values, errors: formErrors(error) }, 422);
     }
-  });
-
-  panel.post('/setup/staffers/:stafferUuid/calendar/sync', access, async (request, reply) => {
-    const workspaceId = sessionOf(request).workspace.id;
-    const id = uuidParam(request, 'stafferUuid');
-    await syncNow(deps, workspaceId, id);
-    return reply.redirect(`${STAFFERS}/${id}?notice=calendar-synced#own-calendar`, 303);
   });
 
   panel.post('/setup/staffers/:stafferUuid/archive', access, async (request, reply) => {
