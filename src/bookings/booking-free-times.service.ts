@@ -3,7 +3,7 @@ import type { Db } from '../platform/db/client.js';
 import { formatMoney } from '../platform/money.js';
 import { loadResourceNeeds } from '../resources/resource-occupancies.repository.js';
 import { computeSlots } from '../slots/engine/compute-slots.js';
-import type { Slot } from '../slots/engine/types.js';
+import type { Slot, StafferInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { combinedService, requirementsOf } from './booking-shape.rules.js';
@@ -17,19 +17,30 @@ const DAY_MS = 86_400_000;
  * for the shape createBooking and the changes check, so every time offered passes their check.
  * `excludeSeat` leaves out the booking being moved, which does not stand in its own way.
  */
-export async function freeTimesOn(
+export async function freeTimesOn(db: Db, args: FreeTimesArgs): Promise<Slot[]> {
+  return (await timesOn(db, args, false)).free;
+}
+
+interface FreeTimesArgs {
+  workspace: WorkspaceRow;
+  location: Pick<LocationRow, 'id' | 'timezone'>;
+  services: OfferedService[];
+  stafferId?: string | undefined;
+  date: string;
+  now: number;
+  excludeSeat?: { id: string; seats: number } | undefined;
+}
+
+/**
+ * The free starts of the date, and with `outside` the starts refused only by the staffers' own
+ * calendars (free once their outside busy time is left out): the panel may book those anyway.
+ */
+async function timesOn(
   db: Db,
-  args: {
-    workspace: WorkspaceRow;
-    location: Pick<LocationRow, 'id' | 'timezone'>;
-    services: OfferedService[];
-    stafferId?: string | undefined;
-    date: string;
-    now: number;
-    excludeSeat?: { id: string; seats: number } | undefined;
-  },
-): Promise<Slot[]> {
-  if (args.services.length === 0) return [];
+  args: FreeTimesArgs,
+  outside: boolean,
+): Promise<{ free: Slot[]; outsideBusy: Slot[] }> {
+  if (args.services.length === 0) return { free: [], outsideBusy: [] };
   const service = combinedService(args.services);
   const dayUtc = Date.parse(`${args.date}T00:00:00Z`);
   const staffers = await loadStafferInputs(db, {
@@ -51,23 +62,30 @@ export async function freeTimesOn(
     to: dayUtc + 2 * DAY_MS,
     excludeOccupancyId: args.excludeSeat?.id,
   });
-  const [day] = computeSlots({
-    ...(resources.length > 0 ? { resources } : {}),
-    locationZone: args.location.timezone,
-    answerZone: args.location.timezone,
-    service,
-    rules: {
-      slotStepMinutes: args.workspace.slot_step_minutes,
-      minNoticeMinutes: args.workspace.min_notice_minutes,
-      horizonDays: args.workspace.horizon_days,
-    },
-    staffers,
-    now: args.now,
-    rangeStart: args.date,
-    rangeEnd: args.date,
-    priceFormatted: formatMoney(service.priceMinor, args.workspace.currency, args.workspace.locale),
-  });
-  return day?.slots ?? [];
+  const slotsWith = (input: StafferInput[]) =>
+    computeSlots({
+      ...(resources.length > 0 ? { resources } : {}),
+      locationZone: args.location.timezone,
+      answerZone: args.location.timezone,
+      service,
+      rules: {
+        slotStepMinutes: args.workspace.slot_step_minutes,
+        minNoticeMinutes: args.workspace.min_notice_minutes,
+        horizonDays: args.workspace.horizon_days,
+      },
+      staffers: input,
+      now: args.now,
+      rangeStart: args.date,
+      rangeEnd: args.date,
+      priceFormatted: formatMoney(service.priceMinor, args.workspace.currency, args.workspace.locale),
+    })[0]?.slots ?? [];
+  const free = slotsWith(staffers);
+  if (!outside || !staffers.some((s) => s.busy && s.busy.length > 0)) return { free, outsideBusy: [] };
+  const taken = new Set(free.map((slot) => slot.start_time));
+  const outsideBusy = slotsWith(staffers.map(({ busy: _busy, ...staffer }) => staffer)).filter(
+    (slot) => !taken.has(slot.start_time),
+  );
+  return { free, outsideBusy };
 }
 
 /**
@@ -85,9 +103,28 @@ export async function freeTimesOfServices(
     now: number;
   },
 ): Promise<Slot[]> {
+  return (await timesOfServices(db, args, false)).free;
+}
+
+/**
+ * As freeTimesOfServices, and the starts refused only by the staffers' own calendars, which the
+ * panel offers marked (a create there is refused with SlotBlockedOutside, then booked anyway).
+ */
+export function timesOfServicesWithOutsideBusy(
+  db: Db,
+  args: Parameters<typeof freeTimesOfServices>[1],
+): Promise<{ free: Slot[]; outsideBusy: Slot[] }> {
+  return timesOfServices(db, args, true);
+}
+
+async function timesOfServices(db: Db, args: Parameters<typeof freeTimesOfServices>[1], outside: boolean) {
   const { serviceIds, ...rest } = args;
   const offered = await loadOfferedServices(db, args.workspace.id, args.location.id, serviceIds);
-  return freeTimesOn(db, { ...rest, services: serviceIds.map((id) => offered.get(id)!).filter(Boolean) });
+  return timesOn(
+    db,
+    { ...rest, services: serviceIds.map((id) => offered.get(id)!).filter(Boolean) },
+    outside,
+  );
 }
 
 /**

@@ -122,6 +122,25 @@ describe('booking over the staffer’s own calendar from the panel', () => {
     expect(await bookingsAt(at(day, '10:00'))).toBe(1);
   });
 
+  it('lists the times only the outside calendar blocks, marked, beside the free ones', async () => {
+    const day = s.nextDay();
+    await outsideEvent(day);
+    await book(s.t, bookingBody(s.f, at(day, '14:00')));
+    await staff.get('/panel/bookings/new');
+    const listed = await staff.post('/panel/bookings', { ...form(day, { reserved_on: '' }), show: 'times' });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const options = [...listed.body.matchAll(/<option value="(\d\d:\d\d)"[^>]*>([^<]*)<\/option>/g)].map(
+      (m) => [m[1], m[2]],
+    );
+    expect(options).toContainEqual(['09:00', '09:00']);
+    expect(options).toContainEqual(['10:00', '10:00 · busy in their own calendar']);
+    // A time another booking holds is not offered at all, marked or not.
+    expect(options.map(([value]) => value)).not.toContain('14:00');
+    // In the day's order.
+    const values = options.map(([value]) => value as string);
+    expect(values).toEqual([...values].sort());
+  });
+
   it('a time taken by another booking is the normal conflict, without the override', async () => {
     const day = s.nextDay();
     await book(s.t, bookingBody(s.f, at(day, '14:00')));

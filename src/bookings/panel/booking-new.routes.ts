@@ -17,9 +17,10 @@ import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { todayIn, toUtcIso } from '../../platform/time/zone.js';
 import { listLocationServicesPage } from '../../services/services.service.js';
+import type { Slot } from '../../slots/engine/types.js';
 import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
-import { freeTimesOfServices, nearestSlots } from '../booking-free-times.service.js';
+import { nearestSlots, timesOfServicesWithOutsideBusy } from '../booking-free-times.service.js';
 import { parseCreateBooking } from '../bookings.rules.js';
 import { type CreateBookingInput, createBooking, overridingOutsideBusy } from '../bookings.service.js';
 import { bookingPath, type Choice } from './booking.page.js';
@@ -101,19 +102,30 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     // Free times only for what the form may book: offered services, a staffer of the location.
     const serviceIds = texts(values, 'service_uuid').filter((id) => services.some((s) => s.id === id));
     const stafferId = staffers.find((s) => s.id === text(values, 'staffer_uuid'))?.id;
-    let slots: Awaited<ReturnType<typeof freeTimesOfServices>> | undefined;
+    let slots: Slot[] | undefined;
+    let outsideBusy: Slot[] = [];
     if (location && serviceIds.length > 0 && isDate(text(values, 'date'))) {
-      slots = await freeTimesOfServices(deps.db, {
+      ({ free: slots, outsideBusy } = await timesOfServicesWithOutsideBusy(deps.db, {
         workspace,
         location,
         serviceIds,
         stafferId,
         date: text(values, 'date'),
         now,
-      });
+      }));
     }
     const choices = slots && slotChoices(slots);
-    let times: Choice[] | undefined = choices?.map(({ value, label }) => ({ value, label }));
+    // Times only the staffers' own calendars block are listed too, marked: choosing one warns
+    // and offers "Book anyway" (the panel's override); every other refusal stays.
+    const busyStarts = new Set(outsideBusy.map((slot) => slot.start_time));
+    let times: Choice[] | undefined =
+      slots &&
+      slotChoices([...slots, ...outsideBusy].sort((a, b) => a.start_time.localeCompare(b.start_time))).map(
+        ({ value, label, slot }) => ({
+          value,
+          label: busyStarts.has(slot.start_time) ? i18n.t('new.outsideBusyTime', { time: label }) : label,
+        }),
+      );
     // A time the calendar linked with, before any free times were asked: offered as it is (the
     // create checks it like any other).
     if (times === undefined && text(values, 'reserved_on') !== '')

@@ -498,6 +498,7 @@ export default {
   'new.noTimes':
     'An diesem Tag ist für diese Auswahl nichts frei. Versuchen Sie ein anderes Datum oder eine andere Mitarbeiter:in.',
   'new.timesThatDay': 'Die freien Zeiten an diesem Tag, {zone}.',
+  'new.outsideBusyTime': '{time} · im eigenen Kalender belegt',
   'new.chooseTime': 'Uhrzeit wählen',
   'new.phone': 'Telefon (Pflicht)',
   'new.phoneHint':

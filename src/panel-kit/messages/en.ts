@@ -499,6 +499,7 @@ export default {
   'new.timesFirst': 'Choose the services and the date, then press “Show free times”.',
   'new.noTimes': 'No free time that day for this choice. Try another date or staffer.',
   'new.timesThatDay': 'The free times that day, {zone}.',
+  'new.outsideBusyTime': '{time} · busy in their own calendar',
   'new.chooseTime': 'Choose a time',
   'new.phone': 'Phone (required)',
   'new.phoneHint': 'International format, such as +49 151 12345678. A known phone books for that customer.',

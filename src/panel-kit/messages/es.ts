@@ -489,6 +489,7 @@ export default {
   'new.timesFirst': 'Elige los servicios y la fecha y pulsa «Mostrar horas libres».',
   'new.noTimes': 'No hay horas libres ese día para esta elección. Prueba otra fecha u otra persona.',
   'new.timesThatDay': 'Las horas libres ese día, {zone}.',
+  'new.outsideBusyTime': '{time} · ocupado en su propio calendario',
   'new.chooseTime': 'Elige una hora',
   'new.phone': 'Teléfono (obligatorio)',
   'new.phoneHint':

@@ -500,6 +500,7 @@ export default {
     'Choisissez les prestations et la date, puis appuyez sur « Afficher les créneaux libres ».',
   'new.noTimes': 'Aucun créneau libre ce jour-là pour ce choix. Essayez une autre date ou un autre membre.',
   'new.timesThatDay': 'Les créneaux libres ce jour-là, {zone}.',
+  'new.outsideBusyTime': '{time} · occupé dans son propre agenda',
   'new.chooseTime': 'Choisir une heure',
   'new.phone': 'Téléphone (obligatoire)',
   'new.phoneHint': 'Format international, comme +33 6 12 34 56 78. Un numéro connu réserve pour ce client.',

@@ -494,6 +494,7 @@ export default {
   'new.noTimes':
     'Nessun orario libero quel giorno per questa scelta. Prova un’altra data o un’altra persona.',
   'new.timesThatDay': 'Gli orari liberi quel giorno, {zone}.',
+  'new.outsideBusyTime': '{time} · occupato nel proprio calendario',
   'new.chooseTime': 'Scegli un orario',
   'new.phone': 'Telefono (obbligatorio)',
   'new.phoneHint': 'Formato internazionale, come +39 347 123 4567. Un numero noto prenota per quel cliente.',

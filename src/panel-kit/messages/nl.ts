@@ -492,6 +492,7 @@ export default {
   'new.timesFirst': 'Kies de diensten en de datum en druk op ‘Vrije tijden tonen’.',
   'new.noTimes': 'Geen vrije tijd die dag voor deze keuze. Probeer een andere datum of medewerker.',
   'new.timesThatDay': 'De vrije tijden die dag, {zone}.',
+  'new.outsideBusyTime': '{time} · bezet in de eigen agenda',
   'new.chooseTime': 'Kies een tijd',
   'new.phone': 'Telefoon (verplicht)',
   'new.phoneHint': 'Internationaal formaat, zoals +31 6 12345678. Een bekend nummer boekt voor die klant.',

@@ -493,6 +493,7 @@ export default {
   'new.noTimes':
     'Tego dnia nie ma wolnego terminu dla tego wyboru. Spróbuj innej daty lub innego pracownika.',
   'new.timesThatDay': 'Wolne terminy tego dnia, {zone}.',
+  'new.outsideBusyTime': '{time} · zajęty we własnym kalendarzu',
   'new.chooseTime': 'Wybierz godzinę',
   'new.phone': 'Telefon (wymagany)',
   'new.phoneHint': 'Format międzynarodowy, np. +48 512 345 678. Znany numer rezerwuje dla tego klienta.',

@@ -490,6 +490,7 @@ export default {
   'new.timesFirst': 'Escolha os serviços e a data e prima «Mostrar horas livres».',
   'new.noTimes': 'Nenhuma hora livre nesse dia para esta escolha. Experimente outra data ou outra pessoa.',
   'new.timesThatDay': 'As horas livres nesse dia, {zone}.',
+  'new.outsideBusyTime': '{time} · ocupado no próprio calendário',
   'new.chooseTime': 'Escolha uma hora',
   'new.phone': 'Telefone (obrigatório)',
   'new.phoneHint':

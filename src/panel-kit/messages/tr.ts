@@ -483,6 +483,7 @@ export default {
   'new.timesFirst': 'Hizmetleri ve tarihi seçin, sonra “Boş saatleri göster”e basın.',
   'new.noTimes': 'Bu seçim için o gün boş saat yok. Başka bir tarih veya personel deneyin.',
   'new.timesThatDay': 'O günün boş saatleri, {zone}.',
+  'new.outsideBusyTime': '{time} · kendi takviminde dolu',
   'new.chooseTime': 'Saat seçin',
   'new.phone': 'Telefon (zorunlu)',
   'new.phoneHint':
