@@ -9,7 +9,6 @@ import {
 import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { MailKind, MailState } from '../../platform/db/schema.js';
-import { TEXT_PANEL } from '../../text-messages/panel/text-messages.texts.js';
 import type { MailRow } from '../mail-queue.repository.js';
 import {
   CUSTOMER_EMAILS,
@@ -116,7 +115,7 @@ export function NotificationsPage(props: NotificationsPageProps) {
       <h1>{t('nav.notifications')}</h1>
       <p class="lead">{t('notif.lead')}</p>
       <p>
-        <a href={`${NOTIFICATIONS}/texts`}>{TEXT_PANEL.linkFromNotifications}</a>
+        <a href={`${NOTIFICATIONS}/texts`}>{t('texts.linkFromNotifications')}</a>
       </p>
       {props.notice && (
         <p class="notice" role="status">
