@@ -1105,4 +1105,8 @@ export default {
   'data.doneCol': 'ما تم',
   'data.willBe': 'سيكون',
   'data.whyNot': 'لماذا لا',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'يتلقى الرسائل النصية',
+  'texts.optOut.out': 'ألغى الاشتراك (ردّ بـ «{keyword}» في {day}): لا يتلقى رسائل نصية',
+  'texts.optOut.in': 'اشترك مجددًا (ردّ بـ «{keyword}» في {day})',
 } satisfies PanelCatalog;

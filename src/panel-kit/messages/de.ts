@@ -1155,4 +1155,8 @@ export default {
   'data.doneCol': 'Erledigt',
   'data.willBe': 'Wird',
   'data.whyNot': 'Warum nicht',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Erhält Textnachrichten',
+  'texts.optOut.out': 'Abgemeldet (antwortete „{keyword}“ am {day}): erhält keine Textnachrichten',
+  'texts.optOut.in': 'Wieder angemeldet (antwortete „{keyword}“ am {day})',
 } satisfies PanelCatalog;

@@ -1139,4 +1139,8 @@ export default {
   'data.doneCol': 'Done',
   'data.willBe': 'Will be',
   'data.whyNot': 'Why not',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Receives texts',
+  'texts.optOut.out': 'Opted out (replied “{keyword}” on {day}): receives no texts',
+  'texts.optOut.in': 'Opted in again (replied “{keyword}” on {day})',
 };

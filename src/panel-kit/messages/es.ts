@@ -1135,4 +1135,8 @@ export default {
   'data.doneCol': 'Hecho',
   'data.willBe': 'Será',
   'data.whyNot': 'Por qué no',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Recibe mensajes de texto',
+  'texts.optOut.out': 'Dado de baja (respondió «{keyword}» el {day}): no recibe mensajes de texto',
+  'texts.optOut.in': 'Dado de alta de nuevo (respondió «{keyword}» el {day})',
 } satisfies PanelCatalog;

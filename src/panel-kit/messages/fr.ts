@@ -1150,4 +1150,8 @@ export default {
   'data.doneCol': 'Fait',
   'data.willBe': 'Sera',
   'data.whyNot': 'Pourquoi pas',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Reçoit les messages texte',
+  'texts.optOut.out': 'Désinscrit (a répondu « {keyword} » le {day}) : ne reçoit aucun message texte',
+  'texts.optOut.in': 'Réinscrit (a répondu « {keyword} » le {day})',
 } satisfies PanelCatalog;

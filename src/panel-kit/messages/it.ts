@@ -1144,4 +1144,8 @@ export default {
   'data.doneCol': 'Fatto',
   'data.willBe': 'Sarà',
   'data.whyNot': 'Perché no',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Riceve messaggi di testo',
+  'texts.optOut.out': 'Disiscritto (ha risposto «{keyword}» il {day}): non riceve messaggi di testo',
+  'texts.optOut.in': 'Di nuovo iscritto (ha risposto «{keyword}» il {day})',
 } satisfies PanelCatalog;

@@ -1137,4 +1137,8 @@ export default {
   'data.doneCol': 'Gedaan',
   'data.willBe': 'Wordt',
   'data.whyNot': 'Waarom niet',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Ontvangt tekstberichten',
+  'texts.optOut.out': 'Afgemeld (antwoordde ‘{keyword}’ op {day}): ontvangt geen tekstberichten',
+  'texts.optOut.in': 'Weer aangemeld (antwoordde ‘{keyword}’ op {day})',
 } satisfies PanelCatalog;

@@ -1141,4 +1141,8 @@ export default {
   'data.doneCol': 'Wykonano',
   'data.willBe': 'Będzie',
   'data.whyNot': 'Dlaczego nie',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Otrzymuje wiadomości tekstowe',
+  'texts.optOut.out': 'Wypisany (odpowiedział „{keyword}” {day}): nie otrzymuje wiadomości tekstowych',
+  'texts.optOut.in': 'Ponownie zapisany (odpowiedział „{keyword}” {day})',
 } satisfies PanelCatalog;

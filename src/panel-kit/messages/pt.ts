@@ -1134,4 +1134,8 @@ export default {
   'data.doneCol': 'Feito',
   'data.willBe': 'Será',
   'data.whyNot': 'Porque não',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Recebe mensagens de texto',
+  'texts.optOut.out': 'Cancelou a subscrição (respondeu «{keyword}» em {day}): não recebe mensagens de texto',
+  'texts.optOut.in': 'Voltou a subscrever (respondeu «{keyword}» em {day})',
 } satisfies PanelCatalog;

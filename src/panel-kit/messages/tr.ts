@@ -1117,4 +1117,8 @@ export default {
   'data.doneCol': 'Yapılan',
   'data.willBe': 'Olacak',
   'data.whyNot': 'Neden olmadı',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Kısa mesaj alıyor',
+  'texts.optOut.out': 'Abonelikten çıktı ({day} tarihinde “{keyword}” yanıtı verdi): kısa mesaj almıyor',
+  'texts.optOut.in': 'Yeniden abone oldu ({day} tarihinde “{keyword}” yanıtı verdi)',
 } satisfies PanelCatalog;

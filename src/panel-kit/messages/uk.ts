@@ -1128,4 +1128,8 @@ export default {
   'data.doneCol': 'Зроблено',
   'data.willBe': 'Буде',
   'data.whyNot': 'Чому ні',
+  // A customer’s text opt-out line on the customer page (text-messages.texts.ts).
+  'texts.optOut.receives': 'Отримує текстові повідомлення',
+  'texts.optOut.out': 'Відписався (відповів «{keyword}» {day}): не отримує текстових повідомлень',
+  'texts.optOut.in': 'Знову підписався (відповів «{keyword}» {day})',
 } satisfies PanelCatalog;

@@ -4,9 +4,11 @@ import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 import { loadConfig } from '../../config.js';
+import { panelText } from '../../panel-kit/i18n.js';
 import { keyFromSecret, secretBox } from '../../platform/secrets.js';
 import type { UserRow } from '../../users/users.repository.js';
 import { credentialsContext } from '../text-providers.service.js';
+import { textOptOutWords } from './text-messages.texts.js';
 
 const PAGE = '/panel/settings/notifications/texts';
 const SECRET_KEY = 'panel-test-secret-key-of-32-characters-or-more';
@@ -207,5 +209,16 @@ describe('Settings → Text messages in other languages', () => {
     const page = (await arabic.get(PAGE)).body;
     expect(page).toContain('<html lang="ar" dir="rtl">');
     expect(page).toContain('<h1>الرسائل النصية</h1>');
+  });
+});
+
+describe('the customer page’s text opt-out line', () => {
+  it('is worded in the reader’s language', () => {
+    const at = new Date('2026-03-01T10:00:00Z');
+    expect(textOptOutWords({ optedOut: true, keyword: 'STOP', at }, panelText('de', 'de-DE').t)).toEqual({
+      label: 'Textnachrichten',
+      value: 'Abgemeldet (antwortete „STOP“ am 2026-03-01): erhält keine Textnachrichten',
+    });
+    expect(textOptOutWords(undefined, panelText('ar', 'ar-u-nu-latn').t).value).toBe('يتلقى الرسائل النصية');
   });
 });

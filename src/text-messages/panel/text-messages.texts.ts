@@ -109,15 +109,19 @@ export function textStateLabel(state: TextState, t: PanelText['t']): { label: st
   return { label: t(TEXT_STATE[state].label), badge: TEXT_STATE[state].badge };
 }
 
-/** The customer page's line on a number's opt-out (STOP / START), in English. */
-export function textOptOutWords(state: { optedOut: boolean; keyword: string; at: Date } | undefined) {
+/** The customer page's line on a number's opt-out (STOP / START), in the reader's language. */
+export function textOptOutWords(
+  state: { optedOut: boolean; keyword: string; at: Date } | undefined,
+  t: PanelText['t'],
+) {
   const day = (at: Date) => at.toISOString().slice(0, 10);
   return {
-    label: 'Text messages',
+    label: t('texts.title'),
     value: !state
-      ? 'Receives texts'
-      : state.optedOut
-        ? `Opted out (replied “${state.keyword}” on ${day(state.at)}): receives no texts`
-        : `Opted in again (replied “${state.keyword}” on ${day(state.at)})`,
+      ? t('texts.optOut.receives')
+      : t(state.optedOut ? 'texts.optOut.out' : 'texts.optOut.in', {
+          keyword: state.keyword,
+          day: day(state.at),
+        }),
   };
 }
