@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, openStudio, type Studio } from '../../test/bookings/bookings-kit.js';
-import { makeUser, PanelClient } from '../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../test/helpers/panel-client.js';
 import { executeCommand } from '../cli/commands.js';
 import { openWritePath } from '../write-path.js';
 import { auditPage, recordAudit } from './audit.service.js';
@@ -148,5 +148,24 @@ describe('the audit log', () => {
     expect(by('settings.text_messages_updated')).toHaveLength(1);
     expect(by('settings.quiet_hours_updated').map((e) => e.subject_uuid)).toEqual([s.f.location.id]);
     expect(JSON.stringify(entries)).not.toContain('not-a-real-token-but-secret');
+  });
+});
+
+describe('the audit log in other languages', () => {
+  it('speaks German to a German-speaking owner: filters, columns, who made a change', async () => {
+    const german = await memberSpeaking(s.t.app, s.t.db, s.t.workspace.id, 'owner', 'de');
+    const page = (await german.get('/panel/settings/audit?group=api_key')).body;
+    expect(page).toContain('<h1>Protokoll</h1>');
+    expect(page).toContain('<option value="api_key" selected>API-Schlüssel</option>');
+    expect(page).toContain('<th scope="col">Wann (UTC)</th>');
+    expect(page).toContain('Als CSV herunterladen');
+    expect(page).toMatch(/<div class="muted">(Panel-Konto|Betreiber|API-Schlüssel)<\/div>/);
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(s.t.app, s.t.db, s.t.workspace.id, 'owner', 'ar');
+    const page = (await arabic.get('/panel/settings/audit')).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<th scope="col">التفاصيل</th>');
   });
 });

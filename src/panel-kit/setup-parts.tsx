@@ -1,4 +1,4 @@
-import { usePanelText } from './i18n.js';
+import { type PanelKey, type PanelText, usePanelText } from './i18n.js';
 
 /** Small parts the setup pages share (locations, services, statuses, payment accounts). */
 
@@ -22,4 +22,9 @@ export function noticeOf(query: unknown, notices: Record<string, string>): { not
   const key = (query as Record<string, unknown> | undefined)?.notice;
   const notice = typeof key === 'string' ? notices[key] : undefined;
   return notice ? { notice } : {};
+}
+
+/** A page's notices (`?notice=` name → catalog key) in the reader's language, for `noticeOf`. */
+export function noticesIn(text: PanelText, notices: Record<string, PanelKey>): Record<string, string> {
+  return Object.fromEntries(Object.entries(notices).map(([name, key]) => [name, text.t(key)]));
 }

@@ -113,3 +113,20 @@ export class PanelClient {
     return this.post(action, form);
   }
 }
+
+/**
+ * A signed-in member of `workspaceId` who picked `language` on their account page (the real
+ * CSRF-protected form), so every panel page answers them in it.
+ */
+export async function memberSpeaking(
+  app: ApiApp,
+  db: Db,
+  workspaceId: string,
+  role: Role,
+  language: string,
+): Promise<PanelClient> {
+  const client = await PanelClient.signedIn(app, db, await makeUser(db, [{ workspaceId, role }]));
+  const saved = await client.submit('/panel/account/password', { language }, '/panel/account/language');
+  if (saved.statusCode !== 303) throw new Error(`language ${language} not saved: ${saved.statusCode}`);
+  return client;
+}

@@ -14,7 +14,8 @@ import { launchChromium, PageChecks } from './page-kit.js';
 
 /**
  * The panel in German and in Arabic, in Debian's Chromium: the sign-in page in the browser's
- * language, then Home and the calendar in the language each user picked, Arabic right to left;
+ * language, then Home, the calendar and the owners' setup and settings pages (a location's form,
+ * the workspace settings) in the language each user picked, Arabic right to left;
  * axe-core on every page and screenshots at 1280 and 375 px (docs/screenshots/panel-*-de-*,
  * panel-*-ar-*). `npm run build` first (the calendar island).
  */
@@ -144,6 +145,37 @@ describe('the panel in the user’s language, in a browser', () => {
     await expect(page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
     await check(page, 'calendar-ar');
     expect(errors).toEqual([]);
+  });
+
+  it('shows the owners’ setup and settings pages in German and in Arabic', async () => {
+    const german = await signIn('de-DE', 'de@salon.example', {
+      email: 'E-Mail',
+      password: 'Passwort',
+      button: 'Anmelden',
+    });
+    await german.page.goto(`${base}/panel/setup/locations`);
+    await expect(german.page.getByRole('heading', { name: 'Standorte', level: 1 }).count()).resolves.toBe(1);
+    await german.page.getByRole('link', { name: 'Standort hinzufügen' }).click();
+    await german.page.getByLabel('Montag, Zeitraum 1, öffnet').fill('09:00');
+    await check(german.page, 'location-new-de');
+    await german.page.goto(`${base}/panel/settings/workspace`);
+    await expect(german.page.getByRole('heading', { name: 'Buchungsregeln' }).count()).resolves.toBe(1);
+    await check(german.page, 'workspace-settings-de');
+    expect(german.errors).toEqual([]);
+
+    const arabic = await signIn('ar', 'ar@salon.example', {
+      email: 'البريد الإلكتروني',
+      password: 'كلمة المرور',
+      button: 'تسجيل الدخول',
+    });
+    await arabic.page.goto(`${base}/panel/setup/locations/new`);
+    await expect(arabic.page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    await expect(arabic.page.getByRole('heading', { name: 'إضافة فرع', level: 1 }).count()).resolves.toBe(1);
+    await check(arabic.page, 'location-new-ar');
+    await arabic.page.goto(`${base}/panel/settings/workspace`);
+    await expect(arabic.page.getByRole('heading', { name: 'قواعد الحجز' }).count()).resolves.toBe(1);
+    await check(arabic.page, 'workspace-settings-ar');
+    expect(arabic.errors).toEqual([]);
   });
 
   it('has no serious or critical axe findings on any page', () => {

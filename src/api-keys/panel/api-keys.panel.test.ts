@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 import { LAST_USED_EVERY_MS } from '../../app/api/api-auth.js';
 import type { UserRow } from '../../users/users.repository.js';
 
@@ -92,5 +92,32 @@ describe('Settings -> Developers -> API keys', () => {
     expect(listed.body).not.toContain('<script>alert(1)');
     expect(listed.body).not.toContain('<img src=x');
     expect(listed.body).toContain('&lt;script>alert(1)&lt;/script>&lt;img src=x onerror=alert(2)>');
+  });
+});
+
+describe('Settings → API keys in other languages', () => {
+  it('speaks German to a German-speaking owner: the secret shown once, the list, the delete step', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'de');
+    const created = await german.submit(KEYS, { name: 'Kassensystem' });
+    expect(created.body).toContain('<h2>Geheimnis von „Kassensystem“</h2>');
+    expect(created.body).toContain('<strong>nur dieses eine Mal</strong>');
+    expect(created.body).toContain('<th scope="col">Zuletzt benutzt</th>');
+    const id =
+      /api-keys\/([0-9a-f-]{36})\/delete">Löschen<span class="skip-label"> Schlüssel Kassensystem</.exec(
+        created.body,
+      )![1];
+    const confirm = await german.get(`${KEYS}/${id}/delete`);
+    expect(confirm.body).toContain('<h1>Den Schlüssel „Kassensystem“ löschen?</h1>');
+    const deleted = await german.post(`${KEYS}/${id}/delete`);
+    expect((await german.get(deleted.headers.location as string)).body).toContain(
+      'Der Schlüssel ist gelöscht.',
+    );
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const page = (await arabic.get(KEYS)).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<h1>مفاتيح API</h1>');
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError, notFound } from '../../errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce, showSecretOnce } from '../../platform/http/idempotency.js';
@@ -11,9 +12,9 @@ import { ApiKeysPage, DeleteApiKeyPage, KEYS } from './api-keys.page.js';
 
 const access = { config: { panelAccess: 'developers' as const } };
 
-const NOTICES: Record<string, string> = {
-  deleted: 'The key is deleted.',
-  'already-created': 'This key was already created: its secret was shown once, when it was made.',
+const NOTICES: Record<string, PanelKey> = {
+  deleted: 'keys.deleted',
+  'already-created': 'keys.alreadyCreated',
 };
 
 /** Settings -> Developers -> API keys: list, create (secret shown once), delete with a confirm step. */
@@ -26,9 +27,11 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
   ) {
     const session = sessionOf(request);
     const keys = await listKeysWithUsage(deps.db, session.workspace.id);
-    const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const text = panelTextOf(request);
+    const noticeKey = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const notice = noticeKey ? text.t(noticeKey) : undefined;
     return reply.page({
-      title: 'API keys',
+      title: text.t('nav.apiKeys'),
       status,
       islands: ['copy-text'],
       body: ApiKeysPage({
@@ -38,6 +41,7 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
         form: extra.form ?? emptyForm(),
         ...(extra.created ? { created: extra.created } : {}),
         ...(notice ? { notice } : {}),
+        text,
       }),
     });
   }
@@ -79,7 +83,11 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
     const session = sessionOf(request);
     const key = await findApiKey(deps.db, session.workspace.id, uuidParam(request, 'keyId'));
     if (!key) throw notFound('API key');
-    return reply.page({ title: `Delete ${key.name}`, body: DeleteApiKeyPage({ csrf: reply.csrf(), key }) });
+    const text = panelTextOf(request);
+    return reply.page({
+      title: text.t('keys.deletePageTitle', { name: key.name }),
+      body: DeleteApiKeyPage({ csrf: reply.csrf(), key, text }),
+    });
   });
 
   panel.post('/settings/developers/api-keys/:keyId/delete', access, async (request, reply) => {

@@ -1,11 +1,22 @@
+import type { PanelKey, PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { AUDIT_GROUPS, type AuditEntryView } from '../audit.service.js';
 
 export const AUDIT = `${PANEL_PREFIX}/settings/audit`;
 
-const ACTOR_TYPES = { user: 'Panel users', api_key: 'API keys', cli: 'CLI', system: 'Kairos' } as const;
+const ACTOR_TYPES: Record<string, PanelKey | 'Kairos'> = {
+  user: 'audit.actors.user',
+  api_key: 'audit.actors.api_key',
+  cli: 'audit.actors.cli',
+  system: 'Kairos',
+};
 /** What one actor is, under their name in a row. */
-const ACTOR_TYPE = { user: 'Panel user', api_key: 'API key', cli: 'Operator', system: 'Worker' } as const;
+const ACTOR_TYPE: Record<string, PanelKey> = {
+  user: 'audit.actor.user',
+  api_key: 'audit.actor.api_key',
+  cli: 'audit.actor.cli',
+  system: 'audit.actor.system',
+};
 
 export interface AuditQuery {
   group: string;
@@ -31,85 +42,91 @@ export function auditQueryString(query: AuditQuery, page = query.page): string {
 }
 
 /** Settings → Audit log (owners): who changed what, newest first, filtered, exportable. */
-export function AuditPage(props: { query: AuditQuery; entries: AuditEntryView[]; hasMore: boolean }) {
+export function AuditPage(props: {
+  query: AuditQuery;
+  entries: AuditEntryView[];
+  hasMore: boolean;
+  text: PanelText;
+}) {
   const { query } = props;
+  const { t } = props.text;
   return (
     <>
-      <h1>Audit log</h1>
-      <form method="get" action={AUDIT} aria-label="Filter the log" class="card">
+      <h1>{t('nav.auditLog')}</h1>
+      <form method="get" action={AUDIT} aria-label={t('audit.filter')} class="card">
         <div class="row">
           <div class="field">
-            <label for="audit-group">What</label>
+            <label for="audit-group">{t('audit.what')}</label>
             <select id="audit-group" name="group">
-              <option value="">Everything</option>
-              {Object.entries(AUDIT_GROUPS).map(([value, label]) => (
+              <option value="">{t('audit.everything')}</option>
+              {Object.keys(AUDIT_GROUPS).map((value) => (
                 <option key={value} value={value} selected={query.group === value}>
-                  {label}
+                  {t(`audit.group.${value as keyof typeof AUDIT_GROUPS}`)}
                 </option>
               ))}
             </select>
           </div>
           <div class="field">
-            <label for="audit-actor">Who</label>
+            <label for="audit-actor">{t('audit.who')}</label>
             <select id="audit-actor" name="actor">
-              <option value="">Anyone</option>
+              <option value="">{t('audit.anyone')}</option>
               {Object.entries(ACTOR_TYPES).map(([value, label]) => (
                 <option key={value} value={value} selected={query.who === value}>
-                  {label}
+                  {label === 'Kairos' ? label : t(label)}
                 </option>
               ))}
             </select>
           </div>
           <div class="field">
-            <label for="audit-from">From (UTC day)</label>
+            <label for="audit-from">{t('audit.from')}</label>
             <input id="audit-from" name="from" type="date" value={query.from} />
           </div>
           <div class="field">
-            <label for="audit-to">To (UTC day)</label>
+            <label for="audit-to">{t('audit.to')}</label>
             <input id="audit-to" name="to" type="date" value={query.to} />
           </div>
         </div>
         <div class="row">
           <button type="submit" class="secondary">
-            Show
+            {t('audit.show')}
           </button>
           <a href={`${AUDIT}.csv${auditQueryString(query, 1)}`} download>
-            Download as CSV
+            {t('audit.csv')}
           </a>
         </div>
       </form>
       <div class="table-wrap">
-        <table class="stack" aria-label="Audit log, newest first">
+        <table class="stack" aria-label={t('audit.table')}>
           <thead>
             <tr>
-              <th scope="col">When (UTC)</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Details</th>
+              <th scope="col">{t('audit.when')}</th>
+              <th scope="col">{t('audit.who')}</th>
+              <th scope="col">{t('audit.what')}</th>
+              <th scope="col">{t('audit.details')}</th>
             </tr>
           </thead>
           <tbody>
             {props.entries.length === 0 && (
               <tr>
                 <td colSpan={4} class="muted">
-                  Nothing logged for these filters.
+                  {t('audit.none')}
                 </td>
               </tr>
             )}
             {props.entries.map((entry, index) => (
               <tr key={`${entry.at}-${index}`}>
-                <td data-label="When (UTC)">{entry.at.replace('T', ' ').replace('Z', '')}</td>
-                <td data-label="Who">
+                <td data-label={t('audit.when')}>{entry.at.replace('T', ' ').replace('Z', '')}</td>
+                <td data-label={t('audit.who')}>
                   {entry.actor.name}
                   <div class="muted">
-                    {ACTOR_TYPE[entry.actor.type as keyof typeof ACTOR_TYPE] ?? entry.actor.type}
+                    {ACTOR_TYPE[entry.actor.type] ? t(ACTOR_TYPE[entry.actor.type]!) : entry.actor.type}
                   </div>
                 </td>
-                <td data-label="What">
+                <td data-label={t('audit.what')}>
                   <code>{entry.action}</code>
                   {entry.subject_uuid && <div class="muted">{entry.subject_uuid}</div>}
                 </td>
-                <td data-label="Details">
+                <td data-label={t('audit.details')}>
                   <code>{JSON.stringify(entry.details)}</code>
                 </td>
               </tr>
@@ -118,8 +135,12 @@ export function AuditPage(props: { query: AuditQuery; entries: AuditEntryView[];
         </table>
       </div>
       <p class="row">
-        {query.page > 1 && <a href={`${AUDIT}${auditQueryString(query, query.page - 1)}`}>Newer</a>}
-        {props.hasMore && <a href={`${AUDIT}${auditQueryString(query, query.page + 1)}`}>Older</a>}
+        {query.page > 1 && (
+          <a href={`${AUDIT}${auditQueryString(query, query.page - 1)}`}>{t('audit.newer')}</a>
+        )}
+        {props.hasMore && (
+          <a href={`${AUDIT}${auditQueryString(query, query.page + 1)}`}>{t('audit.older')}</a>
+        )}
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -41,9 +42,15 @@ export function auditPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
       limit: PER_PAGE + 1,
       offset: (query.page - 1) * PER_PAGE,
     });
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Audit log',
-      body: AuditPage({ query, entries: entries.slice(0, PER_PAGE), hasMore: entries.length > PER_PAGE }),
+      title: text.t('nav.auditLog'),
+      body: AuditPage({
+        query,
+        entries: entries.slice(0, PER_PAGE),
+        hasMore: entries.length > PER_PAGE,
+        text,
+      }),
     });
   });
 

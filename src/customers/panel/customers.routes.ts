@@ -68,7 +68,7 @@ export function customersPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         locationNames,
         manageData: can(sessionOf(request).workspace.role, 'settings'),
         notice: erasedNotice && customer.erased_at ? text.t('customers.erasedNotice') : undefined,
-        textMessages: textOptOutWords(optOut),
+        textMessages: textOptOutWords(optOut, text.t),
         text,
       }),
     });

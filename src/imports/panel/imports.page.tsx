@@ -1,103 +1,104 @@
 import { PostForm } from '../../panel-kit/forms.js';
+import type { PanelKey, PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { IMPORT_COLUMNS, IMPORT_KINDS, type ImportKind } from '../import-rows.rules.js';
 import type { ImportReport, RowAction } from '../imports.service.js';
 
 export const DATA = `${PANEL_PREFIX}/settings/data`;
 
-const KIND_LABELS: Record<ImportKind, string> = {
-  customers: 'Customers',
-  services: 'Services',
-  staffers: 'Staffers',
-  bookings: 'Future bookings',
+const KIND_LABELS: Record<ImportKind, PanelKey> = {
+  customers: 'data.kind.customers',
+  services: 'data.kind.services',
+  staffers: 'data.kind.staffers',
+  bookings: 'data.kind.bookings',
 };
 
 /** What a row will do (preview) and what it did (after the run). */
-const ACTION_LABELS: Record<RowAction, [string, string]> = {
-  create: ['New', 'Created'],
-  update: ['Update', 'Updated'],
-  unchanged: ['Already there', 'Already there'],
-  error: ['Error', 'Not imported'],
+const ACTION_LABELS: Record<RowAction, [PanelKey, PanelKey]> = {
+  create: ['data.action.create', 'data.action.created'],
+  update: ['data.action.update', 'data.action.updated'],
+  unchanged: ['data.action.unchanged', 'data.action.unchanged'],
+  error: ['data.action.error', 'data.action.notImported'],
 };
 
 /** Settings → Import and export: the two exports, and the import form. */
-export function DataPage(props: { csrf: string; error?: string | undefined; kind?: ImportKind }) {
+export function DataPage(props: {
+  csrf: string;
+  error?: string | undefined;
+  kind?: ImportKind;
+  text: PanelText;
+}) {
+  const { t } = props.text;
   return (
     <>
-      <h1>Import and export</h1>
-      <h2>Export</h2>
+      <h1>{t('nav.importExport')}</h1>
+      <h2>{t('data.export')}</h2>
       <div class="card">
         <p>
           <a href={`${DATA}/customers.csv`} download>
-            Customers (CSV)
+            {t('data.customersCsv')}
           </a>
         </p>
-        <form method="get" action={`${DATA}/bookings.csv`} aria-label="Export bookings">
+        <form method="get" action={`${DATA}/bookings.csv`} aria-label={t('data.exportBookings')}>
           <div class="row">
             <div class="field">
-              <label for="export-from">Bookings from</label>
+              <label for="export-from">{t('data.bookingsFrom')}</label>
               <input id="export-from" name="from" type="date" />
             </div>
             <div class="field">
-              <label for="export-to">to</label>
+              <label for="export-to">{t('data.to')}</label>
               <input id="export-to" name="to" type="date" />
             </div>
           </div>
-          <p class="muted">
-            Dates are UTC days; leave them empty for every booking. Times in the file are each location’s.
-          </p>
+          <p class="muted">{t('data.datesHint')}</p>
           <button type="submit" class="secondary">
-            Bookings (CSV)
+            {t('data.bookingsCsv')}
           </button>
         </form>
       </div>
-      <h2>Import</h2>
+      <h2>{t('data.import')}</h2>
       <div class="card">
-        <p>
-          A CSV file from a spreadsheet (comma or semicolon separated) with a header row. You see what each
-          row will do before anything changes; rows that match what you have are left alone, so a file can be
-          imported again.
-        </p>
-        <table class="stack" aria-label="Columns of each import">
+        <p>{t('data.importLead')}</p>
+        <table class="stack" aria-label={t('data.columnsTable')}>
           <thead>
             <tr>
-              <th scope="col">Import</th>
-              <th scope="col">Required columns</th>
-              <th scope="col">Optional columns</th>
+              <th scope="col">{t('data.import')}</th>
+              <th scope="col">{t('data.required')}</th>
+              <th scope="col">{t('data.optional')}</th>
             </tr>
           </thead>
           <tbody>
             {IMPORT_KINDS.map((kind) => (
               <tr key={kind}>
-                <td data-label="Import">{KIND_LABELS[kind]}</td>
-                <td data-label="Required">
+                <td data-label={t('data.import')}>{t(KIND_LABELS[kind])}</td>
+                <td data-label={t('data.required')}>
                   <code>{IMPORT_COLUMNS[kind].required.join(', ')}</code>
                 </td>
-                <td data-label="Optional">
+                <td data-label={t('data.optional')}>
                   <code>{IMPORT_COLUMNS[kind].optional.join(', ')}</code>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        <PostForm action={`${DATA}/imports`} csrf={props.csrf} label="Import a CSV file">
+        <PostForm action={`${DATA}/imports`} csrf={props.csrf} label={t('data.importLabel')}>
           {props.error && (
             <p class="error" role="alert">
               {props.error}
             </p>
           )}
           <div class="field">
-            <label for="import-kind">What the file holds</label>
+            <label for="import-kind">{t('data.fileHolds')}</label>
             <select id="import-kind" name="kind">
               {IMPORT_KINDS.map((kind) => (
                 <option key={kind} value={kind} selected={kind === props.kind}>
-                  {KIND_LABELS[kind]}
+                  {t(KIND_LABELS[kind])}
                 </option>
               ))}
             </select>
           </div>
           <div class="field" hidden>
-            <label for="import-file">File</label>
+            <label for="import-file">{t('data.file')}</label>
             <input
               id="import-file"
               type="file"
@@ -108,10 +109,10 @@ export function DataPage(props: { csrf: string; error?: string | undefined; kind
           </div>
           <input type="hidden" id="import-name" name="file_name" value="" />
           <div class="field">
-            <label for="import-csv">The file’s text (or paste it here)</label>
+            <label for="import-csv">{t('data.fileText')}</label>
             <textarea id="import-csv" name="csv" rows={8} spellcheck={false} />
           </div>
-          <button type="submit">Preview the import</button>
+          <button type="submit">{t('data.preview')}</button>
         </PostForm>
       </div>
     </>
@@ -119,18 +120,27 @@ export function DataPage(props: { csrf: string; error?: string | undefined; kind
 }
 
 /** One upload: its preview before it runs, what it did after. */
-export function ImportPage(props: { id: string; fileName: string; report: ImportReport; csrf: string }) {
+export function ImportPage(props: {
+  id: string;
+  fileName: string;
+  report: ImportReport;
+  csrf: string;
+  text: PanelText;
+}) {
   const { report } = props;
+  const { t } = props.text;
   const toApply = report.counts.create + report.counts.update;
-  const title = report.ran ? 'Import done' : 'Import preview';
+  const title = report.ran ? t('data.done') : t('data.previewTitle');
+  const kind = t(KIND_LABELS[report.kind]);
   return (
     <>
       <p class="crumbs">
-        <a href={DATA}>Import and export</a> /
+        <a href={DATA}>{t('nav.importExport')}</a> /
       </p>
       <h1>
-        {title}: {KIND_LABELS[report.kind]}
-        {props.fileName ? ` from ${props.fileName}` : ''}
+        {props.fileName
+          ? t('data.headingFrom', { title, kind, file: props.fileName })
+          : t('data.heading', { title, kind })}
       </h1>
       {report.fileError ? (
         <p class="error" role="alert">
@@ -139,32 +149,24 @@ export function ImportPage(props: { id: string; fileName: string; report: Import
       ) : (
         <div class="card">
           <p role="status" id="import-counts">
-            {report.ran
-              ? `${report.counts.create} created, ${report.counts.update} updated, ${report.counts.unchanged} already there, ${report.counts.error} with errors.`
-              : `${report.counts.create} to create, ${report.counts.update} to update, ${report.counts.unchanged} already there, ${report.counts.error} with errors.`}
+            {t(report.ran ? 'data.countsRan' : 'data.countsPreview', { ...report.counts })}
           </p>
           {report.ignoredColumns.length > 0 && (
-            <p class="muted">Columns not read: {report.ignoredColumns.join(', ')}.</p>
+            <p class="muted">{t('data.notRead', { columns: report.ignoredColumns.join(', ') })}</p>
           )}
-          {!report.ran && report.kind === 'bookings' && (
-            <p class="muted">
-              Each booking’s time is checked when it is made: a time taken meanwhile becomes that row’s error.
-            </p>
-          )}
+          {!report.ran && report.kind === 'bookings' && <p class="muted">{t('data.bookingsChecked')}</p>}
           {!report.ran && toApply > 0 && (
             <div class="row">
               <PostForm
                 action={`${DATA}/imports/${props.id}/run`}
                 csrf={props.csrf}
                 class="inline"
-                label="Run the import"
+                label={t('data.run')}
               >
-                <button type="submit">
-                  Import {toApply} {toApply === 1 ? 'row' : 'rows'}
-                </button>
+                <button type="submit">{t('data.importRows', { n: toApply })}</button>
               </PostForm>
               <a class="button secondary" href={DATA}>
-                Cancel
+                {t('team.cancel')}
               </a>
             </div>
           )}
@@ -172,25 +174,25 @@ export function ImportPage(props: { id: string; fileName: string; report: Import
       )}
       {report.rows.length > 0 && (
         <div class="table-wrap">
-          <table class="stack" aria-label="Rows of the file">
+          <table class="stack" aria-label={t('data.rowsTable')}>
             <thead>
               <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Row</th>
-                <th scope="col">{report.ran ? 'Done' : 'Will be'}</th>
-                <th scope="col">Why not</th>
+                <th scope="col">{t('data.line')}</th>
+                <th scope="col">{t('data.row')}</th>
+                <th scope="col">{report.ran ? t('data.doneCol') : t('data.willBe')}</th>
+                <th scope="col">{t('data.whyNot')}</th>
               </tr>
             </thead>
             <tbody>
               {report.rows.map((row) => (
                 <tr key={row.line} class={row.action === 'error' ? 'row-error' : undefined}>
-                  <td data-label="Line">{row.line}</td>
-                  <td data-label="Row">{row.label}</td>
-                  <td data-label={report.ran ? 'Done' : 'Will be'}>
-                    {ACTION_LABELS[row.action][report.ran ? 1 : 0]}
+                  <td data-label={t('data.line')}>{row.line}</td>
+                  <td data-label={t('data.row')}>{row.label}</td>
+                  <td data-label={report.ran ? t('data.doneCol') : t('data.willBe')}>
+                    {t(ACTION_LABELS[row.action][report.ran ? 1 : 0])}
                   </td>
                   {Object.keys(row.errors).length > 0 ? (
-                    <td data-label="Why not">
+                    <td data-label={t('data.whyNot')}>
                       {Object.entries(row.errors).map(([column, messages]) => (
                         <div key={column}>
                           <code>{column}</code>: {messages.join(' ')}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, type Studio } from '../../../test/bookings/bookings-kit.js';
 import { createOtherWorkspace } from '../../../test/helpers/build-test-app.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 /** Settings → Import and export: owners and admins only; preview, then one run per upload. */
 let s: Studio;
@@ -103,5 +103,31 @@ describe('Import and export in the panel', () => {
     expect((await stranger.get(path)).statusCode).toBe(404);
     await stranger.get('/panel/settings/data');
     expect((await stranger.post(`${path}/run`)).statusCode).toBe(404);
+  });
+});
+
+describe('Import and export in other languages', () => {
+  it('speaks German to a German-speaking owner: exports, the import form, a preview and its rows', async () => {
+    const german = await memberSpeaking(s.t.app, s.t.db, s.t.workspace.id, 'owner', 'de');
+    const page = (await german.get('/panel/settings/data')).body;
+    expect(page).toContain('Kund:innen (CSV)');
+    expect(page).toContain('<option value="bookings">Künftige Buchungen</option>');
+    expect(page).toContain('Import als Vorschau ansehen');
+    const uploaded = await german.post('/panel/settings/data/imports', {
+      kind: 'customers',
+      csv: 'phone;first_name\n+4915144449001;Ute\n+4915144449002;Veit\n',
+      file_name: 'kunden.csv',
+    });
+    const preview = (await german.get(uploaded.headers.location as string)).body;
+    expect(preview).toContain('<h1>Importvorschau: Kund:innen aus kunden.csv</h1>');
+    expect(preview).toContain('2 anzulegen, 0 zu aktualisieren, 0 schon vorhanden, 0 mit Fehlern.');
+    expect(preview).toContain('<button type="submit">2 Zeilen importieren</button>');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(s.t.app, s.t.db, s.t.workspace.id, 'owner', 'ar');
+    const page = (await arabic.get('/panel/settings/data')).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<h2>الاستيراد</h2>');
   });
 });

@@ -3,6 +3,7 @@ import { recordAccess } from '../../audit/audit.service.js';
 import { bookingsCsv } from '../../bookings/bookings-export.service.js';
 import { customersCsv } from '../../customers/customers-export.service.js';
 import { AppError } from '../../errors.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -21,9 +22,14 @@ const day = (value: unknown) =>
 
 /** Settings → Import and export (docs/import-export.md). */
 export function importsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
-  panel.get('/settings/data', access, async (_request, reply) =>
-    reply.page({ title: 'Import and export', body: DataPage({ csrf: reply.csrf() }), islands: ['csv-file'] }),
-  );
+  panel.get('/settings/data', access, async (request, reply) => {
+    const text = panelTextOf(request);
+    return reply.page({
+      title: text.t('nav.importExport'),
+      body: DataPage({ csrf: reply.csrf(), text }),
+      islands: ['csv-file'],
+    });
+  });
 
   panel.get('/settings/data/customers.csv', access, async (request, reply) => {
     const { workspace, actor } = await panelContextOf(request);
@@ -65,11 +71,13 @@ export function importsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      const text = panelTextOf(request);
       return reply.page({
-        title: 'Import and export',
+        title: text.t('nav.importExport'),
         status: 422,
         body: DataPage({
           csrf: reply.csrf(),
+          text,
           error: Object.values(error.errors).flat().join(' '),
           ...(isImportKind(body.kind) ? { kind: body.kind } : {}),
         }),
@@ -84,9 +92,10 @@ export function importsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
       { ...context, db: deps.db },
       uuidParam(request, 'uploadUuid'),
     );
+    const text = panelTextOf(request);
     return reply.page({
-      title: report.ran ? 'Import done' : 'Import preview',
-      body: ImportPage({ id, fileName, report, csrf: reply.csrf() }),
+      title: report.ran ? text.t('data.done') : text.t('data.previewTitle'),
+      body: ImportPage({ id, fileName, report, csrf: reply.csrf(), text }),
     });
   });
 

@@ -7,24 +7,15 @@ import {
   TextAreaField,
   TextField,
 } from '../../panel-kit/forms.js';
+import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { WeeklyJson } from '../../platform/db/schema.js';
-import { timeZones, zoneTitle } from '../../platform/time/format.js';
+import { timeZones, weekdayName, zoneTitle } from '../../platform/time/format.js';
 import type { LocationRow } from '../locations.repository.js';
 import { WEEKDAYS } from '../locations.schemas.js';
 
 export const LOCATIONS = `${PANEL_PREFIX}/setup/locations`;
-
-export const WEEKDAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
 
 /** Open-close ranges a day shows at least (more when the location already has more). */
 export const HOURS_ROWS = 2;
@@ -47,13 +38,13 @@ function rowsOf(form: FormState, day: string): number {
   return rows;
 }
 
-/** "Mon 09:00–17:00 · Sat 10:00–14:00", or "Closed every day". */
-export function hoursSummary(hours: WeeklyJson): string {
+/** "Mon 09:00–17:00 · Sat 10:00–14:00" ("Mo. 09:00–17:00 …"), or "Closed every day". */
+export function hoursSummary(hours: WeeklyJson, text: PanelText): string {
   const days = WEEKDAYS.filter((day) => (hours[day] ?? []).length > 0).map(
     (day) =>
-      `${WEEKDAY_NAMES[day].slice(0, 3)} ${(hours[day] ?? []).map((r) => `${r.from}–${r.to}`).join(', ')}`,
+      `${weekdayName(day, text.locale, 'short')} ${(hours[day] ?? []).map((r) => `${r.from}–${r.to}`).join(', ')}`,
   );
-  return days.length > 0 ? days.join(' · ') : 'Closed every day';
+  return days.length > 0 ? days.join(' · ') : text.t('locations.closedEveryDay');
 }
 
 function address(location: LocationRow): string {
@@ -67,49 +58,51 @@ function address(location: LocationRow): string {
     .join(', ');
 }
 
-export function LocationsPage(props: { locations: LocationRow[]; notice?: string }) {
+export function LocationsPage(props: { locations: LocationRow[]; notice?: string; text: PanelText }) {
+  const { t } = props.text;
   const live = props.locations.filter((location) => location.archived_at === null);
   const archived = props.locations.filter((location) => location.archived_at !== null);
   return (
     <>
-      <p class="crumbs">Setup /</p>
-      <h1>Locations</h1>
+      <p class="crumbs">{t('nav.setup')} /</p>
+      <h1>{t('nav.locations')}</h1>
       <p class="lead">
-        Where the business receives customers: each location has its own address, time zone and opening hours.
-        The API lists them at <code>GET /locations</code>.
+        {withElements((values) => t('locations.lead', values), { code: <code>GET /locations</code> })}
       </p>
       <Notice text={props.notice} />
       <p>
         <a class="button" href={`${LOCATIONS}/new`}>
-          Add a location
+          {t('locations.add')}
         </a>
       </p>
       <div class="table-wrap">
-        <table class="stack" aria-label="Locations">
+        <table class="stack" aria-label={t('nav.locations')}>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Address</th>
-              <th scope="col">Time zone</th>
-              <th scope="col">Opening hours</th>
+              <th scope="col">{t('locations.name')}</th>
+              <th scope="col">{t('locations.address')}</th>
+              <th scope="col">{t('locations.timezone')}</th>
+              <th scope="col">{t('locations.hours')}</th>
             </tr>
           </thead>
           <tbody>
             {live.length === 0 && (
               <tr>
                 <td colSpan={4} class="muted">
-                  No locations yet.
+                  {t('locations.none')}
                 </td>
               </tr>
             )}
             {live.map((location) => (
               <tr>
-                <td data-label="Name">
+                <td data-label={t('locations.name')}>
                   <a href={`${LOCATIONS}/${location.id}`}>{location.name}</a>
                 </td>
-                <td data-label="Address">{address(location) || <span class="muted">—</span>}</td>
-                <td data-label="Time zone">{location.timezone}</td>
-                <td data-label="Opening hours">{hoursSummary(location.opening_hours)}</td>
+                <td data-label={t('locations.address')}>
+                  {address(location) || <span class="muted">—</span>}
+                </td>
+                <td data-label={t('locations.timezone')}>{location.timezone}</td>
+                <td data-label={t('locations.hours')}>{hoursSummary(location.opening_hours, props.text)}</td>
               </tr>
             ))}
           </tbody>
@@ -117,10 +110,8 @@ export function LocationsPage(props: { locations: LocationRow[]; notice?: string
       </div>
       {archived.length > 0 && (
         <>
-          <h2>Archived</h2>
-          <p class="muted">
-            Kept for the bookings and payments that refer to them; no longer offered anywhere.
-          </p>
+          <h2>{t('kit.archived')}</h2>
+          <p class="muted">{t('locations.archivedLead')}</p>
           <ul class="archived">
             {archived.map((location) => (
               <li>
@@ -145,15 +136,13 @@ export function ZoneList({ id }: { id: string }) {
   );
 }
 
-function OpeningHoursField({ form }: { form: FormState }) {
+function OpeningHoursField({ form, text }: { form: FormState; text: PanelText }) {
+  const { t } = text;
   const invalid = Object.keys(form.errors).some((key) => key.startsWith('opening_hours'));
   return (
     <fieldset class={`field hours${invalid ? ' has-error' : ''}`} id={fieldId('opening_hours')}>
-      <legend>Opening hours</legend>
-      <span class="hint">
-        Local time of the location, such as 09:00 to 17:00; a second range leaves room for a lunch break.
-        Leave a day empty when the location is closed.
-      </span>
+      <legend>{t('locations.hours')}</legend>
+      <span class="hint">{t('locations.hoursHint')}</span>
       {form.errors.opening_hours && (
         <p class="error" id={`${fieldId('opening_hours')}-error`}>
           {form.errors.opening_hours.join(' ')}
@@ -161,10 +150,11 @@ function OpeningHoursField({ form }: { form: FormState }) {
       )}
       {WEEKDAYS.map((day) => {
         const rows = rowsOf(form, day);
+        const dayName = weekdayName(day, text.locale, 'long');
         const dayInvalid = Object.keys(form.errors).some((key) => key.startsWith(`opening_hours.${day}`));
         return (
           <div class={`hours-day${dayInvalid ? ' has-error' : ''}`} id={fieldId(`opening_hours.${day}`)}>
-            <span class="hours-name">{WEEKDAY_NAMES[day]}</span>
+            <span class="hours-name">{dayName}</span>
             <div class="hours-ranges">
               {Array.from({ length: rows }, (_, index) => (
                 <span class="hours-range">
@@ -174,9 +164,14 @@ function OpeningHoursField({ form }: { form: FormState }) {
                     return (
                       <label class="inline-field">
                         <span class="visually-hidden">
-                          {WEEKDAY_NAMES[day]}, range {index + 1}, {end === 'from' ? 'opens' : 'closes'}
+                          {t(end === 'from' ? 'locations.rangeOpens' : 'locations.rangeCloses', {
+                            day: dayName,
+                            n: index + 1,
+                          })}
                         </span>
-                        <span aria-hidden="true">{end === 'from' ? 'Opens' : 'Closes'}</span>
+                        <span aria-hidden="true">
+                          {t(end === 'from' ? 'locations.opens' : 'locations.closes')}
+                        </span>
                         <input
                           type="time"
                           name={key}
@@ -207,25 +202,31 @@ export function LocationFormPage(props: {
   /** The location being edited; a new one when absent. */
   location?: { id: string; name: string };
   notice?: string;
+  text: PanelText;
 }) {
   const { form, location } = props;
+  const { t } = props.text;
   const action = location ? `${LOCATIONS}/${location.id}` : LOCATIONS;
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={LOCATIONS}>Locations</a> /
+        {t('nav.setup')} / <a href={LOCATIONS}>{t('nav.locations')}</a> /
       </p>
-      <h1>{location ? location.name : 'Add a location'}</h1>
+      <h1>{location ? location.name : t('locations.add')}</h1>
       <Notice text={props.notice} />
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={action} csrf={props.csrf} label={location ? 'Edit the location' : 'Add a location'}>
-          <TextField form={form} name="name" label="Name" autocomplete="off" />
+        <PostForm
+          action={action}
+          csrf={props.csrf}
+          label={location ? t('locations.edit') : t('locations.add')}
+        >
+          <TextField form={form} name="name" label={t('locations.name')} autocomplete="off" />
           <TextField
             form={form}
             name="timezone"
-            label="Time zone"
-            hint="The IANA zone opening hours and slots are in; type a city to search, such as Europe/Berlin."
+            label={t('locations.timezone')}
+            hint={t('locations.timezoneHint')}
             list="time-zones"
             autocomplete="off"
           />
@@ -233,42 +234,49 @@ export function LocationFormPage(props: {
           <TextField
             form={form}
             name="phone"
-            label="Phone (optional)"
+            label={t('locations.phone')}
             type="tel"
-            hint="As customers should dial it, such as +49 30 1234567."
+            hint={t('locations.phoneHint')}
             autocomplete="off"
           />
           <fieldset class="field" id={fieldId('address')}>
-            <legend>Address (optional)</legend>
-            <TextField form={form} name="address.address_1" label="Street and number" autocomplete="off" />
-            <TextField form={form} name="address.address_2" label="Address line 2" autocomplete="off" />
+            <legend>{t('locations.addressOptional')}</legend>
+            <TextField
+              form={form}
+              name="address.address_1"
+              label={t('locations.street')}
+              autocomplete="off"
+            />
+            <TextField form={form} name="address.address_2" label={t('locations.line2')} autocomplete="off" />
             <div class="row fields">
-              <TextField form={form} name="address.postal_code" label="Postal code" autocomplete="off" />
-              <TextField form={form} name="address.city" label="City" autocomplete="off" />
+              <TextField
+                form={form}
+                name="address.postal_code"
+                label={t('locations.postalCode')}
+                autocomplete="off"
+              />
+              <TextField form={form} name="address.city" label={t('locations.city')} autocomplete="off" />
             </div>
             <TextField
               form={form}
               name="address.country_iso"
-              label="Country"
-              hint="Two-letter ISO 3166-1 code, such as DE."
+              label={t('locations.country')}
+              hint={t('locations.countryHint')}
               autocomplete="off"
             />
           </fieldset>
-          <TextAreaField form={form} name="description" label="Description (optional)" rows={3} />
-          <OpeningHoursField form={form} />
-          <button type="submit">{location ? 'Save the location' : 'Add the location'}</button>
+          <TextAreaField form={form} name="description" label={t('locations.description')} rows={3} />
+          <OpeningHoursField form={form} text={props.text} />
+          <button type="submit">{location ? t('locations.save') : t('locations.addThe')}</button>
         </PostForm>
       </div>
       {location && (
         <div class="card">
-          <h2>Archive</h2>
-          <p>
-            An archived location is no longer offered: it leaves the API's lists, the booking page and the
-            pickers. Its bookings and payments keep it; this cannot be undone here.
-          </p>
+          <h2>{t('locations.archive')}</h2>
+          <p>{t('locations.archiveText')}</p>
           <PostForm action={`${LOCATIONS}/${location.id}/archive`} csrf={props.csrf} class="inline">
             <button type="submit" class="danger">
-              Archive {location.name}
+              {t('locations.archiveButton', { name: location.name })}
             </button>
           </PostForm>
         </div>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { createLocation } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 let admin: PanelClient;
@@ -199,5 +199,34 @@ describe('Setup → Locations', () => {
     const forged = await admin.post(`${PAGE}/${mine.id}/archive`, {}, { csrf: null });
     expect(forged.statusCode).toBe(403);
     expect((await t.call('GET', `/locations/${mine.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('Setup → Locations in other languages', () => {
+  it('speaks German to a German-speaking admin: list, form, weekdays and the half-filled range', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    await createLocation(t.db, t.workspace.id, { name: 'Kreuzberg', timezone: 'Europe/Berlin' });
+    const list = await german.get(PAGE);
+    expect(list.body).toContain('<h1>Standorte</h1>');
+    expect(list.body).toContain('Standort hinzufügen');
+    expect(list.body).toContain('<th scope="col">Öffnungszeiten</th>');
+    const form = await german.get(`${PAGE}/new`);
+    expect(form.body).toContain('Straße und Hausnummer');
+    expect(form.body).toContain('<span class="hours-name">Montag</span>');
+    expect(form.body).toContain('Montag, Zeitraum 1, öffnet');
+    const half = await german.post(PAGE, {
+      name: 'Halb',
+      timezone: 'Europe/Berlin',
+      'opening_hours.tue.0.from': '09:00',
+    });
+    expect(half.statusCode).toBe(422);
+    expect(half.body).toContain('Geben Sie Öffnungs- und Schließzeit an.');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = await arabic.get(PAGE);
+    expect(list.body).toContain('<html lang="ar" dir="rtl">');
+    expect(list.body).toContain('<h1>الفروع</h1>');
   });
 });

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
-import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import type { TimeRangeJson } from '../../platform/db/schema.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -22,10 +23,10 @@ import { HOURS_MAX_ROWS, hoursKey, LOCATIONS, LocationFormPage, LocationsPage } 
 
 const access = { config: { panelAccess: 'setup' as const } };
 
-const NOTICES: Record<string, string> = {
-  created: 'The location is added.',
-  saved: 'The location is saved.',
-  archived: 'The location is archived.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'locations.created',
+  saved: 'locations.saved',
+  archived: 'locations.archived',
 };
 
 const ADDRESS_FIELDS = ['address_1', 'address_2', 'city', 'postal_code', 'country_iso'] as const;
@@ -72,7 +73,7 @@ function valuesOf(body: unknown): FormState['values'] {
  * The body POST /locations takes, from the form: empty range rows are left out, so a day without
  * ranges is closed. `rows` maps each range of the body back to its row of the form, for the errors.
  */
-function bodyOf(values: FormState['values']) {
+function bodyOf(values: FormState['values'], t: PanelText['t']) {
   const text = (key: string) => (values[key] as string | undefined) ?? '';
   const hours: Record<string, TimeRangeJson[]> = {};
   const rows: Record<string, number[]> = {};
@@ -89,9 +90,7 @@ function bodyOf(values: FormState['values']) {
       formRows.push(index);
       // On the empty end's own key, so this message replaces the schema's pattern message.
       if (from === '' || to === '') {
-        halfFilled[`opening_hours.${day}.${at}.${from === '' ? 'from' : 'to'}`] = [
-          'Give both the opening and the closing time.',
-        ];
+        halfFilled[`opening_hours.${day}.${at}.${from === '' ? 'from' : 'to'}`] = [t('locations.bothTimes')];
       }
     }
     if (ranges.length > 0) {
@@ -129,23 +128,26 @@ function errorsOnRows(errors: FieldErrors, rows: Record<string, number[]>): Fiel
 export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/setup/locations', access, async (request, reply) => {
     const locations = await listLocationsWithArchived(deps.db, sessionOf(request).workspace.id);
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Locations',
-      body: LocationsPage({ locations, ...noticeOf(request.query, NOTICES) }),
+      title: text.t('nav.locations'),
+      body: LocationsPage({ locations, ...noticeOf(request.query, noticesIn(text, NOTICES)), text }),
     });
   });
 
-  panel.get('/setup/locations/new', access, async (_request, reply) =>
-    reply.page({
-      title: 'Add a location',
-      body: LocationFormPage({ form: emptyForm(), csrf: reply.csrf() }),
-    }),
-  );
+  panel.get('/setup/locations/new', access, async (request, reply) => {
+    const text = panelTextOf(request);
+    return reply.page({
+      title: text.t('locations.add'),
+      body: LocationFormPage({ form: emptyForm(), csrf: reply.csrf(), text }),
+    });
+  });
 
   panel.post('/setup/locations', access, async (request, reply) => {
     const session = sessionOf(request);
+    const text = panelTextOf(request);
     const values = valuesOf(request.body);
-    const { body, rows, halfFilled } = bodyOf(values);
+    const { body, rows, halfFilled } = bodyOf(values, text.t);
     try {
       throwIfInvalid(schemaErrorsOf(LocationCreateBody, body), halfFilled);
       // The form's key: a double click adds one location.
@@ -156,11 +158,12 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
-        title: 'Add a location',
+        title: text.t('locations.add'),
         status: 422,
         body: LocationFormPage({
           form: { values, errors: errorsOnRows(error.errors, rows) },
           csrf: reply.csrf(),
+          text,
         }),
       });
     }
@@ -169,12 +172,14 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
   panel.get('/setup/locations/:locationId', access, async (request, reply) => {
     const session = sessionOf(request);
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const text = panelTextOf(request);
     return reply.page({
       title: location.name,
       body: LocationFormPage({
         form: emptyForm(formOf(location)),
         csrf: reply.csrf(),
         location: { id: location.id, name: location.name },
+        text,
       }),
     });
   });
@@ -183,8 +188,9 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const session = sessionOf(request);
     // 404 before 422: a location that is not there (archived, another workspace's) has no form.
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const text = panelTextOf(request);
     const values = valuesOf(request.body);
-    const { body, rows, halfFilled } = bodyOf(values);
+    const { body, rows, halfFilled } = bodyOf(values, text.t);
     try {
       throwIfInvalid(schemaErrorsOf(LocationUpdateBody, body), halfFilled);
       // The form's key: a double click saves once and answers both with the same redirect.
@@ -201,6 +207,7 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
           form: { values, errors: errorsOnRows(error.errors, rows) },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
+          text,
         }),
       });
     }

@@ -6,10 +6,9 @@ import {
   PostForm,
   TextField,
 } from '../../panel-kit/forms.js';
-import type { PanelText } from '../../panel-kit/i18n.js';
+import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { MailKind, MailState } from '../../platform/db/schema.js';
-import { TEXT_PANEL } from '../../text-messages/panel/text-messages.texts.js';
 import type { MailRow } from '../mail-queue.repository.js';
 import {
   CUSTOMER_EMAILS,
@@ -25,55 +24,63 @@ export const OWN_EMAILS = `${PANEL_PREFIX}/account/notifications`;
 const when = (date: Date | null) =>
   date === null ? '—' : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-const CUSTOMER_EMAIL_LABEL: Record<CustomerEmail, string> = {
-  confirmed: 'Booking confirmed',
-  rescheduled: 'Booking moved to another time',
-  canceled: 'Booking canceled',
-  completed: 'Visit completed (thank-you email)',
-  reminder: 'Reminders before the start',
+const CUSTOMER_EMAIL_LABEL: Record<CustomerEmail, PanelKey> = {
+  confirmed: 'notif.customer.confirmed',
+  rescheduled: 'notif.customer.rescheduled',
+  canceled: 'notif.customer.canceled',
+  completed: 'notif.customer.completed',
+  reminder: 'notif.customer.reminder',
 };
 
-const STAFF_EMAIL_LABEL: Record<StaffEmail, string> = {
-  new: 'New bookings',
-  changed: 'Changed bookings',
-  canceled: 'Canceled bookings',
+const STAFF_EMAIL_LABEL: Record<StaffEmail, PanelKey> = {
+  new: 'emails.kind.new',
+  changed: 'emails.kind.changed',
+  canceled: 'emails.kind.canceled',
 };
 
-export const KIND_LABEL: Record<MailKind, string> = {
-  confirmed: 'Confirmation',
-  rescheduled: 'Rescheduled',
-  canceled: 'Canceled',
-  completed: 'Completed',
-  reminder: 'Reminder',
-  staff_new: 'Staff: new',
-  staff_changed: 'Staff: changed',
-  staff_canceled: 'Staff: canceled',
-  test: 'Test email',
-  payment_received: 'Payment received',
-  payment_refunded: 'Refund',
-  payment_failed: 'Payment failed',
-  staff_calendar_edit: 'Staff: changed in their calendar',
+export const KIND_LABEL: Record<MailKind, PanelKey> = {
+  confirmed: 'notif.kind.confirmed',
+  rescheduled: 'notif.kind.rescheduled',
+  canceled: 'notif.kind.canceled',
+  completed: 'notif.kind.completed',
+  reminder: 'notif.kind.reminder',
+  staff_new: 'notif.kind.staff_new',
+  staff_changed: 'notif.kind.staff_changed',
+  staff_canceled: 'notif.kind.staff_canceled',
+  test: 'notif.kind.test',
+  payment_received: 'notif.kind.payment_received',
+  payment_refunded: 'notif.kind.payment_refunded',
+  payment_failed: 'notif.kind.payment_failed',
+  staff_calendar_edit: 'notif.kind.staff_calendar_edit',
 };
 
 /** A message's state in words, and the badge colour it shows in. */
-export function mailStatus(row: Pick<MailRow, 'state' | 'attempt_count'>): { label: string; badge: string } {
-  const labels: Record<MailState, { label: string; badge: string }> = {
+export function mailStatus(
+  row: Pick<MailRow, 'state' | 'attempt_count'>,
+  t: PanelText['t'],
+): { label: string; badge: string } {
+  const labels: Record<MailState, { label: PanelKey; badge: string }> = {
     pending:
-      row.attempt_count > 0 ? { label: 'retrying', badge: 'failing' } : { label: 'queued', badge: 'pending' },
-    sending: { label: 'sending', badge: 'pending' },
-    sent: { label: 'sent', badge: 'delivered' },
-    logged: { label: 'not sent (no SMTP)', badge: 'pending' },
-    failed: { label: 'failed', badge: 'given-up' },
-    dropped: { label: 'dropped', badge: 'muted' },
-    expired: { label: 'too late', badge: 'muted' },
+      row.attempt_count > 0
+        ? { label: 'notif.state.retrying', badge: 'failing' }
+        : { label: 'notif.state.queued', badge: 'pending' },
+    sending: { label: 'notif.state.sending', badge: 'pending' },
+    sent: { label: 'notif.state.sent', badge: 'delivered' },
+    logged: { label: 'notif.state.logged', badge: 'pending' },
+    failed: { label: 'notif.state.failed', badge: 'given-up' },
+    dropped: { label: 'notif.state.dropped', badge: 'muted' },
+    expired: { label: 'notif.state.expired', badge: 'muted' },
   };
-  return labels[row.state];
+  const { label, badge } = labels[row.state];
+  return { label: t(label), badge };
 }
 
-function Crumbs({ last }: { last?: string }) {
+function Crumbs({ last, text }: { last?: string; text: PanelText }) {
+  const { t } = text;
   return (
     <p class="crumbs">
-      Settings / {last ? <a href={NOTIFICATIONS}>Notifications</a> : 'Notifications'}
+      {t('nav.settings')} /{' '}
+      {last ? <a href={NOTIFICATIONS}>{t('nav.notifications')}</a> : t('nav.notifications')}
       {last ? ` / ${last}` : ''}
     </p>
   );
@@ -93,24 +100,23 @@ export interface NotificationsPageProps {
   you: string;
   notice?: string;
   problem?: string;
+  text: PanelText;
 }
 
 export function NotificationsPage(props: NotificationsPageProps) {
   const { form } = props;
+  const { t } = props.text;
   const chosen = new Set(Array.isArray(form.values.customer_emails) ? form.values.customer_emails : []);
   const hours = Array.isArray(form.values.reminder_hours) ? form.values.reminder_hours : [];
   const hoursInvalid = Object.keys(form.errors).some((key) => key.startsWith('reminder_hours'));
   const pages = Math.max(1, Math.ceil(props.total / props.perPage));
   return (
     <>
-      <Crumbs />
-      <h1>Notifications</h1>
-      <p class="lead">
-        Emails to your customers and staff. Each is queued with the booking change it tells of and sent by the
-        worker; every one shows in the mail log below.
-      </p>
+      <Crumbs text={props.text} />
+      <h1>{t('nav.notifications')}</h1>
+      <p class="lead">{t('notif.lead')}</p>
       <p>
-        <a href={`${NOTIFICATIONS}/texts`}>{TEXT_PANEL.linkFromNotifications}</a>
+        <a href={`${NOTIFICATIONS}/texts`}>{t('texts.linkFromNotifications')}</a>
       </p>
       {props.notice && (
         <p class="notice" role="status">
@@ -119,30 +125,29 @@ export function NotificationsPage(props: NotificationsPageProps) {
       )}
       {props.problem && (
         <div class="errors-summary" role="alert">
-          <h2>Could not be done</h2>
+          <h2>{t('notif.problem')}</h2>
           <p>{props.problem}</p>
         </div>
       )}
       {!props.smtp && (
         <p class="notice" role="note">
-          No mail server is set (<code>SMTP_URL</code>): nothing is sent. Each email is kept in the mail log
-          exactly as it would go out.
+          {withElements((values) => t('notif.noSmtp', values), { code: <code>SMTP_URL</code> })}
         </p>
       )}
 
       <div class="card">
-        <h2>Customer emails</h2>
+        <h2>{t('notif.customerEmails')}</h2>
         <ErrorSummary form={form} />
-        <PostForm action={NOTIFICATIONS} csrf={props.csrf} label="Notification settings">
+        <PostForm action={NOTIFICATIONS} csrf={props.csrf} label={t('notif.settingsLabel')}>
           <fieldset
             class={`field checks${form.errors.customer_emails ? ' has-error' : ''}`}
             id={fieldId('customer_emails')}
           >
-            <legend>Send these to customers who gave an email address</legend>
+            <legend>{t('notif.sendThese')}</legend>
             {CUSTOMER_EMAILS.map((kind) => (
               <label>
                 <input type="checkbox" name="customer_emails" value={kind} checked={chosen.has(kind)} />{' '}
-                {CUSTOMER_EMAIL_LABEL[kind]}
+                {t(CUSTOMER_EMAIL_LABEL[kind])}
               </label>
             ))}
             <FieldError form={form} name="customer_emails" />
@@ -152,15 +157,14 @@ export function NotificationsPage(props: NotificationsPageProps) {
             id={fieldId('reminder_hours')}
             aria-describedby={`${fieldId('reminder_hours')}-hint${hoursInvalid ? ` ${fieldId('reminder_hours')}-error` : ''}`}
           >
-            <legend>Reminders</legend>
+            <legend>{t('notif.reminders')}</legend>
             <span class="hint" id={`${fieldId('reminder_hours')}-hint`}>
-              Hours before the start; leave both empty for no reminder. A reminder due while the server was
-              down goes out late, but never after the booking started.
+              {t('notif.remindersHint')}
             </span>
             <div class="row">
               {[0, 1].map((index) => (
                 <label class="inline-field">
-                  <span>{index === 0 ? 'First reminder (hours)' : 'Second reminder (hours)'}</span>
+                  <span>{t(index === 0 ? 'notif.firstReminder' : 'notif.secondReminder')}</span>
                   <input
                     type="text"
                     inputmode="decimal"
@@ -177,94 +181,91 @@ export function NotificationsPage(props: NotificationsPageProps) {
           <TextField
             form={form}
             name="sender_name"
-            label="Sender name"
-            hint="Shown as the sender of every email; empty for the workspace's name."
+            label={t('notif.senderName')}
+            hint={t('notif.senderNameHint')}
             autocomplete="off"
           />
           <TextField
             form={form}
             name="reply_to"
-            label="Reply-to address (optional)"
+            label={t('notif.replyTo')}
             type="email"
-            hint="Where customers' replies go."
+            hint={t('notif.replyToHint')}
             autocomplete="off"
           />
-          <button type="submit">Save settings</button>
+          <button type="submit">{t('notif.save')}</button>
         </PostForm>
       </div>
 
       <div class="card">
-        <h2>Staff emails</h2>
-        <p class="muted">
-          Link each staffer to the panel user who is that staffer. This one link decides where the staffer’s
-          booking emails go, and which staffer is that user’s own: their own calendar column and calendar
-          feed. A staffer with no linked user gets its emails at its own address. Each linked user chooses
-          what they get under “Your booking emails”.
-        </p>
-        {props.staffers.length === 0 && <p class="muted">No staffers yet.</p>}
+        <h2>{t('notif.staffEmails')}</h2>
+        <p class="muted">{t('notif.staffLead')}</p>
+        {props.staffers.length === 0 && <p class="muted">{t('notif.noStaffers')}</p>}
         {props.staffers.map((staffer) => (
           <StafferForm
             staffer={staffer}
             members={props.members}
             csrf={props.csrf}
+            text={props.text}
             {...(props.staffErrors?.stafferId === staffer.id ? { form: props.staffErrors.form } : {})}
           />
         ))}
       </div>
 
       <div class="card">
-        <h2>Test email</h2>
-        <p>Sends a test email to you ({props.you}) through the same queue as every other email.</p>
+        <h2>{t('notif.testTitle')}</h2>
+        <p>{t('notif.testText', { email: props.you })}</p>
         <PostForm action={`${NOTIFICATIONS}/test`} csrf={props.csrf} class="inline">
           <button type="submit" class="secondary">
-            Send me a test email
+            {t('notif.sendTest')}
           </button>
         </PostForm>
       </div>
 
-      <h2 id="log">Mail log</h2>
+      <h2 id="log">{t('notif.crumbLog')}</h2>
       <p class="muted">
-        {props.total === 0
-          ? 'No emails yet.'
-          : `${props.total} email${props.total === 1 ? '' : 's'}, newest first.`}{' '}
-        <a href={`${NOTIFICATIONS}#log`}>Refresh</a>
+        {props.total === 0 ? t('notif.noEmails') : t('notif.count', { n: props.total })}{' '}
+        <a href={`${NOTIFICATIONS}#log`}>{t('notif.refresh')}</a>
       </p>
       {props.log.length > 0 && (
         <div class="table-wrap">
-          <table class="stack" aria-label="Mail log">
+          <table class="stack" aria-label={t('notif.crumbLog')}>
             <thead>
               <tr>
-                <th scope="col">Email</th>
-                <th scope="col">To</th>
-                <th scope="col">Status</th>
-                <th scope="col">Server answer</th>
+                <th scope="col">{t('notif.colEmail')}</th>
+                <th scope="col">{t('notif.colTo')}</th>
+                <th scope="col">{t('notif.colStatus')}</th>
+                <th scope="col">{t('notif.colAnswer')}</th>
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t('notif.colActions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {props.log.map((row) => {
-                const status = mailStatus(row);
+                const status = mailStatus(row, t);
+                const kind = t(KIND_LABEL[row.kind]);
                 return (
                   <tr data-mail={row.id}>
-                    <td data-label="Email">
-                      <a href={`${NOTIFICATIONS}/messages/${row.id}`}>
-                        {row.subject ?? KIND_LABEL[row.kind]}
-                      </a>
+                    <td data-label={t('notif.colEmail')}>
+                      <a href={`${NOTIFICATIONS}/messages/${row.id}`}>{row.subject ?? kind}</a>
                       <div class="muted">
-                        {KIND_LABEL[row.kind]} ·{' '}
-                        {row.state === 'sent' ? `sent ${when(row.sent_at)}` : `due ${when(row.due_at)}`}
+                        {kind} ·{' '}
+                        {row.state === 'sent'
+                          ? t('notif.sentAt', { when: when(row.sent_at) })
+                          : t('notif.dueAt', { when: when(row.due_at) })}
                       </div>
                     </td>
-                    <td data-label="To" class="wrap">
+                    <td data-label={t('notif.colTo')} class="wrap">
                       {row.recipient}
                     </td>
-                    <td data-label="Status">
+                    <td data-label={t('notif.colStatus')}>
                       <span class={`badge ${status.badge}`}>{status.label}</span>
-                      {row.attempt_count > 1 && <div class="muted">{row.attempt_count} attempts</div>}
+                      {row.attempt_count > 1 && (
+                        <div class="muted">{t('notif.attempts', { n: row.attempt_count })}</div>
+                      )}
                     </td>
-                    <td data-label="Server answer" class="wrap">
+                    <td data-label={t('notif.colAnswer')} class="wrap">
                       {row.last_response ? <code>{row.last_response}</code> : <span class="muted">—</span>}
                     </td>
                     <td class="actions">
@@ -275,10 +276,9 @@ export function NotificationsPage(props: NotificationsPageProps) {
                           class="inline"
                         >
                           <button type="submit" class="secondary">
-                            Resend
+                            {t('notif.resend')}
                             <span class="skip-label">
-                              {' '}
-                              {row.subject ?? KIND_LABEL[row.kind]} to {row.recipient}
+                              {t('notif.resendWhat', { subject: row.subject ?? kind, to: row.recipient })}
                             </span>
                           </button>
                         </PostForm>
@@ -292,12 +292,12 @@ export function NotificationsPage(props: NotificationsPageProps) {
         </div>
       )}
       {pages > 1 && (
-        <nav class="row" aria-label="Mail log pages">
-          {props.page > 1 && <a href={`${NOTIFICATIONS}?page=${props.page - 1}#log`}>Newer</a>}
-          <span class="muted">
-            Page {props.page} of {pages}
-          </span>
-          {props.page < pages && <a href={`${NOTIFICATIONS}?page=${props.page + 1}#log`}>Older</a>}
+        <nav class="row" aria-label={t('notif.logPages')}>
+          {props.page > 1 && <a href={`${NOTIFICATIONS}?page=${props.page - 1}#log`}>{t('notif.newer')}</a>}
+          <span class="muted">{t('kit.pageOf', { page: props.page, last: pages })}</span>
+          {props.page < pages && (
+            <a href={`${NOTIFICATIONS}?page=${props.page + 1}#log`}>{t('notif.older')}</a>
+          )}
         </nav>
       )}
     </>
@@ -309,8 +309,10 @@ function StafferForm(props: {
   members: { user_id: string; email: string }[];
   csrf: string;
   form?: FormState;
+  text: PanelText;
 }) {
   const { staffer } = props;
+  const { t } = props.text;
   const name = `${staffer.first_name} ${staffer.last_name}`.trim();
   const form: FormState = props.form ?? {
     values: {
@@ -328,21 +330,19 @@ function StafferForm(props: {
       action={`${NOTIFICATIONS}/staffers/${staffer.id}`}
       csrf={props.csrf}
       class="staffer"
-      label={`Booking emails of ${name}`}
+      label={t('emails.of', { name })}
     >
       <h3>{name}</h3>
-      <p class="muted">
-        {goesTo ? `Emails go to ${goesTo}.` : 'Gets no emails: link a user or give an address.'}
-      </p>
+      <p class="muted">{goesTo ? t('notif.goesTo', { email: goesTo }) : t('notif.getsNone')}</p>
       <ErrorSummary form={form} />
       <div class="row">
         <div
           class={`field${form.errors.user_id ? ' has-error' : ''}`}
           id={form.errors.user_id ? fieldId('user_id') : undefined}
         >
-          <label for={`${prefix}-user`}>Linked panel user</label>
+          <label for={`${prefix}-user`}>{t('notif.linkedUser')}</label>
           <span class="hint" id={`${prefix}-user-hint`}>
-            Gets the booking emails, and has {name} as their own calendar column and calendar feed.
+            {t('notif.linkedUserHint', { name })}
           </span>
           <select
             id={`${prefix}-user`}
@@ -350,7 +350,7 @@ function StafferForm(props: {
             aria-describedby={`${prefix}-user-hint${form.errors.user_id ? ` ${prefix}-user-error` : ''}`}
             aria-invalid={form.errors.user_id ? 'true' : undefined}
           >
-            <option value="">None</option>
+            <option value="">{t('notif.none')}</option>
             {props.members.map((member) => (
               <option value={member.user_id} selected={member.user_id === form.values.user_id}>
                 {member.email}
@@ -364,7 +364,7 @@ function StafferForm(props: {
           )}
         </div>
         <div class={`field${form.errors.email ? ' has-error' : ''}`}>
-          <label for={`${prefix}-email`}>Or an email address</label>
+          <label for={`${prefix}-email`}>{t('notif.orEmail')}</label>
           <input
             id={`${prefix}-email`}
             type="email"
@@ -376,18 +376,19 @@ function StafferForm(props: {
         </div>
       </div>
       <fieldset class="field checks">
-        <legend>Send</legend>
+        <legend>{t('notif.send')}</legend>
         <div class="row">
           {STAFF_EMAILS.map((kind) => (
             <label>
               <input type="checkbox" name="booking_emails" value={kind} checked={wants.has(kind)} />{' '}
-              {STAFF_EMAIL_LABEL[kind]}
+              {t(STAFF_EMAIL_LABEL[kind])}
             </label>
           ))}
         </div>
       </fieldset>
       <button type="submit" class="secondary">
-        Save<span class="skip-label"> for {name}</span>
+        {t('emails.save')}
+        <span class="skip-label">{t('emails.for', { name })}</span>
       </button>
     </PostForm>
   );
@@ -402,14 +403,17 @@ export interface MessagePageProps {
   messageId: string;
   from: string;
   notice?: string;
+  /** The page's language (`text` is the message's own text). */
+  panelText: PanelText;
 }
 
 export function MessagePage(props: MessagePageProps) {
   const { message } = props;
-  const status = mailStatus(message);
+  const { t } = props.panelText;
+  const status = mailStatus(message, t);
   return (
     <>
-      <Crumbs last="Mail log" />
+      <Crumbs last={t('notif.crumbLog')} text={props.panelText} />
       <h1>{props.subject}</h1>
       {props.notice && (
         <p class="notice" role="status">
@@ -418,27 +422,27 @@ export function MessagePage(props: MessagePageProps) {
       )}
       <div class="card">
         <dl class="meta">
-          <dt>Status</dt>
+          <dt>{t('notif.colStatus')}</dt>
           <dd>
             <span class={`badge ${status.badge}`}>{status.label}</span>
           </dd>
-          <dt>Kind</dt>
-          <dd>{KIND_LABEL[message.kind]}</dd>
-          <dt>From</dt>
+          <dt>{t('notif.metaKind')}</dt>
+          <dd>{t(KIND_LABEL[message.kind])}</dd>
+          <dt>{t('notif.metaFrom')}</dt>
           <dd class="wrap">{props.from}</dd>
-          <dt>To</dt>
+          <dt>{t('notif.colTo')}</dt>
           <dd class="wrap">{message.recipient}</dd>
           <dt>Message-ID</dt>
           <dd class="wrap">
             <code>{props.messageId}</code>
           </dd>
-          <dt>Due</dt>
+          <dt>{t('notif.metaDue')}</dt>
           <dd>{when(message.due_at)}</dd>
-          <dt>Sent</dt>
+          <dt>{t('notif.metaSent')}</dt>
           <dd>{when(message.sent_at)}</dd>
-          <dt>Attempts</dt>
+          <dt>{t('notif.metaAttempts')}</dt>
           <dd>{message.attempt_count}</dd>
-          <dt>Server answer</dt>
+          <dt>{t('notif.colAnswer')}</dt>
           <dd class="wrap">{message.last_response ? <code>{message.last_response}</code> : '—'}</dd>
         </dl>
         {(message.state === 'sent' || message.state === 'logged' || message.state === 'failed') && (
@@ -449,13 +453,13 @@ export function MessagePage(props: MessagePageProps) {
               class="inline"
             >
               <button type="submit" class="secondary">
-                Resend
+                {t('notif.resend')}
               </button>
             </PostForm>
           </div>
         )}
       </div>
-      <h2>Text</h2>
+      <h2>{t('notif.text')}</h2>
       <pre class="excerpt mail-text">{props.text}</pre>
     </>
   );

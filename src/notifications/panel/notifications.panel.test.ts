@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, book, bookingBody, NOW, openStudio, type Studio } from '../../../test/bookings/bookings-kit.js';
 import { createStaffer } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 import { SmtpReceiver } from '../../../test/helpers/smtp-receiver.js';
 import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
 import type { UserRow } from '../../users/users.repository.js';
@@ -336,5 +336,30 @@ describe('Settings → Notifications', () => {
       await smtp.close();
     }
     expect(s.clock.now()).toBe(Date.parse(NOW));
+  });
+});
+
+describe('Settings → Notifications in other languages', () => {
+  // After the tests above: the mail log holds sent emails, among them the test email.
+  it('speaks German to a German-speaking admin: settings, staff emails, the mail log and a message', async () => {
+    const german = await memberSpeaking(s.t.app, s.t.db, s.t.workspace.id, 'admin', 'de');
+    const page = (await german.get(PAGE)).body;
+    expect(page).toContain('<h1>Benachrichtigungen</h1>');
+    expect(page).toContain('<h2>E-Mails an Kund:innen</h2>');
+    expect(page).toContain('Erste Erinnerung (Stunden)');
+    expect(page).toContain('Verknüpftes Panel-Konto');
+    expect(page).toMatch(/<span class="badge delivered">gesendet<\/span>/);
+    expect(page).toContain('Test-E-Mail ·');
+    const id = /\/panel\/settings\/notifications\/messages\/([0-9a-f-]{36})/.exec(page)![1];
+    const message = (await german.get(`${PAGE}/messages/${id}`)).body;
+    expect(message).toContain('<dt>Versuche</dt>');
+    expect(message).toContain('<h2>Text</h2>');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(s.t.app, s.t.db, s.t.workspace.id, 'owner', 'ar');
+    const page = (await arabic.get(PAGE)).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<h2>رسائل العملاء</h2>');
   });
 });

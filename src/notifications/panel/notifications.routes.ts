@@ -3,7 +3,7 @@ import { userActor } from '../../audit/audit.service.js';
 import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
-import { panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -36,11 +36,11 @@ import {
 const access = { config: { panelAccess: 'notifications' as const } };
 const PER_PAGE = 20;
 
-const NOTICES: Record<string, string> = {
-  saved: 'The notification settings are saved.',
-  staff: 'The staffer’s booking emails are saved.',
-  test: 'A test email is queued; it shows in the mail log below once the worker has taken it.',
-  resent: 'The email is queued to be sent again, with a Message-ID of its own.',
+const NOTICES: Record<string, PanelKey> = {
+  saved: 'notif.saved',
+  staff: 'notif.staffSaved',
+  test: 'notif.testQueued',
+  resent: 'notif.resent',
 };
 
 /** 422 field errors of a refused form, or rethrow what is not one. */
@@ -70,9 +70,11 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       listStaffRecipients(deps.db, workspace.id),
       listLinkableMembers(deps.db, workspace.id),
     ]);
-    const notice = NOTICES[query.notice ?? ''];
+    const text = panelTextOf(request);
+    const noticeKey = NOTICES[query.notice ?? ''];
+    const notice = noticeKey ? text.t(noticeKey) : undefined;
     return reply.page({
-      title: 'Notifications',
+      title: text.t('nav.notifications'),
       status,
       body: NotificationsPage({
         csrf: reply.csrf(),
@@ -96,6 +98,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         you: session.user.email,
         ...(notice ? { notice } : {}),
         ...(extra.problem ? { problem: extra.problem } : {}),
+        text,
       }),
     });
   }
@@ -185,9 +188,11 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
           })
         : undefined;
     const query = request.query as Record<string, string | undefined>;
-    const notice = NOTICES[query.notice ?? ''];
+    const panelText = panelTextOf(request);
+    const noticeKey = NOTICES[query.notice ?? ''];
+    const notice = noticeKey ? panelText.t(noticeKey) : undefined;
     return reply.page({
-      title: message.subject ?? preview?.subject ?? 'Email',
+      title: message.subject ?? preview?.subject ?? panelText.t('notif.emailTitle'),
       body: MessagePage({
         csrf: reply.csrf(),
         message,
@@ -196,6 +201,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         messageId: messageIdOf(message.message_key, domainOf(mailFrom.address)),
         from: `${from.name} <${from.address}>`,
         ...(notice ? { notice } : {}),
+        panelText,
       }),
     });
   });

@@ -1,4 +1,5 @@
 import { ErrorSummary, type FormState, PostForm, SelectField, TextField } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { PaymentAccountType } from '../../platform/db/schema.js';
@@ -7,12 +8,12 @@ import { PAYMENT_ACCOUNT_TYPES } from '../payment-accounts.schemas.js';
 
 export const ACCOUNTS = `${PANEL_PREFIX}/setup/payment-accounts`;
 
-export const TYPE_LABELS: Record<PaymentAccountType, string> = {
-  cash: 'Cash',
-  card: 'Card',
-  bank_transfer: 'Bank transfer',
-  online: 'Online',
-  other: 'Other',
+export const TYPE_LABELS: Record<PaymentAccountType, PanelKey> = {
+  cash: 'accounts.type.cash',
+  card: 'accounts.type.card',
+  bank_transfer: 'accounts.type.bank_transfer',
+  online: 'accounts.type.online',
+  other: 'accounts.type.other',
 };
 
 export interface LocationAccounts {
@@ -20,20 +21,23 @@ export interface LocationAccounts {
   accounts: PaymentAccountRow[];
 }
 
-export function PaymentAccountsPage(props: { locations: LocationAccounts[]; notice?: string }) {
+export function PaymentAccountsPage(props: {
+  locations: LocationAccounts[];
+  notice?: string;
+  text: PanelText;
+}) {
+  const { t } = props.text;
   return (
     <>
-      <p class="crumbs">Setup /</p>
-      <h1>Payment accounts</h1>
-      <p class="lead">
-        Where a location's money goes when a booking is completed: a cash desk, a card terminal, a bank
-        account. Each location has its own.
-      </p>
+      <p class="crumbs">{t('nav.setup')} /</p>
+      <h1>{t('nav.paymentAccounts')}</h1>
+      <p class="lead">{t('accounts.lead')}</p>
       <Notice text={props.notice} />
       {props.locations.length === 0 && (
         <p class="muted">
-          Add a location first (<a href={`${PANEL_PREFIX}/setup/locations`}>Setup → Locations</a>): payment
-          accounts belong to one.
+          {withElements((values) => t('accounts.noLocation', values), {
+            link: <a href={`${PANEL_PREFIX}/setup/locations`}>{t('accounts.setupLocations')}</a>,
+          })}
         </p>
       )}
       {props.locations.map(({ location, accounts }) => {
@@ -42,24 +46,24 @@ export function PaymentAccountsPage(props: { locations: LocationAccounts[]; noti
           <section class="card" aria-labelledby={`loc-${location.id}`}>
             <h2 id={`loc-${location.id}`}>{location.name}</h2>
             <div class="table-wrap">
-              <table class="stack" aria-label={`Payment accounts of ${location.name}`}>
+              <table class="stack" aria-label={t('accounts.of', { name: location.name })}>
                 <thead>
                   <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Type</th>
+                    <th scope="col">{t('accounts.name')}</th>
+                    <th scope="col">{t('accounts.type')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {accounts.length === 0 && (
                     <tr>
                       <td colSpan={2} class="muted">
-                        No payment accounts yet.
+                        {t('accounts.none')}
                       </td>
                     </tr>
                   )}
                   {accounts.map((account) => (
                     <tr>
-                      <td data-label="Name">
+                      <td data-label={t('accounts.name')}>
                         {account.archived_at === null ? (
                           <a href={`${base}/${account.id}`}>{account.name}</a>
                         ) : (
@@ -68,7 +72,7 @@ export function PaymentAccountsPage(props: { locations: LocationAccounts[]; noti
                           </>
                         )}
                       </td>
-                      <td data-label="Type">{TYPE_LABELS[account.type]}</td>
+                      <td data-label={t('accounts.type')}>{t(TYPE_LABELS[account.type])}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -76,7 +80,9 @@ export function PaymentAccountsPage(props: { locations: LocationAccounts[]; noti
             </div>
             <p>
               <a class="button secondary" href={`${base}/new`}>
-                Add an account<span class="skip-label"> at {location.name}</span>
+                {withElements((values) => t('accounts.addAt', values), {
+                  at: <span class="skip-label">{t('accounts.atLocation', { name: location.name })}</span>,
+                })}
               </a>
             </p>
           </section>
@@ -91,49 +97,44 @@ export function PaymentAccountFormPage(props: {
   csrf: string;
   location: { id: string; name: string };
   account?: { id: string; name: string };
+  text: PanelText;
 }) {
   const { form, location, account } = props;
+  const { t } = props.text;
   const base = `${ACCOUNTS}/${location.id}`;
   const action = account ? `${base}/${account.id}` : base;
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={ACCOUNTS}>Payment accounts</a> / {location.name} /
+        {t('nav.setup')} / <a href={ACCOUNTS}>{t('nav.paymentAccounts')}</a> / {location.name} /
       </p>
-      <h1>{account ? account.name : `Add a payment account at ${location.name}`}</h1>
+      <h1>{account ? account.name : t('accounts.addTitle', { name: location.name })}</h1>
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm
-          action={action}
-          csrf={props.csrf}
-          label={account ? 'Edit the payment account' : 'Add a payment account'}
-        >
+        <PostForm action={action} csrf={props.csrf} label={account ? t('accounts.edit') : t('accounts.add')}>
           <TextField
             form={form}
             name="name"
-            label="Name"
-            hint="Such as Cash desk or Card terminal."
+            label={t('accounts.name')}
+            hint={t('accounts.nameHint')}
             autocomplete="off"
           />
           <SelectField
             form={form}
             name="type"
-            label="Type"
-            options={PAYMENT_ACCOUNT_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))}
+            label={t('accounts.type')}
+            options={PAYMENT_ACCOUNT_TYPES.map((type) => ({ value: type, label: t(TYPE_LABELS[type]) }))}
           />
-          <button type="submit">{account ? 'Save the account' : 'Add the account'}</button>
+          <button type="submit">{account ? t('accounts.save') : t('accounts.addThe')}</button>
         </PostForm>
       </div>
       {account && (
         <div class="card">
-          <h2>Archive</h2>
-          <p>
-            An archived account is no longer offered when a booking is completed; the payments made to it keep
-            it.
-          </p>
+          <h2>{t('accounts.archive')}</h2>
+          <p>{t('accounts.archiveText')}</p>
           <PostForm action={`${base}/${account.id}/archive`} csrf={props.csrf} class="inline">
             <button type="submit" class="danger">
-              Archive {account.name}
+              {t('accounts.archiveButton', { name: account.name })}
             </button>
           </PostForm>
         </div>

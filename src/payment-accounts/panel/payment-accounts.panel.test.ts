@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { createLocation, createPaymentAccount } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 let admin: PanelClient;
@@ -122,5 +122,30 @@ describe('Setup → Payment accounts', () => {
     const forged = await admin.post(`${PAGE}/${mitte.id}/${mine.id}/archive`, {}, { csrf: null });
     expect(forged.statusCode).toBe(403);
     expect((await accountsOf(mitte.id)).map((account) => account.name)).toContain('Mine');
+  });
+});
+
+describe('Setup → Payment accounts in other languages', () => {
+  it('speaks German to a German-speaking admin: the list, the account types and the form', async () => {
+    await createPaymentAccount(t.db, t.workspace.id, kreuzberg.id, {
+      name: 'Überweisungskonto',
+      type: 'bank_transfer',
+    });
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const list = await german.get(PAGE);
+    expect(list.body).toContain('<h1>Zahlungskonten</h1>');
+    expect(list.body).toContain('aria-label="Zahlungskonten von Kreuzberg"');
+    expect(list.body).toContain('>Überweisung</td>');
+    expect(list.body).toContain('Konto hinzufügen<span class="skip-label"> bei Mitte</span>');
+    const form = await german.get(`${PAGE}/${mitte.id}/new`);
+    expect(form.body).toContain('<h1>Zahlungskonto bei Mitte hinzufügen</h1>');
+    expect(form.body).toContain('<option value="cash" selected>Bargeld</option>');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = await arabic.get(PAGE);
+    expect(list.body).toContain('<html lang="ar" dir="rtl">');
+    expect(list.body).toContain('<h1>حسابات الدفع</h1>');
   });
 });

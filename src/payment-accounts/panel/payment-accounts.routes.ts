@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { getLocation, listLocationsWithArchived } from '../../locations/locations.service.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
-import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
@@ -21,10 +22,10 @@ import { ACCOUNTS, PaymentAccountFormPage, PaymentAccountsPage } from './payment
 
 const access = { config: { panelAccess: 'setup' as const } };
 
-const NOTICES: Record<string, string> = {
-  created: 'The payment account is added.',
-  saved: 'The payment account is saved.',
-  archived: 'The payment account is archived.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'accounts.created',
+  saved: 'accounts.saved',
+  archived: 'accounts.archived',
 };
 
 const valuesOf = (body: unknown): FormState['values'] => ({
@@ -47,8 +48,9 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
       listLocationsWithArchived(deps.db, workspaceId),
       listPaymentAccountsWithArchived(deps.db, workspaceId),
     ]);
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Payment accounts',
+      title: text.t('nav.paymentAccounts'),
       body: PaymentAccountsPage({
         // An archived location's accounts go with it: no booking there can be completed any more.
         locations: locations
@@ -57,7 +59,8 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
             location: { id: location.id, name: location.name },
             accounts: accounts.filter((account) => account.location_id === location.id),
           })),
-        ...noticeOf(request.query, NOTICES),
+        ...noticeOf(request.query, noticesIn(text, NOTICES)),
+        text,
       }),
     });
   });
@@ -65,12 +68,14 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
   panel.get('/setup/payment-accounts/:locationId/new', access, async (request, reply) => {
     const session = sessionOf(request);
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Add a payment account',
+      title: text.t('accounts.add'),
       body: PaymentAccountFormPage({
         form: emptyForm({ type: 'cash' }),
         csrf: reply.csrf(),
         location: { id: location.id, name: location.name },
+        text,
       }),
     });
   });
@@ -78,6 +83,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
   panel.post('/setup/payment-accounts/:locationId', access, async (request, reply) => {
     const session = sessionOf(request);
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const text = panelTextOf(request);
     const values = valuesOf(request.body);
     const body = bodyOf(values);
     try {
@@ -90,12 +96,13 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
-        title: 'Add a payment account',
+        title: text.t('accounts.add'),
         status: 422,
         body: PaymentAccountFormPage({
           form: { values, errors: error.errors },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
+          text,
         }),
       });
     }
@@ -104,6 +111,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
   panel.get('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {
     const session = sessionOf(request);
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const text = panelTextOf(request);
     const account = await getPaymentAccount(
       deps.db,
       session.workspace.id,
@@ -117,6 +125,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
         csrf: reply.csrf(),
         location: { id: location.id, name: location.name },
         account: { id: account.id, name: account.name },
+        text,
       }),
     });
   });
@@ -124,6 +133,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
   panel.post('/setup/payment-accounts/:locationId/:accountId', access, async (request, reply) => {
     const session = sessionOf(request);
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
+    const text = panelTextOf(request);
     // 404 before 422: an account that is not there (archived, another location's) has no form.
     const account = await getPaymentAccount(
       deps.db,
@@ -156,6 +166,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
           account: { id: account.id, name: account.name },
+          text,
         }),
       });
     }

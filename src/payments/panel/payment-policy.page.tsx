@@ -1,4 +1,5 @@
 import { ErrorSummary, type FormState, PostForm, SelectField, TextField } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { moneyInputValue } from '../../platform/money.js';
 import { PRESETS } from '../payment-policy.rules.js';
@@ -8,34 +9,38 @@ const SERVICES = `${PANEL_PREFIX}/setup/services`;
 /** The page of a service's payment and cancellation policy. */
 export const policyPage = (serviceId: string) => `${SERVICES}/${serviceId}/payment`;
 
-const COLLECT_OPTIONS = [
-  { value: 'none', label: 'Nothing (paid at the visit)' },
-  { value: 'deposit', label: 'A deposit' },
-  { value: 'prepayment', label: 'The full price, in advance' },
-  { value: 'card_on_file', label: 'A card kept on file, not charged' },
+const COLLECT_OPTIONS: { value: string; label: PanelKey }[] = [
+  { value: 'none', label: 'policy.collect.none' },
+  { value: 'deposit', label: 'policy.collect.deposit' },
+  { value: 'prepayment', label: 'policy.collect.prepayment' },
+  { value: 'card_on_file', label: 'policy.collect.card_on_file' },
 ];
 
-const PRESET_OPTIONS = [
-  { value: 'flexible', label: 'Flexible' },
-  { value: 'moderate', label: 'Moderate' },
-  { value: 'strict', label: 'Strict' },
-  { value: 'custom', label: 'Custom' },
-];
+const PRESET_LABEL = {
+  flexible: 'policy.preset.flexible',
+  moderate: 'policy.preset.moderate',
+  strict: 'policy.preset.strict',
+  custom: 'policy.preset.custom',
+} as const satisfies Record<string, PanelKey>;
 
 /** What each preset keeps, in words, under the choice. */
-function PresetTerms() {
+function PresetTerms({ t }: { t: PanelText['t'] }) {
   return (
     <ul class="muted">
       {(['flexible', 'moderate', 'strict'] as const).map((preset) => {
         const { freeHours, lateFeePercent, noShowFeePercent } = PRESETS[preset];
         return (
           <li>
-            {preset[0]!.toUpperCase() + preset.slice(1)}: free until {freeHours} h before, then{' '}
-            {lateFeePercent}% kept; a no-show keeps {noShowFeePercent}%.
+            {t('policy.presetTerms', {
+              preset: t(PRESET_LABEL[preset]),
+              hours: freeHours,
+              late: lateFeePercent,
+              noShow: noShowFeePercent,
+            })}
           </li>
         );
       })}
-      <li>Custom: the hours and percentages below.</li>
+      <li>{t('policy.customTerms')}</li>
     </ul>
   );
 }
@@ -52,14 +57,17 @@ export function PaymentPolicyPage(props: {
   currency: string;
   connected: boolean;
   notice?: string | undefined;
+  text: PanelText;
 }) {
   const { form, service, currency } = props;
+  const { t } = props.text;
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={SERVICES}>Services</a> / <a href={`${SERVICES}/${service.id}`}>{service.name}</a> /
+        {t('nav.setup')} / <a href={SERVICES}>{t('nav.services')}</a> /{' '}
+        <a href={`${SERVICES}/${service.id}`}>{service.name}</a> /
       </p>
-      <h1>Payment and cancellation</h1>
+      <h1>{t('policy.title')}</h1>
       {props.notice && (
         <p class="notice" role="status">
           {props.notice}
@@ -67,30 +75,36 @@ export function PaymentPolicyPage(props: {
       )}
       {!props.connected && (
         <p class="notice">
-          No payment provider is connected: the policy is kept, and collects nothing until one is (
-          <a href={`${PANEL_PREFIX}/settings/payments`}>Settings → Payments</a>).
+          {withElements((values) => t('policy.notConnected', values), {
+            link: <a href={`${PANEL_PREFIX}/settings/payments`}>{t('policy.settingsPayments')}</a>,
+          })}
         </p>
       )}
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={policyPage(service.id)} csrf={props.csrf} label="Payment and cancellation">
-          <SelectField form={form} name="collect" label="When booked, collect" options={COLLECT_OPTIONS} />
+        <PostForm action={policyPage(service.id)} csrf={props.csrf} label={t('policy.title')}>
+          <SelectField
+            form={form}
+            name="collect"
+            label={t('policy.collect')}
+            options={COLLECT_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }))}
+          />
           <fieldset>
-            <legend>The deposit (when collecting a deposit)</legend>
+            <legend>{t('policy.deposit')}</legend>
             <div class="form-grid">
               <SelectField
                 form={form}
                 name="deposit_type"
-                label="Deposit as"
+                label={t('policy.depositAs')}
                 options={[
-                  { value: 'percent', label: 'A percentage of the price' },
-                  { value: 'fixed', label: 'A fixed amount' },
+                  { value: 'percent', label: t('policy.depositPercent') },
+                  { value: 'fixed', label: t('policy.depositFixed') },
                 ]}
               />
               <TextField
                 form={form}
                 name="deposit_percent"
-                label="Percentage"
+                label={t('policy.percentage')}
                 type="number"
                 min="1"
                 max="100"
@@ -99,21 +113,29 @@ export function PaymentPolicyPage(props: {
               <TextField
                 form={form}
                 name="deposit_amount"
-                label={`Fixed amount (${currency})`}
-                hint={`Such as ${moneyInputValue(2000, currency)}.`}
+                label={t('policy.fixedAmount', { currency })}
+                hint={t('policy.suchAs', { amount: moneyInputValue(2000, currency) })}
                 autocomplete="off"
               />
             </div>
           </fieldset>
-          <SelectField form={form} name="preset" label="Cancellation terms" options={PRESET_OPTIONS} />
-          <PresetTerms />
+          <SelectField
+            form={form}
+            name="preset"
+            label={t('policy.terms')}
+            options={(['flexible', 'moderate', 'strict', 'custom'] as const).map((preset) => ({
+              value: preset,
+              label: t(PRESET_LABEL[preset]),
+            }))}
+          />
+          <PresetTerms t={t} />
           <fieldset>
-            <legend>Custom terms (when the terms are Custom)</legend>
+            <legend>{t('policy.customLegend')}</legend>
             <div class="form-grid">
               <TextField
                 form={form}
                 name="free_cancellation_hours"
-                label="Free cancellation until (hours before)"
+                label={t('policy.freeHours')}
                 type="number"
                 min="0"
                 max="720"
@@ -122,7 +144,7 @@ export function PaymentPolicyPage(props: {
               <TextField
                 form={form}
                 name="late_cancel_fee_percent"
-                label="Late cancel fee (%)"
+                label={t('policy.lateFee')}
                 type="number"
                 min="0"
                 max="100"
@@ -131,7 +153,7 @@ export function PaymentPolicyPage(props: {
               <TextField
                 form={form}
                 name="no_show_fee_percent"
-                label="No-show fee (%)"
+                label={t('policy.noShowFee')}
                 type="number"
                 min="0"
                 max="100"
@@ -139,7 +161,7 @@ export function PaymentPolicyPage(props: {
               />
             </div>
           </fieldset>
-          <button type="submit">Save the policy</button>
+          <button type="submit">{t('policy.save')}</button>
         </PostForm>
       </div>
     </>

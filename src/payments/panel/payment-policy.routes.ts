@@ -3,6 +3,7 @@ import { userActor } from '../../audit/audit.service.js';
 import { AppError, type FieldErrors, validationFailed } from '../../errors.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -44,23 +45,23 @@ const oneOf = <T extends string>(values: readonly T[], value: string): value is 
 function inputOf(
   values: FormState['values'],
   currency: string,
+  t: PanelText['t'],
 ): { input?: PaymentPolicyInput; errors: FieldErrors } {
   const text = (key: string) => ((values[key] as string | undefined) ?? '').trim();
   const errors: FieldErrors = {};
   const collect = text('collect');
   const preset = text('preset');
-  if (!oneOf(COLLECT_MODES, collect)) errors.collect = ['Choose what a booking collects.'];
-  if (!oneOf([...POLICY_PRESETS, 'custom'] as const, preset))
-    errors.preset = ['Choose the cancellation terms.'];
+  if (!oneOf(COLLECT_MODES, collect)) errors.collect = [t('policy.chooseCollect')];
+  if (!oneOf([...POLICY_PRESETS, 'custom'] as const, preset)) errors.preset = [t('policy.chooseTerms')];
   const depositType = text('deposit_type') === 'fixed' ? 'fixed' : 'percent';
   const amount = text('deposit_amount') === '' ? null : parseMoneyInput(text('deposit_amount'), currency);
   if (amount === undefined)
-    errors.deposit_amount = [`Enter an amount in ${currency}, such as ${moneyInputValue(2000, currency)}.`];
+    errors.deposit_amount = [t('policy.enterAmount', { currency, amount: moneyInputValue(2000, currency) })];
   const whole = (key: string, max: number): number | undefined => {
     if (text(key) === '') return undefined;
     const n = formInteger(text(key));
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) {
-      errors[key] = [`Enter a whole number from 0 to ${max}.`];
+      errors[key] = [t('policy.wholeNumber', { max })];
       return undefined;
     }
     return n;
@@ -100,15 +101,17 @@ export function paymentPolicyPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       paymentSettingsView(deps.db, workspace.id, deps.config),
     ]);
     const saved = (request.query as Record<string, string | undefined>).notice === 'saved';
+    const text = panelTextOf(request);
     return reply.page({
-      title: `${service.name} · Payment and cancellation`,
+      title: text.t('policy.pageTitle', { service: service.name }),
       status,
       body: PaymentPolicyPage({
         service: { id: service.id, name: service.name },
         csrf: reply.csrf(),
         currency: workspace.currency,
         connected: settings.connected,
-        notice: saved ? 'The policy is saved.' : undefined,
+        notice: saved ? text.t('policy.saved') : undefined,
+        text,
         form: form ?? {
           errors: {},
           values: {
@@ -140,7 +143,7 @@ export function paymentPolicyPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       FIELDS.map((field) => [field, str(request.body, field)]),
     );
     try {
-      const { input, errors } = inputOf(values, workspace.currency);
+      const { input, errors } = inputOf(values, workspace.currency, panelTextOf(request).t);
       if (!input) throw validationFailed(errors);
       // The form's key: a double click saves once and answers both with the same redirect.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {

@@ -1,7 +1,8 @@
 import { ErrorSummary, type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { PaymentSettings } from '../payment-settings.rules.js';
-import { PAYMENTS_PANEL as T } from './payments.texts.js';
+import { paymentsPanelWords } from './payments.texts.js';
 
 export const PAYMENTS_PAGE = `${PANEL_PREFIX}/settings/payments`;
 
@@ -13,14 +14,18 @@ export interface PaymentsPageProps {
   canSaveCredentials: boolean;
   webhookUrl: string;
   notice?: string;
+  text: PanelText;
 }
 
 /** Settings → Payments: the provider's status, its keys (never shown), the webhook address. */
 export function PaymentsPage(props: PaymentsPageProps) {
   const { form, settings } = props;
+  const T = paymentsPanelWords(props.text.t);
   return (
     <>
-      <p class="crumbs">Settings / {T.title}</p>
+      <p class="crumbs">
+        {props.text.t('nav.settings')} / {T.title}
+      </p>
       <h1>{T.title}</h1>
       <p class="lead">{T.lead}</p>
       {props.notice && (

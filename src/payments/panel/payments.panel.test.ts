@@ -4,7 +4,7 @@ import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createService } from '../../../test/helpers/factories.js';
 import { FakeStripe } from '../../../test/helpers/fake-stripe.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 import { loadConfig } from '../../config.js';
 import { dispatchOutbox } from '../../outbox/outbox-dispatch.service.js';
 import { keyFromSecret, secretBox } from '../../platform/secrets.js';
@@ -539,5 +539,35 @@ describe("a service's payment and cancellation policy in the panel", () => {
     const foreign = await createService(t.db, other.workspace.id, [], { name: 'Elsewhere' });
     const client = await PanelClient.signedIn(t.app, t.db, admin, t.workspace.id);
     expect((await client.get(`/panel/setup/services/${foreign.id}/payment`)).statusCode).toBe(404);
+  });
+});
+
+describe('Settings → Payments and a service’s policy in other languages', () => {
+  it('speak German to a German-speaking admin, field errors of the policy form included', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const settings = (await german.get(PAGE)).body;
+    expect(settings).toContain('<h1>Zahlungen</h1>');
+    expect(settings).toContain('In Stripe einzutragender Webhook-Endpunkt');
+    expect(settings).toContain('Ereignisse: checkout.session.completed,');
+    const service = await createService(t.db, t.workspace.id, [], { name: 'Pediküre' });
+    const page = `/panel/setup/services/${service.id}/payment`;
+    const policy = (await german.get(page)).body;
+    expect(policy).toContain('<h1>Zahlung und Stornierung</h1>');
+    expect(policy).toContain('Streng: kostenlos bis');
+    expect(policy).toContain('<option value="card_on_file">Eine hinterlegte Karte, nicht belastet</option>');
+    const refused = await german.post(page, {
+      collect: 'deposit',
+      preset: 'custom',
+      late_cancel_fee_percent: '150',
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Geben Sie eine ganze Zahl von 0 bis 100 ein.');
+  });
+
+  it('lay the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const settings = (await arabic.get(PAGE)).body;
+    expect(settings).toContain('<html lang="ar" dir="rtl">');
+    expect(settings).toContain('<h1>المدفوعات</h1>');
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -10,7 +11,7 @@ import { parseMoneyInput } from '../../platform/money.js';
 import { connectStripe, disconnectPayments, paymentSettingsView } from '../payment-settings.service.js';
 import { refundBooking } from '../payments.service.js';
 import { PAYMENTS_PAGE, PaymentsPage } from './payments.page.js';
-import { PAYMENTS_PANEL } from './payments.texts.js';
+import { paymentsPanelWords } from './payments.texts.js';
 
 /** Owners and admins (the `settings` permission). */
 const access = { config: { panelAccess: 'settings' as const } };
@@ -25,9 +26,11 @@ export function paymentsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   async function render(request: FastifyRequest, reply: FastifyReply, form?: FormState, status = 200) {
     const { workspace } = await panelContextOf(request);
     const view = await paymentSettingsView(deps.db, workspace.id, deps.config);
-    const notice = PAYMENTS_PANEL.notices[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const text = panelTextOf(request);
+    const words = paymentsPanelWords(text.t);
+    const notice = words.notices[(request.query as Record<string, string | undefined>).notice ?? ''];
     return reply.page({
-      title: PAYMENTS_PANEL.title,
+      title: words.title,
       status,
       body: PaymentsPage({
         csrf: reply.csrf(),
@@ -37,6 +40,7 @@ export function paymentsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         canSaveCredentials: view.canSaveCredentials,
         webhookUrl: `${deps.linkBase()}/hooks/payments/${workspace.id}/stripe`,
         ...(notice ? { notice } : {}),
+        text,
       }),
     });
   }

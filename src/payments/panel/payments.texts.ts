@@ -1,28 +1,34 @@
+import type { PanelText } from '../../panel-kit/i18n.js';
+
+/** The Stripe events the webhook endpoint needs (the names Stripe's dashboard lists). */
+const WEBHOOK_EVENTS =
+  'checkout.session.completed, checkout.session.expired, payment_intent.succeeded, payment_intent.payment_failed, refund.created, refund.updated';
+
 /**
- * Settings → Payments, in English, kept apart from the page so it can be translated as one catalog
- * (as the text messages page is; the panel's catalogs in src/panel-kit/messages/ hold its nav).
+ * Settings → Payments in the reader's language (panel catalogs, keys `payments.*`), in the shape
+ * the page reads them.
  */
-export const PAYMENTS_PANEL = {
-  title: 'Payments',
-  lead: 'Take a deposit, the full price or a card on file when customers book, and charge late-cancel and no-show fees, through your own Stripe account. Card details never reach this server: customers pay on Stripe’s page.',
-  status: 'Status',
-  notConnected: 'No payment provider connected: bookings are confirmed without payment, as before.',
-  connectedTo: 'Connected to Stripe account',
-  holdMinutes: 'Unpaid bookings hold their slot for (minutes)',
-  holdHint: 'After this, an unpaid booking is canceled (reason: abandoned) and its slot is free again.',
-  connect: 'Connect Stripe',
-  reconnect: 'Replace the keys',
-  secretKey: 'Secret key (sk_live_… or sk_test_…)',
-  webhookSecret: 'Webhook signing secret (whsec_…)',
-  keysHint: 'Checked with Stripe before they are saved, then stored encrypted and never shown again.',
-  webhook: 'Webhook endpoint to add in Stripe',
-  webhookHint:
-    'Events: checkout.session.completed, checkout.session.expired, payment_intent.succeeded, payment_intent.payment_failed, refund.created, refund.updated.',
-  disconnect: 'Disconnect Stripe',
-  noSecretKey:
-    'This server has no SECRET_KEY: provider keys cannot be saved. Set SECRET_KEY (at least 32 characters, the same on every process) and restart.',
-  notices: {
-    connected: 'Stripe is connected: the keys work and are saved.',
-    disconnected: 'Stripe is disconnected.',
-  } as Record<string, string>,
-};
+export function paymentsPanelWords(t: PanelText['t']) {
+  return {
+    title: t('nav.payments'),
+    lead: t('payments.lead'),
+    status: t('payments.status'),
+    notConnected: t('payments.notConnected'),
+    connectedTo: t('payments.connectedTo'),
+    holdMinutes: t('payments.holdMinutes'),
+    holdHint: t('payments.holdHint'),
+    connect: t('payments.connect'),
+    reconnect: t('payments.reconnect'),
+    secretKey: t('payments.secretKey'),
+    webhookSecret: t('payments.webhookSecret'),
+    keysHint: t('payments.keysHint'),
+    webhook: t('payments.webhook'),
+    webhookHint: t('payments.webhookHint', { events: WEBHOOK_EVENTS }),
+    disconnect: t('payments.disconnect'),
+    noSecretKey: t('payments.noSecretKey'),
+    notices: {
+      connected: t('payments.connected'),
+      disconnected: t('payments.disconnected'),
+    } as Record<string, string>,
+  };
+}

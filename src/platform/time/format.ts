@@ -72,3 +72,12 @@ export function timeZones(): string[] {
   allZones ??= Intl.supportedValuesOf('timeZone');
   return allZones;
 }
+
+const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** A weekday's name in `locale` ('mon' → "Monday" / "Montag", short "Mon" / "Mo."). */
+export function weekdayName(day: (typeof WEEK)[number], locale: string, width: 'long' | 'short'): string {
+  // 2024-01-01 is a Monday: each day of the week is that date plus its index.
+  const date = new Date(Date.UTC(2024, 0, 1 + WEEK.indexOf(day), 12));
+  return format(locale, { weekday: width, timeZone: 'UTC' }).format(date);
+}

@@ -9,7 +9,7 @@ import {
   createStaffer,
   WEEKDAYS_9_TO_17,
 } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 /**
  * Reports in the panel through the real app: owners and admins only, each report with its chart
@@ -138,5 +138,19 @@ describe('Reports', () => {
     const utilisation = await owner.get(`/panel/reports/utilisation?${PERIOD}&location=${berlin.id}`);
     // Five weekdays of eight hours; one hour booked: 2.5 %.
     expect(utilisation.body).toMatch(/<th scope="row">Anna Berg<\/th><td class="num">2\.5%<\/td>/);
+  });
+});
+
+describe('Reports in other languages', () => {
+  it('speak German to a German-speaking owner and lay out right to left in Arabic', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'de');
+    const revenue = (await german.get(`/panel/reports/revenue?${PERIOD}`)).body;
+    expect(revenue).toContain('<h1>Berichte</h1>');
+    expect(revenue).toContain('>Umsatz</a>');
+    expect(revenue).toContain('<button type="submit">Anzeigen</button>');
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const page = (await arabic.get(`/panel/reports/revenue?${PERIOD}`)).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<h1>التقارير</h1>');
   });
 });

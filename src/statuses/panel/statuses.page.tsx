@@ -1,4 +1,5 @@
 import { ErrorSummary, FieldError, type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import type { PanelKey, PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { StatusType } from '../../platform/db/schema.js';
@@ -6,12 +7,12 @@ import type { StatusRow } from '../statuses.repository.js';
 
 export const STATUSES = `${PANEL_PREFIX}/setup/statuses`;
 
-const TYPE_LABELS: Record<StatusType, string> = {
-  new: 'Built in: new bookings',
-  confirmed: 'Built in: confirmed',
-  custom: 'Custom',
-  completed: 'Built in: completed (final)',
-  canceled: 'Built in: canceled (final)',
+const TYPE_LABELS: Record<StatusType, PanelKey> = {
+  new: 'statuses.type.new',
+  confirmed: 'statuses.type.confirmed',
+  custom: 'statuses.type.custom',
+  completed: 'statuses.type.completed',
+  canceled: 'statuses.type.canceled',
 };
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -26,44 +27,42 @@ export function Swatch({ color }: { color: string }) {
   );
 }
 
-export function StatusesPage(props: { statuses: StatusRow[]; notice?: string }) {
+export function StatusesPage(props: { statuses: StatusRow[]; notice?: string; text: PanelText }) {
+  const { t } = props.text;
   const live = props.statuses.filter((status) => status.archived_at === null);
   const archived = props.statuses.filter((status) => status.archived_at !== null);
   return (
     <>
-      <p class="crumbs">Setup /</p>
-      <h1>Booking statuses</h1>
-      <p class="lead">
-        The steps a booking goes through, shown in the calendar in their colours. The four built-in ones stay;
-        custom ones can be added and archived.
-      </p>
+      <p class="crumbs">{t('nav.setup')} /</p>
+      <h1>{t('nav.statuses')}</h1>
+      <p class="lead">{t('statuses.lead')}</p>
       <Notice text={props.notice} />
       <p>
         <a class="button" href={`${STATUSES}/new`}>
-          Add a status
+          {t('statuses.add')}
         </a>
       </p>
       <div class="table-wrap">
-        <table class="stack" aria-label="Booking statuses">
+        <table class="stack" aria-label={t('nav.statuses')}>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Colour</th>
-              <th scope="col">Kind</th>
+              <th scope="col">{t('statuses.name')}</th>
+              <th scope="col">{t('statuses.colour')}</th>
+              <th scope="col">{t('statuses.kind')}</th>
             </tr>
           </thead>
           <tbody>
             {live.map((status) => (
               <tr>
-                <td data-label="Name">
+                <td data-label={t('statuses.name')}>
                   <a href={`${STATUSES}/${status.id}`}>{status.name}</a>{' '}
-                  {status.is_default && <span class="badge enabled">Default</span>}
+                  {status.is_default && <span class="badge enabled">{t('statuses.default')}</span>}
                 </td>
-                <td data-label="Colour">
+                <td data-label={t('statuses.colour')}>
                   <Swatch color={status.color} />
                   <code>{status.color}</code>
                 </td>
-                <td data-label="Kind">{TYPE_LABELS[status.type]}</td>
+                <td data-label={t('statuses.kind')}>{t(TYPE_LABELS[status.type])}</td>
               </tr>
             ))}
           </tbody>
@@ -71,8 +70,8 @@ export function StatusesPage(props: { statuses: StatusRow[]; notice?: string }) 
       </div>
       {archived.length > 0 && (
         <>
-          <h2>Archived</h2>
-          <p class="muted">Bookings that carry them keep them; they are no longer offered.</p>
+          <h2>{t('kit.archived')}</h2>
+          <p class="muted">{t('statuses.archivedLead')}</p>
           <ul class="archived">
             {archived.map((status) => (
               <li>
@@ -92,8 +91,10 @@ export function StatusFormPage(props: {
   /** The status being edited; a new one when absent. */
   status?: StatusRow;
   problem?: string;
+  text: PanelText;
 }) {
   const { form, status } = props;
+  const { t } = props.text;
   const action = status ? `${STATUSES}/${status.id}` : STATUSES;
   const canBeDefault =
     !status || (!status.is_default && status.type !== 'completed' && status.type !== 'canceled');
@@ -102,30 +103,30 @@ export function StatusFormPage(props: {
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={STATUSES}>Booking statuses</a> /
+        {t('nav.setup')} / <a href={STATUSES}>{t('nav.statuses')}</a> /
       </p>
-      <h1>{status ? status.name : 'Add a status'}</h1>
+      <h1>{status ? status.name : t('statuses.add')}</h1>
       {props.problem && (
         <div class="errors-summary" role="alert">
-          <h2>Could not be done</h2>
+          <h2>{t('statuses.problem')}</h2>
           <p>{props.problem}</p>
         </div>
       )}
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={action} csrf={props.csrf} label={status ? 'Edit the status' : 'Add a status'}>
-          {status && <p class="muted">{TYPE_LABELS[status.type]}</p>}
-          <TextField form={form} name="name" label="Name" autocomplete="off" />
+        <PostForm action={action} csrf={props.csrf} label={status ? t('statuses.edit') : t('statuses.add')}>
+          {status && <p class="muted">{t(TYPE_LABELS[status.type])}</p>}
+          <TextField form={form} name="name" label={t('statuses.name')} autocomplete="off" />
           <TextField
             form={form}
             name="color"
-            label={status ? 'Colour' : 'Colour (optional)'}
-            hint="A hex colour #rrggbb, such as #4caf50."
+            label={status ? t('statuses.colour') : t('statuses.colourOptional')}
+            hint={t('statuses.colourHint')}
             autocomplete="off"
           />
           {HEX.test(color) && (
             <p class="muted">
-              <Swatch color={color} /> Now
+              <Swatch color={color} /> {t('statuses.now')}
             </p>
           )}
           {canBeDefault ? (
@@ -137,27 +138,23 @@ export function StatusFormPage(props: {
                   value="true"
                   checked={form.values.is_default === 'true'}
                 />
-                The default: new bookings get this status
+                {t('statuses.isDefault')}
               </label>
               <FieldError form={form} name="is_default" />
             </div>
           ) : (
-            status?.is_default && (
-              <p class="muted">
-                This is the default status of new bookings; make another one the default to change it.
-              </p>
-            )
+            status?.is_default && <p class="muted">{t('statuses.isTheDefault')}</p>
           )}
-          <button type="submit">{status ? 'Save the status' : 'Add the status'}</button>
+          <button type="submit">{status ? t('statuses.save') : t('statuses.addThe')}</button>
         </PostForm>
       </div>
       {archivable && (
         <div class="card">
-          <h2>Archive</h2>
-          <p>An archived status is no longer offered; bookings that carry it keep it.</p>
+          <h2>{t('statuses.archive')}</h2>
+          <p>{t('statuses.archiveText')}</p>
           <PostForm action={`${STATUSES}/${status.id}/archive`} csrf={props.csrf} class="inline">
             <button type="submit" class="danger">
-              Archive {status.name}
+              {t('statuses.archiveButton', { name: status.name })}
             </button>
           </PostForm>
         </div>

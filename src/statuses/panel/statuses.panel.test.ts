@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 let admin: PanelClient;
@@ -146,5 +146,30 @@ describe('Setup → Booking statuses', () => {
     );
     expect(forged.statusCode).toBe(403);
     expect(await named('Forged')).toBeUndefined();
+  });
+});
+
+describe('Setup → Booking statuses in other languages', () => {
+  it('speaks German to a German-speaking admin: the list, the built-in kinds and the form', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const list = await german.get(PAGE);
+    expect(list.body).toContain('<h1>Buchungsstatus</h1>');
+    expect(list.body).toContain('Vorgegeben: neue Buchungen');
+    expect(list.body).toContain('<th scope="col">Farbe</th>');
+    const form = await german.get(`${PAGE}/new`);
+    expect(form.body).toContain('Standard: Neue Buchungen erhalten diesen Status');
+    expect(form.body).toContain('Eine Hex-Farbe #rrggbb, etwa #4caf50.');
+    const added = await german.post(PAGE, { name: 'Wartet auf Anzahlung', color: '#336699' });
+    expect(added.statusCode).toBe(303);
+    expect((await german.get(added.headers.location as string)).body).toContain(
+      'Der Status ist hinzugefügt.',
+    );
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = await arabic.get(PAGE);
+    expect(list.body).toContain('<html lang="ar" dir="rtl">');
+    expect(list.body).toContain('<h1>حالات الحجز</h1>');
   });
 });

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
-import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
@@ -23,10 +24,10 @@ import { STATUSES, StatusesPage, StatusFormPage } from './statuses.page.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
 
-const NOTICES: Record<string, string> = {
-  created: 'The status is added.',
-  saved: 'The status is saved.',
-  archived: 'The status is archived.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'statuses.created',
+  saved: 'statuses.saved',
+  archived: 'statuses.archived',
 };
 
 function valuesOf(body: unknown): FormState['values'] {
@@ -57,31 +58,35 @@ function bodyOf(values: FormState['values'], creating: boolean) {
  */
 export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void {
   function renderForm(
+    request: FastifyRequest,
     reply: FastifyReply,
     form: FormState,
     options: { status?: StatusRow; problem?: string; code?: number } = {},
   ) {
+    const text = panelTextOf(request);
     return reply.page({
-      title: options.status ? options.status.name : 'Add a status',
+      title: options.status ? options.status.name : text.t('statuses.add'),
       status: options.code ?? 200,
       body: StatusFormPage({
         form,
         csrf: reply.csrf(),
         ...(options.status ? { status: options.status } : {}),
         ...(options.problem ? { problem: options.problem } : {}),
+        text,
       }),
     });
   }
 
   panel.get('/setup/statuses', access, async (request, reply) => {
     const statuses = await listStatusesWithArchived(deps.db, sessionOf(request).workspace.id);
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Booking statuses',
-      body: StatusesPage({ statuses, ...noticeOf(request.query, NOTICES) }),
+      title: text.t('nav.statuses'),
+      body: StatusesPage({ statuses, ...noticeOf(request.query, noticesIn(text, NOTICES)), text }),
     });
   });
 
-  panel.get('/setup/statuses/new', access, async (_request, reply) => renderForm(reply, emptyForm()));
+  panel.get('/setup/statuses/new', access, async (request, reply) => renderForm(request, reply, emptyForm()));
 
   panel.post('/setup/statuses', access, async (request, reply) => {
     const session = sessionOf(request);
@@ -97,14 +102,14 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return renderForm(reply, { values, errors: error.errors }, { code: 422 });
+      return renderForm(request, reply, { values, errors: error.errors }, { code: 422 });
     }
   });
 
   panel.get('/setup/statuses/:statusId', access, async (request, reply) => {
     const session = sessionOf(request);
     const status = await getStatus(deps.db, session.workspace.id, uuidParam(request, 'statusId'));
-    return renderForm(reply, emptyForm({ name: status.name, color: status.color }), { status });
+    return renderForm(request, reply, emptyForm({ name: status.name, color: status.color }), { status });
   });
 
   panel.post('/setup/statuses/:statusId', access, async (request, reply) => {
@@ -122,7 +127,7 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return renderForm(reply, { values, errors: error.errors }, { status, code: 422 });
+      return renderForm(request, reply, { values, errors: error.errors }, { status, code: 422 });
     }
   });
 
@@ -138,7 +143,7 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     } catch (error) {
       // A built-in or the default status stays: said on its page, as the API's 409 says it.
       if (!(error instanceof AppError) || error.statusCode !== 409) throw error;
-      return renderForm(reply, emptyForm({ name: status.name, color: status.color }), {
+      return renderForm(request, reply, emptyForm({ name: status.name, color: status.color }), {
         status,
         problem: error.message,
         code: 409,

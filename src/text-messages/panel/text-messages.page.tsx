@@ -7,13 +7,14 @@ import {
   SelectField,
   TextField,
 } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { TextKind } from '../../platform/db/schema.js';
 import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../platform/i18n.js';
 import type { SegmentCount } from '../segments.rules.js';
 import type { TextRow } from '../text-messages.repository.js';
 import { CUSTOMER_TEXTS, TEXT_PROVIDERS } from '../text-settings.rules.js';
-import { TEXT_PANEL as T, TEXT_STATE_LABEL } from './text-messages.texts.js';
+import { textPanelWords, textStateLabel } from './text-messages.texts.js';
 
 export const TEXTS_PAGE = `${PANEL_PREFIX}/settings/notifications/texts`;
 
@@ -43,10 +44,13 @@ export interface TextMessagesPageProps {
   perPage: number;
   notice?: string;
   problem?: string;
+  text: PanelText;
 }
 
 export function TextMessagesPage(props: TextMessagesPageProps) {
   const { form } = props;
+  const { t } = props.text;
+  const T = textPanelWords(t);
   const chosen = new Set(Array.isArray(form.values.customer_texts) ? form.values.customer_texts : []);
   const hours = Array.isArray(form.values.reminder_hours) ? form.values.reminder_hours : [];
   const pages = Math.max(1, Math.ceil(props.total / props.perPage));
@@ -54,7 +58,8 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
   return (
     <>
       <p class="crumbs">
-        Settings / <a href={`${PANEL_PREFIX}/settings/notifications`}>Notifications</a> / {T.title}
+        {t('nav.settings')} / <a href={`${PANEL_PREFIX}/settings/notifications`}>{t('nav.notifications')}</a>{' '}
+        / {T.title}
       </p>
       <h1>{T.title}</h1>
       <p class="lead">{T.lead}</p>
@@ -296,13 +301,13 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
             </thead>
             <tbody>
               {props.log.map((row) => {
-                const status = TEXT_STATE_LABEL[row.state];
+                const status = textStateLabel(row.state, t);
                 return (
                   <tr data-text={row.id}>
                     <td data-label={T.columns.message} class="wrap">
                       <strong>{T.kinds[row.kind]}</strong> · {row.channel === 'whatsapp' ? 'WhatsApp' : 'SMS'}
                       <div class="muted">
-                        {row.sent_at ? `sent ${when(row.sent_at)}` : `due ${when(row.due_at)}`}
+                        {row.sent_at ? T.sentAt(when(row.sent_at)) : T.dueAt(when(row.due_at))}
                       </div>
                       {row.body && (
                         <pre class="excerpt mail-text" dir="auto">
@@ -315,7 +320,7 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
                     </td>
                     <td data-label={T.columns.status}>
                       <span class={`badge ${status.badge}`}>{status.label}</span>
-                      {row.attempt_count > 1 && <div class="muted">{row.attempt_count} attempts</div>}
+                      {row.attempt_count > 1 && <div class="muted">{T.attempts(row.attempt_count)}</div>}
                       {(row.state === 'failed' || row.state === 'undelivered') && (
                         <PostForm
                           action={`${TEXTS_PAGE}/messages/${row.id}/resend`}
@@ -343,11 +348,11 @@ export function TextMessagesPage(props: TextMessagesPageProps) {
       )}
       {pages > 1 && (
         <nav class="row" aria-label={T.log}>
-          {props.page > 1 && <a href={`${TEXTS_PAGE}?page=${props.page - 1}#log`}>Newer</a>}
+          {props.page > 1 && <a href={`${TEXTS_PAGE}?page=${props.page - 1}#log`}>{T.newer}</a>}
           <span class="muted">
             {props.page} / {pages}
           </span>
-          {props.page < pages && <a href={`${TEXTS_PAGE}?page=${props.page + 1}#log`}>Older</a>}
+          {props.page < pages && <a href={`${TEXTS_PAGE}?page=${props.page + 1}#log`}>{T.older}</a>}
         </nav>
       )}
     </>

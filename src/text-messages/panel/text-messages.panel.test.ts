@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingFixture } from '../../../test/helpers/booking-fixture.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 import { loadConfig } from '../../config.js';
+import { panelText } from '../../panel-kit/i18n.js';
 import { keyFromSecret, secretBox } from '../../platform/secrets.js';
 import type { UserRow } from '../../users/users.repository.js';
 import { credentialsContext } from '../text-providers.service.js';
+import { textOptOutWords } from './text-messages.texts.js';
 
 const PAGE = '/panel/settings/notifications/texts';
 const SECRET_KEY = 'panel-test-secret-key-of-32-characters-or-more';
@@ -184,5 +186,39 @@ describe('on PostgreSQL without SECRET_KEY', () => {
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('Credentials cannot be saved: this server has no SECRET_KEY.');
     await pg.app.close();
+  });
+});
+
+describe('Settings → Text messages in other languages', () => {
+  it('speaks German to a German-speaking admin: settings, quiet hours, preview and log', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const page = (await german.get(PAGE)).body;
+    expect(page).toContain('<h1>Textnachrichten</h1>');
+    expect(page).toContain('Textnachrichten an Kund:innen senden');
+    expect(page).toContain('Keiner (nur protokollieren)');
+    expect(page).toContain('Ruhezeiten speichern');
+    expect(page).toMatch(/\d Segmente? · (GSM-7|Unicode)/);
+    const notifications = (await german.get('/panel/settings/notifications')).body;
+    expect(notifications).toContain(
+      'Textnachrichten (SMS und WhatsApp): Anbieter, Testnachricht und Nachrichtenprotokoll',
+    );
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const page = (await arabic.get(PAGE)).body;
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain('<h1>الرسائل النصية</h1>');
+  });
+});
+
+describe('the customer page’s text opt-out line', () => {
+  it('is worded in the reader’s language', () => {
+    const at = new Date('2026-03-01T10:00:00Z');
+    expect(textOptOutWords({ optedOut: true, keyword: 'STOP', at }, panelText('de', 'de-DE').t)).toEqual({
+      label: 'Textnachrichten',
+      value: 'Abgemeldet (antwortete „STOP“ am 2026-03-01): erhält keine Textnachrichten',
+    });
+    expect(textOptOutWords(undefined, panelText('ar', 'ar-u-nu-latn').t).value).toBe('يتلقى الرسائل النصية');
   });
 });

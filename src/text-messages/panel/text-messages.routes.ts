@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError } from '../../errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -21,7 +22,7 @@ import {
   updateTextSettings,
 } from '../text-settings.service.js';
 import { TEXTS_PAGE, TextMessagesPage, type TextMessagesPageProps } from './text-messages.page.js';
-import { TEXT_PANEL } from './text-messages.texts.js';
+import { textPanelWords } from './text-messages.texts.js';
 
 const access = { config: { panelAccess: 'notifications' as const } };
 const PER_PAGE = 20;
@@ -71,7 +72,9 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
       const body = renderText(kind, sample, deps.linkBase());
       return { kind, body, count: countSegments(body) };
     });
-    const notice = TEXT_PANEL.notices[query.notice ?? ''];
+    const text = panelTextOf(request);
+    const words = textPanelWords(text.t);
+    const notice = words.notices[query.notice ?? ''];
     const props: TextMessagesPageProps = {
       csrf: reply.csrf(),
       form: extra.form ?? {
@@ -104,8 +107,9 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
       perPage: PER_PAGE,
       ...(notice ? { notice } : {}),
       ...(view.problem ? { problem: view.problem } : {}),
+      text,
     };
-    return reply.page({ title: TEXT_PANEL.title, status, body: TextMessagesPage(props) });
+    return reply.page({ title: words.title, status, body: TextMessagesPage(props) });
   }
 
   panel.get('/settings/notifications/texts', access, (request, reply) => render(request, reply));

@@ -1,116 +1,127 @@
+import type { PanelKey, PanelText } from '../../panel-kit/i18n.js';
 import type { TextKind, TextState } from '../../platform/db/schema.js';
 
 /**
- * The text messages panel's words, in English, kept apart from the page so they can be
- * translated as one catalog later.
+ * The text messages panel's words in the reader's language (panel catalogs, keys `texts.*`), in
+ * the shape the page reads them; what a mail log shares with it (states) comes from `notif.*`.
  */
-export const TEXT_PANEL = {
-  title: 'Text messages',
-  lead: 'SMS and WhatsApp messages to your customers: confirmations, changes, cancels and reminders. Each is queued with the booking change it tells of, sent by the worker through the provider you choose, and shown in the message log below.',
-  linkFromNotifications: 'Text messages (SMS and WhatsApp): provider, test message and message log',
-  settings: 'Settings',
-  enabled: 'Send text messages to customers',
-  enabledHint: 'Off: no text is queued and the booking page asks no consent.',
-  provider: 'Provider',
-  providers: {
-    none: 'None (log only)',
-    twilio: 'Twilio',
-    gateway: 'My HTTP gateway',
-  },
-  customerTexts: 'Send these texts',
-  kinds: {
-    confirmed: 'Booking confirmed',
-    rescheduled: 'Booking moved',
-    canceled: 'Booking canceled',
-    reminder: 'Reminders before the start',
-    test: 'Test message',
-  } satisfies Record<TextKind, string>,
-  reminders: 'Reminders (hours before the start)',
-  remindersHint:
-    'The texts’ own schedule, beside the emails’. A reminder due in a location’s quiet hours (21:00–08:00 local unless set) goes when they end.',
-  firstReminder: 'First reminder (hours)',
-  secondReminder: 'Second reminder (hours)',
-  whatsapp: 'Send through WhatsApp instead of SMS',
-  consent: 'Consent on the booking page',
-  consents: { optional: 'Optional checkbox', required: 'Required to book' },
-  sender: 'Sender',
-  senderHint:
-    'A number like +14155550100, a Twilio messaging service (MG…) or a sender name of up to 11 letters.',
-  accountSid: 'Twilio Account SID',
-  authToken: 'Twilio auth token',
-  gatewayUrl: 'Gateway URL',
-  gatewaySecret: 'Gateway signing secret (whsec_…)',
-  savedSecret: 'Saved, encrypted. Leave empty to keep it.',
-  noSecretKey:
-    'This server has no SECRET_KEY: provider credentials cannot be saved. Set SECRET_KEY (at least 32 characters, the same on every process) and restart.',
-  save: 'Save text settings',
-  hooks: 'Addresses to give your provider',
-  hooksHint:
-    'Incoming messages (STOP, START, C to confirm, cancel words) and delivery reports come here, signed.',
-  twilioInbound: 'Twilio: “A message comes in” webhook of your number',
-  gatewayInbound: 'Gateway: incoming messages',
-  gatewayStatus: 'Gateway: delivery reports (each message also names its own)',
-  quietHours: 'Quiet hours',
-  quietHoursHint:
-    'Per location, in its own time: a reminder due inside them goes when they end. Default 21:00–08:00.',
-  quietFrom: 'From',
-  quietTo: 'To',
-  quietSave: 'Save quiet hours',
-  test: 'Send a test message',
-  testPhone: 'Mobile number',
-  testButton: 'Send a test message',
-  preview: 'Preview',
-  previewHint:
-    'As a customer reads them, for a sample booking; the length decides how many SMS segments are billed.',
-  segments: (n: number, encoding: string) =>
-    `${n} segment${n === 1 ? '' : 's'} · ${encoding === 'gsm7' ? 'GSM-7 (160/153)' : 'Unicode (70/67)'}`,
-  totals: 'Monthly totals',
-  noTotals: 'No message has left yet.',
-  log: 'Message log',
-  noLog: 'No text messages yet.',
-  logCount: (n: number) => `${n} message${n === 1 ? '' : 's'}, newest first.`,
-  refresh: 'Refresh',
-  resend: 'Send again',
-  columns: {
-    message: 'Message',
-    to: 'To',
-    status: 'Status',
-    segments: 'Segments',
-    price: 'Price',
-    answer: 'Provider answer',
-    month: 'Month',
-    messages: 'Messages',
-  },
-  notices: {
-    saved: 'The text message settings are saved.',
-    test: 'A test message is queued; it shows in the message log below once the worker has taken it.',
-    quiet: 'The quiet hours are saved.',
-    resent: 'The text is queued to be sent again.',
-  } as Record<string, string>,
-} as const;
+export function textPanelWords(t: PanelText['t']) {
+  return {
+    title: t('texts.title'),
+    lead: t('texts.lead'),
+    linkFromNotifications: t('texts.linkFromNotifications'),
+    settings: t('texts.settings'),
+    enabled: t('texts.enabled'),
+    enabledHint: t('texts.enabledHint'),
+    provider: t('texts.provider'),
+    providers: {
+      none: t('texts.provider.none'),
+      twilio: 'Twilio',
+      gateway: t('texts.provider.gateway'),
+    },
+    customerTexts: t('texts.customerTexts'),
+    kinds: {
+      confirmed: t('texts.kind.confirmed'),
+      rescheduled: t('texts.kind.rescheduled'),
+      canceled: t('texts.kind.canceled'),
+      reminder: t('texts.kind.reminder'),
+      test: t('texts.kind.test'),
+    } satisfies Record<TextKind, string>,
+    reminders: t('texts.reminders'),
+    remindersHint: t('texts.remindersHint'),
+    firstReminder: t('notif.firstReminder'),
+    secondReminder: t('notif.secondReminder'),
+    whatsapp: t('texts.whatsapp'),
+    consent: t('texts.consent'),
+    consents: { optional: t('texts.consent.optional'), required: t('texts.consent.required') },
+    sender: t('texts.sender'),
+    senderHint: t('texts.senderHint'),
+    accountSid: t('texts.accountSid'),
+    authToken: t('texts.authToken'),
+    gatewayUrl: t('texts.gatewayUrl'),
+    gatewaySecret: t('texts.gatewaySecret'),
+    savedSecret: t('texts.savedSecret'),
+    noSecretKey: t('texts.noSecretKey'),
+    save: t('texts.save'),
+    hooks: t('texts.hooks'),
+    hooksHint: t('texts.hooksHint'),
+    twilioInbound: t('texts.twilioInbound'),
+    gatewayInbound: t('texts.gatewayInbound'),
+    gatewayStatus: t('texts.gatewayStatus'),
+    quietHours: t('texts.quietHours'),
+    quietHoursHint: t('texts.quietHoursHint'),
+    quietFrom: t('texts.quietFrom'),
+    quietTo: t('texts.quietTo'),
+    quietSave: t('texts.quietSave'),
+    test: t('texts.test'),
+    testPhone: t('texts.testPhone'),
+    testButton: t('texts.test'),
+    preview: t('texts.preview'),
+    previewHint: t('texts.previewHint'),
+    segments: (n: number, encoding: string) =>
+      t('texts.segments', { n, encoding: encoding === 'gsm7' ? 'GSM-7 (160/153)' : 'Unicode (70/67)' }),
+    totals: t('texts.totals'),
+    noTotals: t('texts.noTotals'),
+    log: t('texts.log'),
+    noLog: t('texts.noLog'),
+    logCount: (n: number) => t('texts.logCount', { n }),
+    refresh: t('notif.refresh'),
+    resend: t('texts.resend'),
+    sentAt: (when: string) => t('notif.sentAt', { when }),
+    dueAt: (when: string) => t('notif.dueAt', { when }),
+    attempts: (n: number) => t('notif.attempts', { n }),
+    newer: t('notif.newer'),
+    older: t('notif.older'),
+    columns: {
+      message: t('texts.col.message'),
+      to: t('notif.colTo'),
+      status: t('notif.colStatus'),
+      segments: t('texts.col.segments'),
+      price: t('texts.col.price'),
+      answer: t('texts.col.answer'),
+      month: t('texts.col.month'),
+      messages: t('texts.col.messages'),
+    },
+    notices: {
+      saved: t('texts.notice.saved'),
+      test: t('texts.notice.test'),
+      quiet: t('texts.notice.quiet'),
+      resent: t('texts.notice.resent'),
+    } as Record<string, string>,
+  };
+}
 
-export const TEXT_STATE_LABEL: Record<TextState, { label: string; badge: string }> = {
-  pending: { label: 'queued', badge: 'pending' },
-  sending: { label: 'sending', badge: 'pending' },
-  sent: { label: 'sent', badge: 'delivered' },
-  delivered: { label: 'delivered', badge: 'delivered' },
-  failed: { label: 'failed', badge: 'given-up' },
-  undelivered: { label: 'undelivered', badge: 'given-up' },
-  logged: { label: 'not sent (no provider)', badge: 'pending' },
-  opted_out: { label: 'not sent (opted out)', badge: 'muted' },
-  dropped: { label: 'dropped', badge: 'muted' },
-  expired: { label: 'too late', badge: 'muted' },
+const TEXT_STATE: Record<TextState, { label: PanelKey; badge: string }> = {
+  pending: { label: 'notif.state.queued', badge: 'pending' },
+  sending: { label: 'notif.state.sending', badge: 'pending' },
+  sent: { label: 'notif.state.sent', badge: 'delivered' },
+  delivered: { label: 'texts.state.delivered', badge: 'delivered' },
+  failed: { label: 'notif.state.failed', badge: 'given-up' },
+  undelivered: { label: 'texts.state.undelivered', badge: 'given-up' },
+  logged: { label: 'texts.state.logged', badge: 'pending' },
+  opted_out: { label: 'texts.state.opted_out', badge: 'muted' },
+  dropped: { label: 'notif.state.dropped', badge: 'muted' },
+  expired: { label: 'notif.state.expired', badge: 'muted' },
 };
 
-/** The customer page's line on a number's opt-out (STOP / START), in English. */
-export function textOptOutWords(state: { optedOut: boolean; keyword: string; at: Date } | undefined) {
+/** A text's state in words, and the badge colour it shows in. */
+export function textStateLabel(state: TextState, t: PanelText['t']): { label: string; badge: string } {
+  return { label: t(TEXT_STATE[state].label), badge: TEXT_STATE[state].badge };
+}
+
+/** The customer page's line on a number's opt-out (STOP / START), in the reader's language. */
+export function textOptOutWords(
+  state: { optedOut: boolean; keyword: string; at: Date } | undefined,
+  t: PanelText['t'],
+) {
   const day = (at: Date) => at.toISOString().slice(0, 10);
   return {
-    label: 'Text messages',
+    label: t('texts.title'),
     value: !state
-      ? 'Receives texts'
-      : state.optedOut
-        ? `Opted out (replied “${state.keyword}” on ${day(state.at)}): receives no texts`
-        : `Opted in again (replied “${state.keyword}” on ${day(state.at)})`,
+      ? t('texts.optOut.receives')
+      : t(state.optedOut ? 'texts.optOut.out' : 'texts.optOut.in', {
+          keyword: state.keyword,
+          day: day(state.at),
+        }),
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 import { emitBookingEvents, insertBookingRow } from '../../../test/helpers/webhook-events.js';
 import { WebhookReceiver } from '../../../test/helpers/webhook-receiver.js';
 import type { UserRow } from '../../users/users.repository.js';
@@ -128,5 +128,33 @@ describe('Settings -> Developers -> Webhooks', () => {
     expect(next).toBeDefined();
     expect(next).not.toBe(secret);
     expect(rotated.body).toContain('the previous one signs too until');
+  });
+});
+
+describe('Settings → Webhooks in other languages', () => {
+  it('speaks German to a German-speaking admin: the form, the secret shown once, the endpoint page', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const form = (await german.get(`${HOOKS}/new`)).body;
+    expect(form).toContain('<h1>Endpunkt hinzufügen</h1>');
+    expect(form).toContain('— eine Buchung entsteht</span>');
+    expect(form).toContain('Alle Ereignisse, auch später hinzukommende');
+    const created = await german.post(HOOKS, {
+      url: `${receiver.url}/de`,
+      description: 'Kasse',
+      events: ['booking-created'],
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.body).toContain('<h2>Signaturgeheimnis</h2>');
+    expect(created.body).toContain('<span class="badge enabled">Aktiviert</span>');
+    expect(created.body).toContain('<h2 id="deliveries">Zustellungen</h2>');
+    const list = (await german.get(HOOKS)).body;
+    expect(list).toContain('<th scope="col">Ereignisse</th>');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = (await arabic.get(HOOKS)).body;
+    expect(list).toContain('<html lang="ar" dir="rtl">');
+    expect(list).toContain('<th scope="col">نقطة النهاية</th>');
   });
 });

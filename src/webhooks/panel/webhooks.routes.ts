@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError } from '../../errors.js';
 import { emptyForm, list, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -27,13 +28,13 @@ const access = { config: { panelAccess: 'developers' as const } };
 /** The deliveries log shows the latest ones; older ones stay in the API (GET .../deliveries). */
 const LOG_SIZE = 25;
 
-const NOTICES: Record<string, string> = {
-  enabled: 'The endpoint is enabled.',
-  disabled: 'The endpoint is disabled: events wait until it is enabled again.',
-  test: 'A test event is queued; it shows below once sent.',
-  resent: 'The event is queued to be sent again.',
-  'already-created': 'This endpoint was already added: its signing secret was shown once, when it was made.',
-  'already-rotated': 'The signing secret was already replaced: the new one was shown once, when it was made.',
+const NOTICES: Record<string, PanelKey> = {
+  enabled: 'hooks.notice.enabled',
+  disabled: 'hooks.notice.disabled',
+  test: 'hooks.notice.test',
+  resent: 'hooks.notice.resent',
+  'already-created': 'hooks.notice.alreadyCreated',
+  'already-rotated': 'hooks.notice.alreadyRotated',
 };
 
 /** Settings -> Developers -> Webhooks, modelled on Stripe's dashboard. Every write calls the API's services. */
@@ -55,9 +56,11 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       perPage: LOG_SIZE,
       offset: 0,
     });
-    const notice = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const text = panelTextOf(request);
+    const noticeKey = NOTICES[(request.query as Record<string, string | undefined>).notice ?? ''];
+    const notice = noticeKey ? text.t(noticeKey) : undefined;
     return reply.page({
-      title: `Webhook ${webhook.url}`,
+      title: text.t('hooks.pageTitle', { url: webhook.url }),
       status,
       islands: extra.secret ? ['copy-text'] : [],
       body: WebhookDetailPage({
@@ -68,6 +71,7 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         total,
         ...(notice ? { notice } : {}),
         ...extra,
+        text,
       }),
     });
   }
@@ -79,12 +83,17 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       perPage: 100,
       offset: 0,
     });
-    return reply.page({ title: 'Webhooks', body: WebhooksPage({ webhooks: rows }) });
+    const text = panelTextOf(request);
+    return reply.page({ title: text.t('nav.webhooks'), body: WebhooksPage({ webhooks: rows, text }) });
   });
 
-  panel.get('/settings/developers/webhooks/new', access, async (_request, reply) =>
-    reply.page({ title: 'Add an endpoint', body: NewWebhookPage({ form: emptyForm(), csrf: reply.csrf() }) }),
-  );
+  panel.get('/settings/developers/webhooks/new', access, async (request, reply) => {
+    const text = panelTextOf(request);
+    return reply.page({
+      title: text.t('hooks.add'),
+      body: NewWebhookPage({ form: emptyForm(), csrf: reply.csrf(), text }),
+    });
+  });
 
   panel.post('/settings/developers/webhooks', access, async (request, reply) => {
     const session = sessionOf(request);
@@ -118,10 +127,11 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     } catch (error) {
       // The SSRF guard's refusal is one of these: a field error next to the URL.
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      const text = panelTextOf(request);
       return reply.page({
-        title: 'Add an endpoint',
+        title: text.t('hooks.add'),
         status: 422,
-        body: NewWebhookPage({ form: { values, errors: error.errors }, csrf: reply.csrf() }),
+        body: NewWebhookPage({ form: { values, errors: error.errors }, csrf: reply.csrf(), text }),
       });
     }
   });

@@ -1,4 +1,5 @@
 import { ErrorSummary, type FormState, PostForm, SelectField, TextField } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import {
   BOOKING_FORM_FIELDS,
@@ -9,23 +10,23 @@ import {
 
 export const WORKSPACE_SETTINGS = `${PANEL_PREFIX}/settings/workspace`;
 
-const FORM_FIELD_LABELS: Record<(typeof BOOKING_FORM_FIELDS)[number], string> = {
-  customer_first_name: 'Customer’s first name',
-  customer_last_name: 'Customer’s last name',
-  customer_email: 'Customer’s email',
-  booking_comment: 'Comment on the booking',
-  booking_callback: 'Call back before the visit',
+const FORM_FIELD_LABELS: Record<(typeof BOOKING_FORM_FIELDS)[number], PanelKey> = {
+  customer_first_name: 'ws.field.customer_first_name',
+  customer_last_name: 'ws.field.customer_last_name',
+  customer_email: 'ws.field.customer_email',
+  booking_comment: 'ws.field.booking_comment',
+  booking_callback: 'ws.field.booking_callback',
 };
 
-const MODE_LABELS: Record<(typeof BOOKING_FORM_MODES)[number], string> = {
-  hidden: 'Hidden',
-  optional: 'Optional',
-  required: 'Required',
+const MODE_LABELS: Record<(typeof BOOKING_FORM_MODES)[number], PanelKey> = {
+  hidden: 'ws.mode.hidden',
+  optional: 'ws.mode.optional',
+  required: 'ws.mode.required',
 };
 
-const SELECTION_LABELS: Record<(typeof STAFFER_SELECTIONS)[number], string> = {
-  required: 'The customer chooses the staffer',
-  automatic: 'Kairos assigns a free staffer',
+const SELECTION_LABELS: Record<(typeof STAFFER_SELECTIONS)[number], PanelKey> = {
+  required: 'ws.selection.required',
+  automatic: 'ws.selection.automatic',
 };
 
 /** Locales offered in the locale field's list (any BCP 47 tag Intl knows may be typed). */
@@ -51,65 +52,79 @@ const currencyCodes = () => {
 };
 
 /** Settings → Workspace: what GET /workspace answers and PATCH /workspace changes. */
-export function WorkspaceSettingsPage(props: { form: FormState; csrf: string; saved?: boolean }) {
+export function WorkspaceSettingsPage(props: {
+  form: FormState;
+  csrf: string;
+  saved?: boolean;
+  text: PanelText;
+}) {
   const { form } = props;
+  const { t } = props.text;
   return (
     <>
-      <p class="crumbs">Settings /</p>
-      <h1>Workspace</h1>
+      <p class="crumbs">{t('nav.settings')} /</p>
+      <h1>{t('nav.workspace')}</h1>
       <p class="lead">
-        The business's settings, as integrations read them from <code>GET /workspace</code> and change them
-        with <code>PATCH /workspace</code>.
+        {withElements((values) => t('ws.lead', values), {
+          get: <code>GET /workspace</code>,
+          patch: <code>PATCH /workspace</code>,
+        })}
       </p>
       {props.saved && (
         <p class="notice" role="status">
-          The settings are saved.
+          {t('ws.saved')}
         </p>
       )}
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={WORKSPACE_SETTINGS} csrf={props.csrf} label="Workspace settings">
+        <PostForm action={WORKSPACE_SETTINGS} csrf={props.csrf} label={t('ws.formLabel')}>
           <section aria-labelledby="ws-business">
-            <h2 id="ws-business">Business</h2>
+            <h2 id="ws-business">{t('ws.business')}</h2>
             <TextField
               form={form}
               name="name"
-              label="Name"
-              hint="As customers see it."
+              label={t('ws.name')}
+              hint={t('ws.nameHint')}
               autocomplete="organization"
             />
             <TextField
               form={form}
               name="country_iso"
-              label="Country"
-              hint="Two-letter ISO 3166-1 code, such as DE, AT or US. Leave empty to clear it."
+              label={t('ws.country')}
+              hint={t('ws.countryHint')}
               autocomplete="country"
             />
             <TextField
               form={form}
               name="contacts.phone"
-              label="Phone"
-              hint="International format, such as +49 30 1234567. Leave empty to clear it."
+              label={t('ws.phone')}
+              hint={t('ws.phoneHint')}
               autocomplete="tel"
             />
-            <TextField form={form} name="contacts.email" label="Email" type="email" autocomplete="email" />
+            <TextField
+              form={form}
+              name="contacts.email"
+              label={t('ws.email')}
+              type="email"
+              autocomplete="email"
+            />
           </section>
           <section aria-labelledby="ws-money">
-            <h2 id="ws-money">Currency and language</h2>
+            <h2 id="ws-money">{t('ws.money')}</h2>
             <div class="form-grid">
               <TextField
                 form={form}
                 name="currency"
-                label="Currency"
-                hint="ISO 4217 code in capitals, such as EUR. Changing it does not convert the prices."
+                label={t('ws.currency')}
+                hint={t('ws.currencyHint')}
                 list="currencies"
                 autocomplete="off"
               />
               <TextField
                 form={form}
                 name="locale"
-                label="Locale"
-                hint="How prices and dates are written: a language tag such as de-DE or en-US."
+                label={t('ws.locale')}
+                hint={t('ws.localeHint')}
                 list="locales"
                 autocomplete="off"
               />
@@ -126,36 +141,33 @@ export function WorkspaceSettingsPage(props: { form: FormState; csrf: string; sa
             </datalist>
           </section>
           <section aria-labelledby="ws-form">
-            <h2 id="ws-form">Booking form</h2>
-            <p class="muted">
-              What the booking page asks of a customer. What the form requires, the API requires too: a
-              booking without a required field is refused with a 422.
-            </p>
+            <h2 id="ws-form">{t('ws.form')}</h2>
+            <p class="muted">{t('ws.formLead')}</p>
             <div class="form-grid">
               {BOOKING_FORM_FIELDS.map((field) => (
                 <SelectField
                   form={form}
                   name={`booking_form.${field}`}
-                  label={FORM_FIELD_LABELS[field]}
-                  options={BOOKING_FORM_MODES.map((mode) => ({ value: mode, label: MODE_LABELS[mode] }))}
+                  label={t(FORM_FIELD_LABELS[field])}
+                  options={BOOKING_FORM_MODES.map((mode) => ({ value: mode, label: t(MODE_LABELS[mode]) }))}
                 />
               ))}
             </div>
           </section>
           <section aria-labelledby="ws-rules">
-            <h2 id="ws-rules">Booking rules</h2>
+            <h2 id="ws-rules">{t('ws.rules')}</h2>
             <SelectField
               form={form}
               name="staffer_selection"
-              label="Staffer selection"
-              options={STAFFER_SELECTIONS.map((mode) => ({ value: mode, label: SELECTION_LABELS[mode] }))}
+              label={t('ws.selection')}
+              options={STAFFER_SELECTIONS.map((mode) => ({ value: mode, label: t(SELECTION_LABELS[mode]) }))}
             />
             <div class="form-grid">
               <TextField
                 form={form}
                 name="slot_step_minutes"
-                label="Slot step (minutes)"
-                hint="How far apart start times are; it divides a day evenly: 5, 10, 15, 20, 30, 60…"
+                label={t('ws.slotStep')}
+                hint={t('ws.slotStepHint')}
                 type="number"
                 min="5"
                 max="720"
@@ -164,8 +176,8 @@ export function WorkspaceSettingsPage(props: { form: FormState; csrf: string; sa
               <TextField
                 form={form}
                 name="min_notice_minutes"
-                label="Minimum notice (minutes)"
-                hint="How soon a booking may start at the earliest, counted from now. 120 = two hours."
+                label={t('ws.minNotice')}
+                hint={t('ws.minNoticeHint')}
                 type="number"
                 min={String(SETTINGS_LIMITS.min_notice_minutes.min)}
                 max={String(SETTINGS_LIMITS.min_notice_minutes.max)}
@@ -174,8 +186,8 @@ export function WorkspaceSettingsPage(props: { form: FormState; csrf: string; sa
               <TextField
                 form={form}
                 name="horizon_days"
-                label="Booking horizon (days)"
-                hint="How far ahead customers may book."
+                label={t('ws.horizon')}
+                hint={t('ws.horizonHint')}
                 type="number"
                 min={String(SETTINGS_LIMITS.horizon_days.min)}
                 max={String(SETTINGS_LIMITS.horizon_days.max)}
@@ -184,8 +196,8 @@ export function WorkspaceSettingsPage(props: { form: FormState; csrf: string; sa
               <TextField
                 form={form}
                 name="manage_cutoff_minutes"
-                label="Changes allowed until (minutes before)"
-                hint="Customers may cancel or reschedule on their manage link until this long before the start."
+                label={t('ws.cutoff')}
+                hint={t('ws.cutoffHint')}
                 type="number"
                 min={String(SETTINGS_LIMITS.manage_cutoff_minutes.min)}
                 max={String(SETTINGS_LIMITS.manage_cutoff_minutes.max)}
@@ -193,7 +205,7 @@ export function WorkspaceSettingsPage(props: { form: FormState; csrf: string; sa
               />
             </div>
           </section>
-          <button type="submit">Save settings</button>
+          <button type="submit">{t('ws.save')}</button>
         </PostForm>
       </div>
     </>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -103,11 +103,9 @@ describe('Settings → Workspace', () => {
     expect((await workspaceJson()).country_iso).not.toBe('FR');
   });
   it('sets the booking settings of PATCH /workspace, grouped in sections, as GET /workspace answers them', async () => {
-    const owner = await PanelClient.signedIn(
-      t.app,
-      t.db,
-      await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]),
-    );
+    // The form sets the workspace's locale to de-CH, which a member with no language of their own
+    // would then be answered in: this owner picked English, so the page stays in English.
+    const owner = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'en');
     const page = await owner.get(PAGE);
     for (const heading of ['Business', 'Currency and language', 'Booking form', 'Booking rules']) {
       expect(page.body).toMatch(new RegExp(`<h2 id="[^"]+">${heading}</h2>`));
@@ -185,5 +183,26 @@ describe('Settings → Workspace', () => {
     expect(bad.body).toMatch(/name="slot_step_minutes" type="number" value="7"/);
     expect(bad.body).toMatch(/name="locale" type="text" value="en_US"/);
     expect(await workspaceJson()).toEqual(before);
+  });
+});
+
+describe('Settings → Workspace in other languages', () => {
+  it('speaks German to a German-speaking owner: sections, labels, choices and the saved notice', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'de');
+    const page = await german.get(PAGE);
+    expect(page.body).toContain('<h1>Arbeitsbereich</h1>');
+    expect(page.body).toContain('<h2 id="ws-rules">Buchungsregeln</h2>');
+    expect(page.body).toContain('Mindestvorlauf (Minuten)');
+    expect(page.body).toContain('Kairos teilt eine freie Mitarbeiter:in zu');
+    expect(page.body).toContain('Einstellungen speichern');
+    const saved = await german.get(`${PAGE}?notice=saved`);
+    expect(saved.body).toContain('Die Einstellungen sind gespeichert.');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'ar');
+    const page = await arabic.get(PAGE);
+    expect(page.body).toContain('<html lang="ar" dir="rtl">');
+    expect(page.body).toContain('<h2 id="ws-form">نموذج الحجز</h2>');
   });
 });

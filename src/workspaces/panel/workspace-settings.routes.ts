@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { formInteger, sent } from '../../panel-kit/form-values.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -90,12 +91,14 @@ function bodyOf(form: unknown, values: FormState['values']) {
 export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): void {
   panel.get('/settings/workspace', access, async (request, reply) => {
     const { workspace } = await panelContextOf(request);
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Workspace settings',
+      title: text.t('ws.formLabel'),
       body: WorkspaceSettingsPage({
         form: { values: formOf(workspace), errors: {} },
         csrf: reply.csrf(),
         saved: (request.query as Record<string, unknown>).notice === 'saved',
+        text,
       }),
     });
   });
@@ -127,10 +130,11 @@ export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): 
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      const text = panelTextOf(request);
       return reply.page({
-        title: 'Workspace settings',
+        title: text.t('ws.formLabel'),
         status: 422,
-        body: WorkspaceSettingsPage({ form: { values, errors: error.errors }, csrf: reply.csrf() }),
+        body: WorkspaceSettingsPage({ form: { values, errors: error.errors }, csrf: reply.csrf(), text }),
       });
     }
   });
