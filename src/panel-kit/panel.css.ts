@@ -66,7 +66,6 @@ code{direction:ltr;unicode-bidi:isolate}
 .errors-summary h2{margin:0 0 .25rem;font-size:1rem;color:var(--danger)}
 .notice{border-inline-start:4px solid var(--ok);background:#eaf5ed;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
 .warning{border-inline-start:4px solid var(--warn);background:#fdf6e9;padding:.6rem .9rem;border-radius:4px;margin:0 0 1rem}
-.calendar-warnings{border-inline-start:4px solid var(--warn)}
 button,.button{font:inherit;display:inline-block;padding:.5rem .95rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none;line-height:1.3}
 button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:var(--danger);border-color:var(--danger);color:#fff}a.danger{color:var(--danger)}

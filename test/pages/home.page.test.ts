@@ -141,7 +141,7 @@ describe('first pages', () => {
     }
     const { page, errors, context } = await ownerPage(t.workspace.id);
     await page.goto(`${base}/panel`);
-    const warnings = page.locator('section.calendar-warnings li');
+    const warnings = page.locator('ul.attention li.calendar-warning');
     await expect(warnings.allInnerTexts()).resolves.toEqual([
       'Anna Stylist’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.',
       'Ben Stylist’s calendar refuses the app password: enter a new one. Its last known busy times still block.',

@@ -126,7 +126,6 @@ export default {
   'home.step.hours.action': 'اختيار موظف',
   'home.today': 'اليوم',
   'home.noBookings': 'لا حجوزات اليوم.',
-  'home.calendars.title': 'تقويمات لا تتزامن',
   'home.calendars.failing':
     'تعذّر الوصول إلى تقويم {name}. آخر أوقات الانشغال المعروفة ما زالت تحجب؛ وما زالت الحجوزات تُقبل.',
   'home.calendars.refused':

@@ -134,7 +134,6 @@ export default {
   'home.step.hours.action': 'Mitarbeiter:in wählen',
   'home.today': 'Heute',
   'home.noBookings': 'Heute keine Buchungen.',
-  'home.calendars.title': 'Kalender ohne Abgleich',
   'home.calendars.failing':
     'Der Kalender von {name} ist nicht erreichbar. Die zuletzt bekannten belegten Zeiten blockieren weiter; Buchungen werden weiter angenommen.',
   'home.calendars.refused':

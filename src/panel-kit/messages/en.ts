@@ -138,7 +138,6 @@ export default {
   'home.step.hours.action': 'Choose a staffer',
   'home.today': 'Today',
   'home.noBookings': 'No bookings today.',
-  'home.calendars.title': 'Calendars not syncing',
   'home.calendars.failing':
     '{name}’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.',
   'home.calendars.refused':

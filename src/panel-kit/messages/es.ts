@@ -130,7 +130,6 @@ export default {
   'home.step.hours.action': 'Elegir a alguien',
   'home.today': 'Hoy',
   'home.noBookings': 'No hay reservas hoy.',
-  'home.calendars.title': 'Calendarios sin sincronizar',
   'home.calendars.failing':
     'No se puede acceder al calendario de {name}. Sus últimas horas ocupadas conocidas siguen bloqueando; las reservas se siguen aceptando.',
   'home.calendars.refused':

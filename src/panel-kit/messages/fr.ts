@@ -135,7 +135,6 @@ export default {
   'home.step.hours.action': 'Choisir un membre',
   'home.today': 'Aujourd’hui',
   'home.noBookings': 'Aucune réservation aujourd’hui.',
-  'home.calendars.title': 'Agendas non synchronisés',
   'home.calendars.failing':
     'L’agenda de {name} est injoignable. Ses derniers créneaux occupés connus bloquent toujours ; les réservations sont toujours acceptées.',
   'home.calendars.refused':

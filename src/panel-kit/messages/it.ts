@@ -131,7 +131,6 @@ export default {
   'home.step.hours.action': 'Scegli una persona',
   'home.today': 'Oggi',
   'home.noBookings': 'Nessuna prenotazione oggi.',
-  'home.calendars.title': 'Calendari non sincronizzati',
   'home.calendars.failing':
     'Il calendario di {name} non è raggiungibile. Gli ultimi orari occupati noti continuano a bloccare; le prenotazioni sono ancora accettate.',
   'home.calendars.refused':

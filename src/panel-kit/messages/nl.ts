@@ -130,7 +130,6 @@ export default {
   'home.step.hours.action': 'Medewerker kiezen',
   'home.today': 'Vandaag',
   'home.noBookings': 'Vandaag geen boekingen.',
-  'home.calendars.title': 'Agenda’s niet gesynchroniseerd',
   'home.calendars.failing':
     'De agenda van {name} is niet bereikbaar. De laatst bekende bezette tijden blokkeren nog; boekingen worden nog aangenomen.',
   'home.calendars.refused':

@@ -128,7 +128,6 @@ export default {
   'home.step.hours.action': 'Wybierz pracownika',
   'home.today': 'Dziś',
   'home.noBookings': 'Dziś brak rezerwacji.',
-  'home.calendars.title': 'Kalendarze bez synchronizacji',
   'home.calendars.failing':
     'Kalendarz {name} jest nieosiągalny. Ostatnio znane zajęte terminy nadal blokują; rezerwacje są nadal przyjmowane.',
   'home.calendars.refused':

@@ -129,7 +129,6 @@ export default {
   'home.step.hours.action': 'Escolher alguém',
   'home.today': 'Hoje',
   'home.noBookings': 'Sem marcações hoje.',
-  'home.calendars.title': 'Calendários sem sincronização',
   'home.calendars.failing':
     'O calendário de {name} está inacessível. Os últimos horários ocupados conhecidos continuam a bloquear; as marcações continuam a ser aceites.',
   'home.calendars.refused':

@@ -131,7 +131,6 @@ export default {
   'home.step.hours.action': 'Personel seç',
   'home.today': 'Bugün',
   'home.noBookings': 'Bugün randevu yok.',
-  'home.calendars.title': 'Eşitlenmeyen takvimler',
   'home.calendars.failing':
     '{name} takvimine ulaşılamıyor. Bilinen son dolu zamanlar engellemeye devam ediyor; randevular alınmaya devam ediyor.',
   'home.calendars.refused':

@@ -130,7 +130,6 @@ export default {
   'home.step.hours.action': 'Обрати працівника',
   'home.today': 'Сьогодні',
   'home.noBookings': 'Сьогодні бронювань немає.',
-  'home.calendars.title': 'Календарі без синхронізації',
   'home.calendars.failing':
     'Календар {name} недоступний. Останні відомі зайняті години й далі блокують; бронювання й далі приймаються.',
   'home.calendars.refused':

@@ -87,23 +87,6 @@ export function HomePage({
           </p>
         </section>
       )}
-      {calendarWarnings.length > 0 && (
-        <section class="card calendar-warnings" aria-labelledby="calendar-warnings" role="status">
-          <h2 id="calendar-warnings">{t('home.calendars.title')}</h2>
-          <ul>
-            {calendarWarnings.map((w) => (
-              <li data-staffer={w.stafferId}>
-                {withElements(
-                  (values) =>
-                    t(w.status === 'refused' ? 'home.calendars.refused' : 'home.calendars.failing', values),
-                  // The staffer's page is where the connection is seen and its password replaced.
-                  { name: <a href={`${PANEL_PREFIX}/setup/staffers/${w.stafferId}`}>{w.name}</a> },
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
       <section class="card" aria-labelledby="today">
         <h2 id="today">{t('home.today')}</h2>
         {agenda.locations.length === 0 ? (
@@ -120,7 +103,7 @@ export function HomePage({
       </section>
       <NextDays days={glance.nextDays} own={glance.ownStafferId !== null} text={text} />
       <GlanceCard glance={glance} currency={currency} text={text} reports={can(workspace.role, 'reports')} />
-      <Attention items={glance.attention} text={text} />
+      <Attention items={glance.attention} calendars={calendarWarnings} text={text} />
       <section class="card" aria-labelledby="booking-page">
         <h2 id="booking-page">{t('home.bookingPage')}</h2>
         <p>{setupStep ? t('home.bookingPageSoon') : t('home.bookingPageReady')}</p>
@@ -347,12 +330,25 @@ const ATTENTION_LINK_TEXT: Record<AttentionItem['kind'], PanelKey> = {
   holds: 'home.attention.see',
 };
 
-function Attention({ items, text }: { items: AttentionItem[]; text: PanelText }) {
+/**
+ * What needs attention, each item a link to where it is fixed: failed deliveries, declined
+ * charges, unpaid holds, and staffers' calendars that do not sync (each name a link to the
+ * staffer's page, where the connection is seen and its password replaced).
+ */
+function Attention({
+  items,
+  calendars,
+  text,
+}: {
+  items: AttentionItem[];
+  calendars: CalendarWarning[];
+  text: PanelText;
+}) {
   const { t } = text;
   return (
     <section class="card" aria-labelledby="attention">
       <h2 id="attention">{t('home.attention')}</h2>
-      {items.length === 0 ? (
+      {items.length === 0 && calendars.length === 0 ? (
         <p class="muted">{t('home.attention.none')}</p>
       ) : (
         <ul class="attention">
@@ -361,6 +357,15 @@ function Attention({ items, text }: { items: AttentionItem[]; text: PanelText })
               {withElements((values) => t(`home.attention.${item.kind}`, { ...values, n: item.count }), {
                 link: <a href={ATTENTION_LINKS[item.kind]}>{t(ATTENTION_LINK_TEXT[item.kind])}</a>,
               })}
+            </li>
+          ))}
+          {calendars.map((w) => (
+            <li class="calendar-warning" data-staffer={w.stafferId}>
+              {withElements(
+                (values) =>
+                  t(w.status === 'refused' ? 'home.calendars.refused' : 'home.calendars.failing', values),
+                { name: <a href={`${PANEL_PREFIX}/setup/staffers/${w.stafferId}`}>{w.name}</a> },
+              )}
             </li>
           ))}
         </ul>

@@ -152,7 +152,7 @@ describe('Home', () => {
 
   it('warns of staffers whose calendar does not sync, and stops once it does', async () => {
     const before = await owner.get('/panel');
-    expect(before.body).not.toContain('Calendars not syncing');
+    expect(before.body).not.toContain('class="calendar-warning"');
     for (const [staffer, status] of [
       [anna.id, 'failing'],
       [ben.id, 'refused'],
@@ -172,7 +172,10 @@ describe('Home', () => {
         .execute();
     }
     const home = await owner.get('/panel');
-    expect(home.body).toContain('<h2 id="calendar-warnings">Calendars not syncing</h2>');
+    // In the list of what needs attention, not a card of their own.
+    const attention = home.body.slice(home.body.indexOf('<h2 id="attention">'));
+    expect(attention).toContain('<li class="calendar-warning" data-staffer="');
+    expect(attention).not.toContain('Nothing failed in the last seven days.');
     expect(home.body).toContain(
       `<a href="/panel/setup/staffers/${anna.id}">Anna Adler</a>’s calendar cannot be reached. Its last known busy times still block; bookings are still taken.`,
     );
@@ -184,7 +187,7 @@ describe('Home', () => {
       .set({ status: 'ok' })
       .where('workspace_id', '=', t.workspace.id)
       .execute();
-    expect((await owner.get('/panel')).body).not.toContain('Calendars not syncing');
+    expect((await owner.get('/panel')).body).not.toContain('class="calendar-warning"');
     await t.db.deleteFrom('calendar_connections').where('workspace_id', '=', t.workspace.id).execute();
   });
 
