@@ -100,7 +100,7 @@ describe('Setup → Resources', () => {
     const moveTo = page.getByRole('form', { name: 'Change resources' });
     await moveTo.getByLabel('Room 1 (room)').uncheck();
     await moveTo.getByLabel('Room 2 (room)').check();
-    await moveTo.getByRole('button', { name: 'Save the resources' }).click();
+    await moveTo.getByRole('button', { name: 'Change resources' }).click();
     await page.waitForURL(/notice=resources/);
     expect(await page.getByRole('status').textContent()).toBe('The resources are changed.');
     await checks.check(page, 'booking');

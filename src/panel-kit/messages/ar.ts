@@ -324,7 +324,7 @@ export default {
   'booking.resources': 'الموارد',
   'booking.changeResources': 'تغيير الموارد',
   'booking.resourcesLegend': 'الغرف والكراسي والمعدات التي يشغلها',
-  'booking.changeResourcesButton': 'حفظ الموارد',
+  'booking.changeResourcesButton': 'تغيير الموارد',
   'booking.statusSet': 'تم تعيين الحالة.',
   'booking.noteAdded': 'تمت إضافة الملاحظة.',
   'booking.completed': 'اكتمل الحجز وسُجّل الدفع.',

@@ -335,7 +335,7 @@ export default {
   'booking.resources': 'Ressourcen',
   'booking.changeResources': 'Ressourcen ändern',
   'booking.resourcesLegend': 'Räume, Stühle, Geräte, die sie belegt',
-  'booking.changeResourcesButton': 'Ressourcen speichern',
+  'booking.changeResourcesButton': 'Ressourcen ändern',
   'booking.statusSet': 'Der Status ist gesetzt.',
   'booking.noteAdded': 'Die Notiz ist hinzugefügt.',
   'booking.completed': 'Die Buchung ist abgeschlossen und die Zahlung erfasst.',

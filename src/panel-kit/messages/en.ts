@@ -337,7 +337,7 @@ export default {
   'booking.resources': 'Resources',
   'booking.changeResources': 'Change resources',
   'booking.resourcesLegend': 'Rooms, chairs, equipment it holds',
-  'booking.changeResourcesButton': 'Save the resources',
+  'booking.changeResourcesButton': 'Change resources',
   'booking.statusSet': 'The status is set.',
   'booking.noteAdded': 'The note is added.',
   'booking.completed': 'The booking is completed and the payment recorded.',

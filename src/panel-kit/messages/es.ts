@@ -328,7 +328,7 @@ export default {
   'booking.resources': 'Recursos',
   'booking.changeResources': 'Cambiar los recursos',
   'booking.resourcesLegend': 'Salas, sillones y equipos que ocupa',
-  'booking.changeResourcesButton': 'Guardar los recursos',
+  'booking.changeResourcesButton': 'Cambiar recursos',
   'booking.statusSet': 'El estado está establecido.',
   'booking.noteAdded': 'La nota se ha añadido.',
   'booking.completed': 'La reserva está completada y el pago registrado.',

@@ -336,7 +336,7 @@ export default {
   'booking.resources': 'Ressources',
   'booking.changeResources': 'Changer les ressources',
   'booking.resourcesLegend': 'Salles, fauteuils, équipements qu’elle occupe',
-  'booking.changeResourcesButton': 'Enregistrer les ressources',
+  'booking.changeResourcesButton': 'Changer les ressources',
   'booking.statusSet': 'Le statut est défini.',
   'booking.noteAdded': 'La note est ajoutée.',
   'booking.completed': 'La réservation est terminée et le paiement enregistré.',

@@ -331,7 +331,7 @@ export default {
   'booking.resources': 'Risorse',
   'booking.changeResources': 'Cambia le risorse',
   'booking.resourcesLegend': 'Sale, poltrone, attrezzature che occupa',
-  'booking.changeResourcesButton': 'Salva le risorse',
+  'booking.changeResourcesButton': 'Cambia risorse',
   'booking.statusSet': 'Lo stato è impostato.',
   'booking.noteAdded': 'La nota è aggiunta.',
   'booking.completed': 'La prenotazione è completata e il pagamento registrato.',

@@ -330,7 +330,7 @@ export default {
   'booking.resources': 'Middelen',
   'booking.changeResources': 'Middelen wijzigen',
   'booking.resourcesLegend': 'Ruimtes, stoelen, apparatuur die de afspraak bezet',
-  'booking.changeResourcesButton': 'Middelen opslaan',
+  'booking.changeResourcesButton': 'Middelen wijzigen',
   'booking.statusSet': 'De status is ingesteld.',
   'booking.noteAdded': 'De notitie is toegevoegd.',
   'booking.completed': 'De boeking is afgerond en de betaling vastgelegd.',

@@ -329,7 +329,7 @@ export default {
   'booking.resources': 'Zasoby',
   'booking.changeResources': 'Zmień zasoby',
   'booking.resourcesLegend': 'Sale, fotele, sprzęt, które zajmuje',
-  'booking.changeResourcesButton': 'Zapisz zasoby',
+  'booking.changeResourcesButton': 'Zmień zasoby',
   'booking.statusSet': 'Status został ustawiony.',
   'booking.noteAdded': 'Notatka została dodana.',
   'booking.completed': 'Rezerwacja została zakończona, a płatność zapisana.',

@@ -327,7 +327,7 @@ export default {
   'booking.resources': 'Recursos',
   'booking.changeResources': 'Mudar os recursos',
   'booking.resourcesLegend': 'Salas, cadeiras, equipamentos que ocupa',
-  'booking.changeResourcesButton': 'Guardar os recursos',
+  'booking.changeResourcesButton': 'Mudar recursos',
   'booking.statusSet': 'O estado foi definido.',
   'booking.noteAdded': 'A nota foi adicionada.',
   'booking.completed': 'A marcação foi concluída e o pagamento registado.',

@@ -324,7 +324,7 @@ export default {
   'booking.resources': 'Kaynaklar',
   'booking.changeResources': 'Kaynakları değiştir',
   'booking.resourcesLegend': 'Kullandığı odalar, koltuklar, ekipman',
-  'booking.changeResourcesButton': 'Kaynakları kaydet',
+  'booking.changeResourcesButton': 'Kaynakları değiştir',
   'booking.statusSet': 'Durum ayarlandı.',
   'booking.noteAdded': 'Not eklendi.',
   'booking.completed': 'Randevu tamamlandı ve ödeme kaydedildi.',

@@ -329,7 +329,7 @@ export default {
   'booking.resources': 'Ресурси',
   'booking.changeResources': 'Змінити ресурси',
   'booking.resourcesLegend': 'Кімнати, крісла, обладнання, які він займає',
-  'booking.changeResourcesButton': 'Зберегти ресурси',
+  'booking.changeResourcesButton': 'Змінити ресурси',
   'booking.statusSet': 'Статус встановлено.',
   'booking.noteAdded': 'Нотатку додано.',
   'booking.completed': 'Бронювання завершено, оплату записано.',
