@@ -1330,4 +1330,34 @@ export default {
   'staffers.archived':
     'Das Teammitglied ist archiviert: Es übernimmt keine Buchungen mehr; seine bisherigen Buchungen bleiben.',
   'staffers.hoursSaved': 'Die Arbeitszeiten sind gespeichert.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Räume, Stühle, Geräte: was eine Leistung neben einem Teammitglied braucht. Eine Zeit wird nur angeboten, solange die nötigen Einheiten frei sind, und keine Einheit wird je doppelt gebucht.',
+  'resources.noLocations':
+    'Legen Sie zuerst einen Standort an ({link}): Ressourcen gehören zu einem Standort.',
+  'resources.locationsLink': 'Einrichtung → Standorte',
+  'resources.tableOf': 'Ressourcen in {location}',
+  'resources.name': 'Name',
+  'resources.type': 'Typ',
+  'resources.capacity': 'Kapazität',
+  'resources.none': 'Noch keine Ressourcen.',
+  'resources.addButton': 'Ressource{hidden} hinzufügen',
+  'resources.atHidden': ' in {location}',
+  'resources.addAt': 'Ressource in {location} hinzufügen',
+  'resources.add': 'Ressource hinzufügen',
+  'resources.edit': 'Ressource bearbeiten',
+  'resources.nameHint': 'Etwa Raum 1 oder Waschplatz 2.',
+  'resources.typeHint':
+    'Ein kleingeschriebenes Wort, nach dem eine Leistung fragt: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Wie viele Personen sie fasst; ein Gruppenkurs braucht eine Einheit, die mindestens so groß ist wie der Kurs.',
+  'resources.save': 'Ressource speichern',
+  'resources.addThe': 'Ressource anlegen',
+  'resources.archive': 'Archivieren',
+  'resources.archiveText':
+    'Eine archivierte Ressource wird keinen neuen Buchungen mehr zugeteilt; die Buchungen, die sie belegt haben, nennen sie weiterhin.',
+  'resources.archiveButton': '{name} archivieren',
+  'resources.created': 'Die Ressource ist hinzugefügt.',
+  'resources.saved': 'Die Ressource ist gespeichert.',
+  'resources.archived': 'Die Ressource ist archiviert.',
 } satisfies PanelCatalog;

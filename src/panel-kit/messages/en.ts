@@ -1309,4 +1309,32 @@ export default {
   'staffers.saved': 'The staffer is saved.',
   'staffers.archived': 'The staffer is archived: they no longer take bookings; their past bookings stay.',
   'staffers.hoursSaved': 'The hours are saved.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Rooms, chairs, equipment: what a service needs besides a staffer. A time is offered only while the units it needs are free, and no unit is ever booked twice.',
+  'resources.noLocations': 'Add a location first ({link}): resources belong to one.',
+  'resources.locationsLink': 'Setup → Locations',
+  'resources.tableOf': 'Resources of {location}',
+  'resources.name': 'Name',
+  'resources.type': 'Type',
+  'resources.capacity': 'Capacity',
+  'resources.none': 'No resources yet.',
+  'resources.addButton': 'Add a resource{hidden}',
+  'resources.atHidden': ' at {location}',
+  'resources.addAt': 'Add a resource at {location}',
+  'resources.add': 'Add a resource',
+  'resources.edit': 'Edit the resource',
+  'resources.nameHint': 'Such as Room 1 or Wash station 2.',
+  'resources.typeHint': 'One lowercase word a service asks for: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'How many people it holds; a group class needs a unit at least as big as the class.',
+  'resources.save': 'Save the resource',
+  'resources.addThe': 'Add the resource',
+  'resources.archive': 'Archive',
+  'resources.archiveText':
+    'An archived resource is no longer given to new bookings; the bookings that held it keep naming it.',
+  'resources.archiveButton': 'Archive {name}',
+  'resources.created': 'The resource is added.',
+  'resources.saved': 'The resource is saved.',
+  'resources.archived': 'The resource is archived.',
 };

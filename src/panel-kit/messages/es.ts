@@ -1311,4 +1311,32 @@ export default {
   'staffers.archived':
     'El miembro del equipo se ha archivado: ya no recibe reservas; sus reservas anteriores se conservan.',
   'staffers.hoursSaved': 'El horario se ha guardado.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Salas, sillones, equipos: lo que un servicio necesita además de un miembro del equipo. Un horario solo se ofrece mientras las unidades que necesita están libres, y ninguna unidad se reserva dos veces.',
+  'resources.noLocations': 'Añada primero un centro ({link}): los recursos pertenecen a uno.',
+  'resources.locationsLink': 'Configuración → Centros',
+  'resources.tableOf': 'Recursos de {location}',
+  'resources.name': 'Nombre',
+  'resources.type': 'Tipo',
+  'resources.capacity': 'Capacidad',
+  'resources.none': 'Aún no hay recursos.',
+  'resources.addButton': 'Añadir un recurso{hidden}',
+  'resources.atHidden': ' en {location}',
+  'resources.addAt': 'Añadir un recurso en {location}',
+  'resources.add': 'Añadir un recurso',
+  'resources.edit': 'Editar el recurso',
+  'resources.nameHint': 'Por ejemplo Sala 1 o Lavacabezas 2.',
+  'resources.typeHint': 'Una palabra en minúsculas que pide un servicio: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Cuántas personas admite; una clase en grupo necesita una unidad al menos tan grande como la clase.',
+  'resources.save': 'Guardar el recurso',
+  'resources.addThe': 'Añadir el recurso',
+  'resources.archive': 'Archivar',
+  'resources.archiveText':
+    'Un recurso archivado ya no se asigna a nuevas reservas; las reservas que lo ocuparon lo siguen nombrando.',
+  'resources.archiveButton': 'Archivar {name}',
+  'resources.created': 'El recurso se ha añadido.',
+  'resources.saved': 'El recurso se ha guardado.',
+  'resources.archived': 'El recurso se ha archivado.',
 } satisfies PanelCatalog;

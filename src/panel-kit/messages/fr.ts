@@ -1325,4 +1325,32 @@ export default {
   'staffers.archived':
     'Le membre de l’équipe est archivé : il ne prend plus de réservations ; ses réservations passées restent.',
   'staffers.hoursSaved': 'Les horaires sont enregistrés.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Salles, fauteuils, équipements : ce dont une prestation a besoin en plus d’un membre de l’équipe. Un horaire n’est proposé que si les unités nécessaires sont libres, et aucune unité n’est jamais réservée deux fois.',
+  'resources.noLocations': 'Ajoutez d’abord un lieu ({link}) : les ressources appartiennent à un lieu.',
+  'resources.locationsLink': 'Configuration → Lieux',
+  'resources.tableOf': 'Ressources de {location}',
+  'resources.name': 'Nom',
+  'resources.type': 'Type',
+  'resources.capacity': 'Capacité',
+  'resources.none': 'Aucune ressource pour l’instant.',
+  'resources.addButton': 'Ajouter une ressource{hidden}',
+  'resources.atHidden': ' à {location}',
+  'resources.addAt': 'Ajouter une ressource à {location}',
+  'resources.add': 'Ajouter une ressource',
+  'resources.edit': 'Modifier la ressource',
+  'resources.nameHint': 'Par exemple Salle 1 ou Bac 2.',
+  'resources.typeHint': 'Un mot en minuscules qu’une prestation demande : room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Combien de personnes elle accueille ; un cours collectif demande une unité au moins aussi grande que le cours.',
+  'resources.save': 'Enregistrer la ressource',
+  'resources.addThe': 'Ajouter la ressource',
+  'resources.archive': 'Archiver',
+  'resources.archiveText':
+    'Une ressource archivée n’est plus attribuée aux nouvelles réservations ; les réservations qui l’ont occupée continuent de la nommer.',
+  'resources.archiveButton': 'Archiver {name}',
+  'resources.created': 'La ressource est ajoutée.',
+  'resources.saved': 'La ressource est enregistrée.',
+  'resources.archived': 'La ressource est archivée.',
 } satisfies PanelCatalog;

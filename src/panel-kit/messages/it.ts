@@ -1319,4 +1319,32 @@ export default {
   'staffers.archived':
     'Il membro del personale è stato archiviato: non riceve più prenotazioni; le sue prenotazioni passate restano.',
   'staffers.hoursSaved': 'L’orario è stato salvato.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Sale, poltrone, attrezzature: ciò di cui un servizio ha bisogno oltre a un membro del personale. Un orario è offerto solo finché le unità necessarie sono libere, e nessuna unità è mai prenotata due volte.',
+  'resources.noLocations': 'Aggiungere prima una sede ({link}): le risorse appartengono a una sede.',
+  'resources.locationsLink': 'Configurazione → Sedi',
+  'resources.tableOf': 'Risorse di {location}',
+  'resources.name': 'Nome',
+  'resources.type': 'Tipo',
+  'resources.capacity': 'Capienza',
+  'resources.none': 'Ancora nessuna risorsa.',
+  'resources.addButton': 'Aggiungi una risorsa{hidden}',
+  'resources.atHidden': ' a {location}',
+  'resources.addAt': 'Aggiungi una risorsa a {location}',
+  'resources.add': 'Aggiungi una risorsa',
+  'resources.edit': 'Modifica la risorsa',
+  'resources.nameHint': 'Ad esempio Sala 1 o Lavatesta 2.',
+  'resources.typeHint': 'Una parola minuscola che un servizio richiede: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Quante persone contiene; una lezione di gruppo richiede un’unità grande almeno quanto la lezione.',
+  'resources.save': 'Salva la risorsa',
+  'resources.addThe': 'Aggiungi la risorsa',
+  'resources.archive': 'Archivia',
+  'resources.archiveText':
+    'Una risorsa archiviata non viene più assegnata a nuove prenotazioni; le prenotazioni che l’hanno occupata continuano a nominarla.',
+  'resources.archiveButton': 'Archivia {name}',
+  'resources.created': 'La risorsa è stata aggiunta.',
+  'resources.saved': 'La risorsa è stata salvata.',
+  'resources.archived': 'La risorsa è stata archiviata.',
 } satisfies PanelCatalog;

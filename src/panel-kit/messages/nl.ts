@@ -1311,4 +1311,33 @@ export default {
   'staffers.archived':
     'De medewerker is gearchiveerd: neemt geen boekingen meer aan; eerdere boekingen blijven.',
   'staffers.hoursSaved': 'De werktijden zijn opgeslagen.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Ruimtes, stoelen, apparatuur: wat een dienst naast een medewerker nodig heeft. Een tijd wordt alleen aangeboden zolang de benodigde eenheden vrij zijn, en geen eenheid wordt ooit dubbel geboekt.',
+  'resources.noLocations': 'Voeg eerst een locatie toe ({link}): middelen horen bij een locatie.',
+  'resources.locationsLink': 'Inrichting → Locaties',
+  'resources.tableOf': 'Middelen van {location}',
+  'resources.name': 'Naam',
+  'resources.type': 'Type',
+  'resources.capacity': 'Capaciteit',
+  'resources.none': 'Nog geen middelen.',
+  'resources.addButton': 'Middel toevoegen{hidden}',
+  'resources.atHidden': ' in {location}',
+  'resources.addAt': 'Middel toevoegen in {location}',
+  'resources.add': 'Middel toevoegen',
+  'resources.edit': 'Middel bewerken',
+  'resources.nameHint': 'Bijvoorbeeld Ruimte 1 of Wasplaats 2.',
+  'resources.typeHint':
+    'Eén woord in kleine letters waar een dienst om vraagt: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Hoeveel mensen het bevat; een groepsles heeft een eenheid nodig die minstens zo groot is als de les.',
+  'resources.save': 'Middel opslaan',
+  'resources.addThe': 'Middel toevoegen',
+  'resources.archive': 'Archiveren',
+  'resources.archiveText':
+    'Een gearchiveerd middel wordt niet meer aan nieuwe boekingen toegewezen; de boekingen die het bezetten, blijven het noemen.',
+  'resources.archiveButton': '{name} archiveren',
+  'resources.created': 'Het middel is toegevoegd.',
+  'resources.saved': 'Het middel is opgeslagen.',
+  'resources.archived': 'Het middel is gearchiveerd.',
 } satisfies PanelCatalog;

@@ -1316,4 +1316,33 @@ export default {
   'staffers.archived':
     'Pracownik został zarchiwizowany: nie przyjmuje już rezerwacji; jego wcześniejsze rezerwacje pozostają.',
   'staffers.hoursSaved': 'Godziny pracy zostały zapisane.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Sale, fotele, sprzęt: czego usługa potrzebuje oprócz pracownika. Termin jest oferowany tylko wtedy, gdy potrzebne jednostki są wolne, i żadna jednostka nie jest nigdy zarezerwowana dwa razy.',
+  'resources.noLocations': 'Najpierw dodaj lokalizację ({link}): zasoby należą do jednej z nich.',
+  'resources.locationsLink': 'Konfiguracja → Lokalizacje',
+  'resources.tableOf': 'Zasoby w {location}',
+  'resources.name': 'Nazwa',
+  'resources.type': 'Typ',
+  'resources.capacity': 'Pojemność',
+  'resources.none': 'Brak zasobów.',
+  'resources.addButton': 'Dodaj zasób{hidden}',
+  'resources.atHidden': ' w {location}',
+  'resources.addAt': 'Dodaj zasób w {location}',
+  'resources.add': 'Dodaj zasób',
+  'resources.edit': 'Edytuj zasób',
+  'resources.nameHint': 'Na przykład Sala 1 lub Myjnia 2.',
+  'resources.typeHint':
+    'Jedno słowo małymi literami, o które prosi usługa: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Ile osób mieści; zajęcia grupowe wymagają jednostki co najmniej tak dużej jak grupa.',
+  'resources.save': 'Zapisz zasób',
+  'resources.addThe': 'Dodaj zasób',
+  'resources.archive': 'Archiwizuj',
+  'resources.archiveText':
+    'Zarchiwizowany zasób nie jest już przydzielany nowym rezerwacjom; rezerwacje, które go zajmowały, nadal go wymieniają.',
+  'resources.archiveButton': 'Archiwizuj {name}',
+  'resources.created': 'Zasób został dodany.',
+  'resources.saved': 'Zasób został zapisany.',
+  'resources.archived': 'Zasób został zarchiwizowany.',
 } satisfies PanelCatalog;

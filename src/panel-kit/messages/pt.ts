@@ -1309,4 +1309,32 @@ export default {
   'staffers.archived':
     'O membro da equipa foi arquivado: já não recebe reservas; as suas reservas anteriores mantêm-se.',
   'staffers.hoursSaved': 'O horário foi guardado.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Salas, cadeiras, equipamentos: o que um serviço precisa além de um membro da equipa. Um horário só é oferecido enquanto as unidades de que precisa estão livres, e nenhuma unidade é reservada duas vezes.',
+  'resources.noLocations': 'Adicione primeiro um local ({link}): os recursos pertencem a um local.',
+  'resources.locationsLink': 'Configuração → Locais',
+  'resources.tableOf': 'Recursos de {location}',
+  'resources.name': 'Nome',
+  'resources.type': 'Tipo',
+  'resources.capacity': 'Capacidade',
+  'resources.none': 'Ainda não há recursos.',
+  'resources.addButton': 'Adicionar um recurso{hidden}',
+  'resources.atHidden': ' em {location}',
+  'resources.addAt': 'Adicionar um recurso em {location}',
+  'resources.add': 'Adicionar um recurso',
+  'resources.edit': 'Editar o recurso',
+  'resources.nameHint': 'Por exemplo Sala 1 ou Lavatório 2.',
+  'resources.typeHint': 'Uma palavra em minúsculas que um serviço pede: room, chair, wash-station, court.',
+  'resources.capacityHint':
+    'Quantas pessoas comporta; uma aula em grupo precisa de uma unidade pelo menos tão grande como a aula.',
+  'resources.save': 'Guardar o recurso',
+  'resources.addThe': 'Adicionar o recurso',
+  'resources.archive': 'Arquivar',
+  'resources.archiveText':
+    'Um recurso arquivado deixa de ser atribuído a novas reservas; as reservas que o ocuparam continuam a nomeá-lo.',
+  'resources.archiveButton': 'Arquivar {name}',
+  'resources.created': 'O recurso foi adicionado.',
+  'resources.saved': 'O recurso foi guardado.',
+  'resources.archived': 'O recurso foi arquivado.',
 } satisfies PanelCatalog;

@@ -1301,4 +1301,31 @@ export default {
   'staffers.archived':
     'Працівника архівовано: він більше не приймає бронювань; його минулі бронювання залишаються.',
   'staffers.hoursSaved': 'Години збережено.',
+  // Setup → Resources (resources.page.tsx, resources.routes.ts).
+  'resources.lead':
+    'Кімнати, крісла, обладнання: що потрібно послузі, крім працівника. Час пропонується лише тоді, коли потрібні одиниці вільні, і жодна одиниця ніколи не бронюється двічі.',
+  'resources.noLocations': 'Спершу додайте локацію ({link}): ресурси належать до неї.',
+  'resources.locationsLink': 'Налаштування → Локації',
+  'resources.tableOf': 'Ресурси в {location}',
+  'resources.name': 'Назва',
+  'resources.type': 'Тип',
+  'resources.capacity': 'Місткість',
+  'resources.none': 'Ще немає ресурсів.',
+  'resources.addButton': 'Додати ресурс{hidden}',
+  'resources.atHidden': ' у {location}',
+  'resources.addAt': 'Додати ресурс у {location}',
+  'resources.add': 'Додати ресурс',
+  'resources.edit': 'Редагувати ресурс',
+  'resources.nameHint': 'Наприклад, Кімната 1 або Мийка 2.',
+  'resources.typeHint': 'Одне слово малими літерами, яке запитує послуга: room, chair, wash-station, court.',
+  'resources.capacityHint': 'Скільки людей вміщує; груповому заняттю потрібна одиниця, не менша за групу.',
+  'resources.save': 'Зберегти ресурс',
+  'resources.addThe': 'Додати ресурс',
+  'resources.archive': 'Архівувати',
+  'resources.archiveText':
+    'Архівований ресурс більше не призначається новим бронюванням; бронювання, що його займали, і далі його називають.',
+  'resources.archiveButton': 'Архівувати {name}',
+  'resources.created': 'Ресурс додано.',
+  'resources.saved': 'Ресурс збережено.',
+  'resources.archived': 'Ресурс архівовано.',
 } satisfies PanelCatalog;
