@@ -1270,7 +1270,7 @@ export default {
   'services.bufferAfterHint': 'Zeit, die danach zum Aufräumen frei bleibt.',
   'services.resources': 'Benötigte Ressourcen',
   'services.resourcesHint':
-    'Räume, Stühle, Geräte, die sie für ihre ganze Dauer belegt (Einrichtung → Ressourcen), nach Typ: Raum, 2 Stuhl. Leer: keine.',
+    'Räume, Stühle, Geräte, die sie für ihre ganze Dauer belegt (Einrichtung → Ressourcen), nach Typ: room, 2 chair. Leer: keine.',
   'services.offeredAt': 'Angeboten an',
   'services.noLocations':
     'Legen Sie zuerst einen Standort an (Einrichtung → Standorte), um die Leistung irgendwo anzubieten.',

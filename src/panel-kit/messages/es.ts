@@ -1251,7 +1251,7 @@ export default {
   'services.bufferAfterHint': 'Tiempo libre después, para recoger.',
   'services.resources': 'Recursos necesarios',
   'services.resourcesHint':
-    'Salas, sillones, equipos que ocupa durante toda su duración (Configuración → Recursos), por tipo: sala, 2 sillón. Vacío: ninguno.',
+    'Salas, sillones, equipos que ocupa durante toda su duración (Configuración → Recursos), por tipo: room, 2 chair. Vacío: ninguno.',
   'services.offeredAt': 'Se ofrece en',
   'services.noLocations':
     'Añada primero un centro (Configuración → Centros) para ofrecer el servicio en algún sitio.',

@@ -1264,7 +1264,7 @@ export default {
   'services.bufferAfterHint': 'Temps laissé libre après, pour ranger.',
   'services.resources': 'Ressources nécessaires',
   'services.resourcesHint':
-    'Salles, fauteuils, équipements qu’elle occupe pendant toute sa durée (Configuration → Ressources), par type : salle, 2 fauteuil. Vide : aucune.',
+    'Salles, fauteuils, équipements qu’elle occupe pendant toute sa durée (Configuration → Ressources), par type : room, 2 chair. Vide : aucune.',
   'services.offeredAt': 'Proposée à',
   'services.noLocations':
     'Ajoutez d’abord un lieu (Configuration → Lieux) pour proposer la prestation quelque part.',

@@ -1259,7 +1259,7 @@ export default {
   'services.bufferAfterHint': 'Tempo lasciato libero dopo, per riordinare.',
   'services.resources': 'Risorse necessarie',
   'services.resourcesHint':
-    'Sale, poltrone, attrezzature che occupa per tutta la durata (Configurazione → Risorse), per tipo: sala, 2 poltrona. Vuoto: nessuna.',
+    'Sale, poltrone, attrezzature che occupa per tutta la durata (Configurazione → Risorse), per tipo: room, 2 chair. Vuoto: nessuna.',
   'services.offeredAt': 'Offerto presso',
   'services.noLocations':
     'Aggiungere prima una sede (Configurazione → Sedi) per offrire il servizio da qualche parte.',

@@ -1251,7 +1251,7 @@ export default {
   'services.bufferAfterHint': 'Tijd die erna vrij blijft, om op te ruimen.',
   'services.resources': 'Benodigde middelen',
   'services.resourcesHint':
-    'Ruimtes, stoelen, apparatuur die het de hele duur bezet (Inrichting → Middelen), per type: ruimte, 2 stoel. Leeg: geen.',
+    'Ruimtes, stoelen, apparatuur die het de hele duur bezet (Inrichting → Middelen), per type: room, 2 chair. Leeg: geen.',
   'services.offeredAt': 'Aangeboden op',
   'services.noLocations':
     'Voeg eerst een locatie toe (Inrichting → Locaties) om de dienst ergens aan te bieden.',

@@ -1256,7 +1256,7 @@ export default {
   'services.bufferAfterHint': 'Czas wolny po, na sprzątanie.',
   'services.resources': 'Potrzebne zasoby',
   'services.resourcesHint':
-    'Sale, fotele, sprzęt zajmowane przez cały czas trwania (Konfiguracja → Zasoby), według typu: sala, 2 fotel. Puste: brak.',
+    'Sale, fotele, sprzęt zajmowane przez cały czas trwania (Konfiguracja → Zasoby), według typu: room, 2 chair. Puste: brak.',
   'services.offeredAt': 'Oferowana w',
   'services.noLocations':
     'Najpierw dodaj lokalizację (Konfiguracja → Lokalizacje), aby gdzieś oferować usługę.',

@@ -1249,7 +1249,7 @@ export default {
   'services.bufferAfterHint': 'Tempo mantido livre depois, para arrumar.',
   'services.resources': 'Recursos necessários',
   'services.resourcesHint':
-    'Salas, cadeiras, equipamentos que ocupa durante toda a duração (Configuração → Recursos), por tipo: sala, 2 cadeira. Vazio: nenhum.',
+    'Salas, cadeiras, equipamentos que ocupa durante toda a duração (Configuração → Recursos), por tipo: room, 2 chair. Vazio: nenhum.',
   'services.offeredAt': 'Oferecido em',
   'services.noLocations':
     'Adicione primeiro um local (Configuração → Locais) para oferecer o serviço em algum lugar.',

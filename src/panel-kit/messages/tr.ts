@@ -1229,7 +1229,7 @@ export default {
   'services.bufferAfterHint': 'Toparlanmak için sonrasında boş bırakılan süre.',
   'services.resources': 'Gereken kaynaklar',
   'services.resourcesHint':
-    'Tüm süresi boyunca kullandığı odalar, koltuklar, ekipman (Kurulum → Kaynaklar), türe göre: oda, 2 koltuk. Boş: yok.',
+    'Tüm süresi boyunca kullandığı odalar, koltuklar, ekipman (Kurulum → Kaynaklar), türe göre: room, 2 chair. Boş: yok.',
   'services.offeredAt': 'Sunulduğu yerler',
   'services.noLocations': 'Hizmeti bir yerde sunmak için önce bir şube ekleyin (Kurulum → Şubeler).',
   'services.save': 'Hizmeti kaydet',
