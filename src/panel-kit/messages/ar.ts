@@ -1299,4 +1299,15 @@ export default {
   'resources.created': 'أُضيف المورد.',
   'resources.saved': 'حُفظ المورد.',
   'resources.archived': 'أُرشف المورد.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} في {location}، هذا الأسبوع ({timezone})',
+  'week.labelSaved': 'هذا الأسبوع كما حُفظ ({timezone})',
+  'week.nextDay': '{range} (اليوم التالي)',
+  'week.off': '{day} عطلة',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {استراحة} other {استراحات}} {breaks})',
+  'week.changed': '{text} (تغيّر لهذا التاريخ)',
+  'week.working': 'عمل',
+  'week.break': 'استراحة',
+  'week.notWorking': 'خارج العمل · * ساعات تغيّرت لذلك التاريخ',
 } satisfies PanelCatalog;

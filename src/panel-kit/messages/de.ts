@@ -1360,4 +1360,15 @@ export default {
   'resources.created': 'Die Ressource ist hinzugefügt.',
   'resources.saved': 'Die Ressource ist gespeichert.',
   'resources.archived': 'Die Ressource ist archiviert.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} in {location}, diese Woche ({timezone})',
+  'week.labelSaved': 'Diese Woche wie gespeichert ({timezone})',
+  'week.nextDay': '{range} (nächster Tag)',
+  'week.off': '{day} frei',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {Pause} other {Pausen}} {breaks})',
+  'week.changed': '{text} (für dieses Datum geändert)',
+  'week.working': 'Arbeitszeit',
+  'week.break': 'Pause',
+  'week.notWorking': 'Keine Arbeitszeit · * Zeiten für dieses Datum geändert',
 } satisfies PanelCatalog;

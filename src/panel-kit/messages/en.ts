@@ -1337,4 +1337,15 @@ export default {
   'resources.created': 'The resource is added.',
   'resources.saved': 'The resource is saved.',
   'resources.archived': 'The resource is archived.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} at {location}, this week ({timezone})',
+  'week.labelSaved': 'This week as saved ({timezone})',
+  'week.nextDay': '{range} (next day)',
+  'week.off': '{day} off',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {break} other {breaks}} {breaks})',
+  'week.changed': '{text} (changed for this date)',
+  'week.working': 'Working',
+  'week.break': 'Break',
+  'week.notWorking': 'Not working · * hours changed for that date',
 };

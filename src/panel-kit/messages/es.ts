@@ -1339,4 +1339,15 @@ export default {
   'resources.created': 'El recurso se ha añadido.',
   'resources.saved': 'El recurso se ha guardado.',
   'resources.archived': 'El recurso se ha archivado.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} en {location}, esta semana ({timezone})',
+  'week.labelSaved': 'Esta semana tal como se guardó ({timezone})',
+  'week.nextDay': '{range} (día siguiente)',
+  'week.off': '{day} libre',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {pausa} other {pausas}} {breaks})',
+  'week.changed': '{text} (cambiado para esta fecha)',
+  'week.working': 'Trabajo',
+  'week.break': 'Pausa',
+  'week.notWorking': 'Sin trabajo · * horario cambiado para esa fecha',
 } satisfies PanelCatalog;

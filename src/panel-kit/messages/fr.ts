@@ -1353,4 +1353,15 @@ export default {
   'resources.created': 'La ressource est ajoutée.',
   'resources.saved': 'La ressource est enregistrée.',
   'resources.archived': 'La ressource est archivée.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} à {location}, cette semaine ({timezone})',
+  'week.labelSaved': 'Cette semaine telle qu’enregistrée ({timezone})',
+  'week.nextDay': '{range} (jour suivant)',
+  'week.off': '{day} repos',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {pause} other {pauses}} {breaks})',
+  'week.changed': '{text} (modifié pour cette date)',
+  'week.working': 'Travail',
+  'week.break': 'Pause',
+  'week.notWorking': 'Hors travail · * horaires modifiés pour cette date',
 } satisfies PanelCatalog;

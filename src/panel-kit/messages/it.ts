@@ -1347,4 +1347,15 @@ export default {
   'resources.created': 'La risorsa è stata aggiunta.',
   'resources.saved': 'La risorsa è stata salvata.',
   'resources.archived': 'La risorsa è stata archiviata.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} a {location}, questa settimana ({timezone})',
+  'week.labelSaved': 'Questa settimana come salvata ({timezone})',
+  'week.nextDay': '{range} (giorno dopo)',
+  'week.off': '{day} libero',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {pausa} other {pause}} {breaks})',
+  'week.changed': '{text} (modificato per questa data)',
+  'week.working': 'Lavoro',
+  'week.break': 'Pausa',
+  'week.notWorking': 'Non al lavoro · * orario modificato per quella data',
 } satisfies PanelCatalog;

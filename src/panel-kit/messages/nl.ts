@@ -1340,4 +1340,15 @@ export default {
   'resources.created': 'Het middel is toegevoegd.',
   'resources.saved': 'Het middel is opgeslagen.',
   'resources.archived': 'Het middel is gearchiveerd.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} in {location}, deze week ({timezone})',
+  'week.labelSaved': 'Deze week zoals opgeslagen ({timezone})',
+  'week.nextDay': '{range} (volgende dag)',
+  'week.off': '{day} vrij',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {pauze} other {pauzes}} {breaks})',
+  'week.changed': '{text} (gewijzigd voor deze datum)',
+  'week.working': 'Werk',
+  'week.break': 'Pauze',
+  'week.notWorking': 'Niet aan het werk · * tijden gewijzigd voor die datum',
 } satisfies PanelCatalog;

@@ -1345,4 +1345,15 @@ export default {
   'resources.created': 'Zasób został dodany.',
   'resources.saved': 'Zasób został zapisany.',
   'resources.archived': 'Zasób został zarchiwizowany.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} w {location}, ten tydzień ({timezone})',
+  'week.labelSaved': 'Ten tydzień jak zapisano ({timezone})',
+  'week.nextDay': '{range} (następny dzień)',
+  'week.off': '{day} wolne',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {przerwa} other {przerwy}} {breaks})',
+  'week.changed': '{text} (zmienione na tę datę)',
+  'week.working': 'Praca',
+  'week.break': 'Przerwa',
+  'week.notWorking': 'Bez pracy · * godziny zmienione na tę datę',
 } satisfies PanelCatalog;

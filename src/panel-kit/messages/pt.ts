@@ -1337,4 +1337,15 @@ export default {
   'resources.created': 'O recurso foi adicionado.',
   'resources.saved': 'O recurso foi guardado.',
   'resources.archived': 'O recurso foi arquivado.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} em {location}, esta semana ({timezone})',
+  'week.labelSaved': 'Esta semana tal como guardada ({timezone})',
+  'week.nextDay': '{range} (dia seguinte)',
+  'week.off': '{day} folga',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {pausa} other {pausas}} {breaks})',
+  'week.changed': '{text} (alterado para esta data)',
+  'week.working': 'Trabalho',
+  'week.break': 'Pausa',
+  'week.notWorking': 'Sem trabalho · * horário alterado para essa data',
 } satisfies PanelCatalog;

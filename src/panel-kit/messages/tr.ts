@@ -1313,4 +1313,15 @@ export default {
   'resources.created': 'Kaynak eklendi.',
   'resources.saved': 'Kaynak kaydedildi.',
   'resources.archived': 'Kaynak arşivlendi.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name}, {location}, bu hafta ({timezone})',
+  'week.labelSaved': 'Kaydedildiği hâliyle bu hafta ({timezone})',
+  'week.nextDay': '{range} (ertesi gün)',
+  'week.off': '{day} izinli',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, other {mola}} {breaks})',
+  'week.changed': '{text} (bu tarih için değiştirildi)',
+  'week.working': 'Çalışma',
+  'week.break': 'Mola',
+  'week.notWorking': 'Çalışma yok · * o tarih için değiştirilen saatler',
 } satisfies PanelCatalog;

@@ -1328,4 +1328,15 @@ export default {
   'resources.created': 'Ресурс додано.',
   'resources.saved': 'Ресурс збережено.',
   'resources.archived': 'Ресурс архівовано.',
+  // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
+  'week.label': '{name} у {location}, цей тиждень ({timezone})',
+  'week.labelSaved': 'Цей тиждень, як збережено ({timezone})',
+  'week.nextDay': '{range} (наступний день)',
+  'week.off': '{day} вихідний',
+  'week.hours': '{day} {ranges}',
+  'week.hoursBreaks': '{day} {ranges} ({count, plural, one {перерва} other {перерви}} {breaks})',
+  'week.changed': '{text} (змінено на цю дату)',
+  'week.working': 'Робота',
+  'week.break': 'Перерва',
+  'week.notWorking': 'Не працює · * години змінено на цю дату',
 } satisfies PanelCatalog;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getLocation } from '../../locations/locations.service.js';
 import type { FormState } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -67,7 +68,8 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         preview: WeekPreview({
           days: weekOf(schedule, mondayOf(today)),
           today,
-          label: `This week as saved (${location.timezone})`,
+          label: panelTextOf(request).t('week.labelSaved', { timezone: location.timezone }),
+          text: panelTextOf(request),
         }),
         notice: saved && status === 200 ? 'The hours are saved.' : undefined,
       }),

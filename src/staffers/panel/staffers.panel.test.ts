@@ -190,6 +190,10 @@ describe('Setup → Staff and hours in other languages', () => {
     expect(page.body).toContain('Die Arbeitszeiten sind gespeichert.');
     expect(page.body).toContain('<h2>Profil und Leistungen</h2>');
     expect(page.body).toContain('Arbeitszeiten in Wien bearbeiten');
+    // The week preview: its label, legend and weekday names in German.
+    expect(page.body).toMatch(/<figcaption>Jana Kraus in Berlin Mitte, diese Woche \(/);
+    expect(page.body).toContain('Keine Arbeitszeit · * Zeiten für dieses Datum geändert');
+    expect(page.body).toMatch(/<li>Mo\.? \d\d /);
     expect(page.body).toContain('Jana Kraus archivieren');
   });
 

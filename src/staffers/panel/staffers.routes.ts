@@ -107,7 +107,12 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           ? WeekPreview({
               days: weekOf(schedule, mondayOf(today)),
               today,
-              label: `${fullName(staffer)} at ${location.name}, this week (${location.timezone})`,
+              label: text.t('week.label', {
+                name: fullName(staffer),
+                location: location.name,
+                timezone: location.timezone,
+              }),
+              text,
             })
           : null,
       };
