@@ -1371,4 +1371,31 @@ export default {
   'week.working': 'Arbeitszeit',
   'week.break': 'Pause',
   'week.notWorking': 'Keine Arbeitszeit · * Zeiten für dieses Datum geändert',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Arbeitszeiten von {name}',
+  'hoursPage.heading': 'Arbeitszeiten von {name} in {location}',
+  'hoursPage.lead':
+    'Zeiten in der Ortszeit des Standorts ({timezone}). Ein Zeitraum, der vor oder bei seinem Beginn endet, läuft über Mitternacht (18:00–00:00 endet um Mitternacht).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} von',
+  'hoursPage.until': '{label} bis',
+  'hoursPage.dayWorking': '{day} Arbeitszeit',
+  'hoursPage.dayBreak': '{day} Pause',
+  'hoursPage.everyWeek': 'Jede Woche',
+  'hoursPage.weekHint':
+    'Lassen Sie einen Tag für einen freien Tag leer. Pausen müssen innerhalb der Arbeitszeit des Tages liegen.',
+  'hoursPage.day': 'Tag',
+  'hoursPage.breaks': 'Pausen',
+  'hoursPage.overrides': 'Abweichende Tage',
+  'hoursPage.overridesHint':
+    'Ein Datum hier ersetzt Arbeitszeit und Pausen seines Wochentags: ein freier Tag oder besondere Zeiten. Füllen Sie das leere Datum aus, um eines hinzuzufügen, „Weiteres Datum“ für mehr; kreuzen Sie „Dieses Datum entfernen“ an, um eines zu streichen.',
+  'hoursPage.dateOf': 'Datum {date}',
+  'hoursPage.newDate': 'Neues Datum {n}',
+  'hoursPage.date': 'Datum',
+  'hoursPage.thatDay': 'An dem Tag',
+  'hoursPage.dayOff': 'Frei',
+  'hoursPage.special': 'Besondere Zeiten',
+  'hoursPage.remove': 'Dieses Datum entfernen',
+  'hoursPage.save': 'Arbeitszeiten speichern',
+  'hoursPage.addDate': 'Weiteres Datum',
 } satisfies PanelCatalog;

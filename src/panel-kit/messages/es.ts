@@ -1350,4 +1350,31 @@ export default {
   'week.working': 'Trabajo',
   'week.break': 'Pausa',
   'week.notWorking': 'Sin trabajo · * horario cambiado para esa fecha',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Horario de {name}',
+  'hoursPage.heading': 'Horario de {name} en {location}',
+  'hoursPage.lead':
+    'Horas locales del centro ({timezone}). Un tramo que termina antes o al empezar pasa de medianoche (18:00–00:00 termina a medianoche).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} desde',
+  'hoursPage.until': '{label} hasta',
+  'hoursPage.dayWorking': '{day} horario de trabajo',
+  'hoursPage.dayBreak': '{day} pausa',
+  'hoursPage.everyWeek': 'Cada semana',
+  'hoursPage.weekHint':
+    'Deje un día vacío para un día libre. Las pausas deben estar dentro del horario de trabajo del día.',
+  'hoursPage.day': 'Día',
+  'hoursPage.breaks': 'Pausas',
+  'hoursPage.overrides': 'Fechas especiales',
+  'hoursPage.overridesHint':
+    'Una fecha aquí sustituye el horario y las pausas de su día de la semana: un día libre u horario especial. Rellene la fecha vacía para añadir una, «Añadir otra fecha» para más; marque «Quitar esta fecha» para eliminar una.',
+  'hoursPage.dateOf': 'Fecha {date}',
+  'hoursPage.newDate': 'Nueva fecha {n}',
+  'hoursPage.date': 'Fecha',
+  'hoursPage.thatDay': 'Ese día',
+  'hoursPage.dayOff': 'Libre',
+  'hoursPage.special': 'Horario especial',
+  'hoursPage.remove': 'Quitar esta fecha',
+  'hoursPage.save': 'Guardar el horario',
+  'hoursPage.addDate': 'Añadir otra fecha',
 } satisfies PanelCatalog;

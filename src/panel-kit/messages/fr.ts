@@ -1364,4 +1364,31 @@ export default {
   'week.working': 'Travail',
   'week.break': 'Pause',
   'week.notWorking': 'Hors travail · * horaires modifiés pour cette date',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Horaires de {name}',
+  'hoursPage.heading': 'Horaires de {name} à {location}',
+  'hoursPage.lead':
+    'Heures locales du lieu ({timezone}). Une plage qui finit avant ou à son début passe minuit (18:00–00:00 finit à minuit).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} de',
+  'hoursPage.until': '{label} à',
+  'hoursPage.dayWorking': '{day} horaires de travail',
+  'hoursPage.dayBreak': '{day} pause',
+  'hoursPage.everyWeek': 'Chaque semaine',
+  'hoursPage.weekHint':
+    'Laissez un jour vide pour un jour de repos. Les pauses doivent se trouver dans les horaires de travail du jour.',
+  'hoursPage.day': 'Jour',
+  'hoursPage.breaks': 'Pauses',
+  'hoursPage.overrides': 'Dates particulières',
+  'hoursPage.overridesHint':
+    'Une date ici remplace les horaires et pauses de son jour de la semaine : un jour de repos ou des horaires spéciaux. Remplissez la date vide pour en ajouter une, « Ajouter une autre date » pour davantage ; cochez « Retirer cette date » pour en supprimer une.',
+  'hoursPage.dateOf': 'Date {date}',
+  'hoursPage.newDate': 'Nouvelle date {n}',
+  'hoursPage.date': 'Date',
+  'hoursPage.thatDay': 'Ce jour-là',
+  'hoursPage.dayOff': 'Repos',
+  'hoursPage.special': 'Horaires spéciaux',
+  'hoursPage.remove': 'Retirer cette date',
+  'hoursPage.save': 'Enregistrer les horaires',
+  'hoursPage.addDate': 'Ajouter une autre date',
 } satisfies PanelCatalog;

@@ -1358,4 +1358,31 @@ export default {
   'week.working': 'Lavoro',
   'week.break': 'Pausa',
   'week.notWorking': 'Non al lavoro · * orario modificato per quella data',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Orario di {name}',
+  'hoursPage.heading': 'Orario di {name} a {location}',
+  'hoursPage.lead':
+    'Orari locali della sede ({timezone}). Una fascia che finisce prima o all’inizio passa la mezzanotte (18:00–00:00 finisce a mezzanotte).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} dalle',
+  'hoursPage.until': '{label} alle',
+  'hoursPage.dayWorking': '{day} orario di lavoro',
+  'hoursPage.dayBreak': '{day} pausa',
+  'hoursPage.everyWeek': 'Ogni settimana',
+  'hoursPage.weekHint':
+    'Lasciare vuoto un giorno per un giorno libero. Le pause devono stare nell’orario di lavoro del giorno.',
+  'hoursPage.day': 'Giorno',
+  'hoursPage.breaks': 'Pause',
+  'hoursPage.overrides': 'Date particolari',
+  'hoursPage.overridesHint':
+    'Una data qui sostituisce orario e pause del suo giorno della settimana: un giorno libero o un orario speciale. Compilare la data vuota per aggiungerne una, «Aggiungi un’altra data» per altre; spuntare «Rimuovi questa data» per toglierne una.',
+  'hoursPage.dateOf': 'Data {date}',
+  'hoursPage.newDate': 'Nuova data {n}',
+  'hoursPage.date': 'Data',
+  'hoursPage.thatDay': 'Quel giorno',
+  'hoursPage.dayOff': 'Libero',
+  'hoursPage.special': 'Orario speciale',
+  'hoursPage.remove': 'Rimuovi questa data',
+  'hoursPage.save': 'Salva l’orario',
+  'hoursPage.addDate': 'Aggiungi un’altra data',
 } satisfies PanelCatalog;

@@ -1351,4 +1351,31 @@ export default {
   'week.working': 'Werk',
   'week.break': 'Pauze',
   'week.notWorking': 'Niet aan het werk · * tijden gewijzigd voor die datum',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Werktijden van {name}',
+  'hoursPage.heading': 'Werktijden van {name} in {location}',
+  'hoursPage.lead':
+    'Tijden in de lokale tijd van de locatie ({timezone}). Een periode die eindigt op of vóór het begin loopt over middernacht (18:00–00:00 eindigt om middernacht).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} van',
+  'hoursPage.until': '{label} tot',
+  'hoursPage.dayWorking': '{day} werktijden',
+  'hoursPage.dayBreak': '{day} pauze',
+  'hoursPage.everyWeek': 'Elke week',
+  'hoursPage.weekHint':
+    'Laat een dag leeg voor een vrije dag. Pauzes moeten binnen de werktijden van de dag vallen.',
+  'hoursPage.day': 'Dag',
+  'hoursPage.breaks': 'Pauzes',
+  'hoursPage.overrides': 'Afwijkende data',
+  'hoursPage.overridesHint':
+    'Een datum hier vervangt de werktijden en pauzes van die weekdag: een vrije dag of speciale tijden. Vul de lege datum in om er een toe te voegen, „Nog een datum” voor meer; vink „Deze datum verwijderen” aan om er een te schrappen.',
+  'hoursPage.dateOf': 'Datum {date}',
+  'hoursPage.newDate': 'Nieuwe datum {n}',
+  'hoursPage.date': 'Datum',
+  'hoursPage.thatDay': 'Die dag',
+  'hoursPage.dayOff': 'Vrij',
+  'hoursPage.special': 'Speciale tijden',
+  'hoursPage.remove': 'Deze datum verwijderen',
+  'hoursPage.save': 'Werktijden opslaan',
+  'hoursPage.addDate': 'Nog een datum',
 } satisfies PanelCatalog;

@@ -1356,4 +1356,31 @@ export default {
   'week.working': 'Praca',
   'week.break': 'Przerwa',
   'week.notWorking': 'Bez pracy · * godziny zmienione na tę datę',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Godziny pracy: {name}',
+  'hoursPage.heading': 'Godziny pracy: {name} w {location}',
+  'hoursPage.lead':
+    'Godziny w czasie lokalnym lokalizacji ({timezone}). Przedział kończący się przed swoim początkiem lub w nim przechodzi przez północ (18:00–00:00 kończy się o północy).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} od',
+  'hoursPage.until': '{label} do',
+  'hoursPage.dayWorking': '{day} godziny pracy',
+  'hoursPage.dayBreak': '{day} przerwa',
+  'hoursPage.everyWeek': 'Co tydzień',
+  'hoursPage.weekHint':
+    'Pozostaw dzień pusty, jeśli jest wolny. Przerwy muszą mieścić się w godzinach pracy danego dnia.',
+  'hoursPage.day': 'Dzień',
+  'hoursPage.breaks': 'Przerwy',
+  'hoursPage.overrides': 'Wyjątki w datach',
+  'hoursPage.overridesHint':
+    'Data tutaj zastępuje godziny pracy i przerwy jej dnia tygodnia: dzień wolny lub specjalne godziny. Wypełnij pustą datę, aby ją dodać, „Dodaj kolejną datę”, aby dodać więcej; zaznacz „Usuń tę datę”, aby ją usunąć.',
+  'hoursPage.dateOf': 'Data {date}',
+  'hoursPage.newDate': 'Nowa data {n}',
+  'hoursPage.date': 'Data',
+  'hoursPage.thatDay': 'Tego dnia',
+  'hoursPage.dayOff': 'Wolne',
+  'hoursPage.special': 'Specjalne godziny',
+  'hoursPage.remove': 'Usuń tę datę',
+  'hoursPage.save': 'Zapisz godziny',
+  'hoursPage.addDate': 'Dodaj kolejną datę',
 } satisfies PanelCatalog;

@@ -1348,4 +1348,31 @@ export default {
   'week.working': 'Trabalho',
   'week.break': 'Pausa',
   'week.notWorking': 'Sem trabalho · * horário alterado para essa data',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Horário de {name}',
+  'hoursPage.heading': 'Horário de {name} em {location}',
+  'hoursPage.lead':
+    'Horas locais do local ({timezone}). Um intervalo que termina antes ou no seu início passa da meia-noite (18:00–00:00 termina à meia-noite).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} das',
+  'hoursPage.until': '{label} às',
+  'hoursPage.dayWorking': '{day} horário de trabalho',
+  'hoursPage.dayBreak': '{day} pausa',
+  'hoursPage.everyWeek': 'Todas as semanas',
+  'hoursPage.weekHint':
+    'Deixe um dia vazio para um dia de folga. As pausas têm de ficar dentro do horário de trabalho do dia.',
+  'hoursPage.day': 'Dia',
+  'hoursPage.breaks': 'Pausas',
+  'hoursPage.overrides': 'Datas especiais',
+  'hoursPage.overridesHint':
+    'Uma data aqui substitui o horário e as pausas do seu dia da semana: uma folga ou um horário especial. Preencha a data vazia para adicionar uma, «Adicionar outra data» para mais; marque «Remover esta data» para retirar uma.',
+  'hoursPage.dateOf': 'Data {date}',
+  'hoursPage.newDate': 'Nova data {n}',
+  'hoursPage.date': 'Data',
+  'hoursPage.thatDay': 'Nesse dia',
+  'hoursPage.dayOff': 'Folga',
+  'hoursPage.special': 'Horário especial',
+  'hoursPage.remove': 'Remover esta data',
+  'hoursPage.save': 'Guardar o horário',
+  'hoursPage.addDate': 'Adicionar outra data',
 } satisfies PanelCatalog;

@@ -1339,4 +1339,31 @@ export default {
   'week.working': 'Робота',
   'week.break': 'Перерва',
   'week.notWorking': 'Не працює · * години змінено на цю дату',
+  // A staffer's hours at a location (schedules/panel/schedule.page.tsx).
+  'hoursPage.title': 'Робочий час: {name}',
+  'hoursPage.heading': 'Робочий час: {name} у {location}',
+  'hoursPage.lead':
+    'Час — місцевий час локації ({timezone}). Проміжок, що закінчується до свого початку або в нього, переходить через північ (18:00–00:00 закінчується опівночі).',
+  'hoursPage.rangeN': '{label} {n}',
+  'hoursPage.from': '{label} з',
+  'hoursPage.until': '{label} до',
+  'hoursPage.dayWorking': '{day} робочий час',
+  'hoursPage.dayBreak': '{day} перерва',
+  'hoursPage.everyWeek': 'Щотижня',
+  'hoursPage.weekHint':
+    'Залиште день порожнім, якщо він вихідний. Перерви мають бути в межах робочого часу дня.',
+  'hoursPage.day': 'День',
+  'hoursPage.breaks': 'Перерви',
+  'hoursPage.overrides': 'Особливі дати',
+  'hoursPage.overridesHint':
+    'Дата тут замінює робочий час і перерви її дня тижня: вихідний або особливий час. Заповніть порожню дату, щоб додати її, «Додати ще дату» — для більшої кількості; позначте «Вилучити цю дату», щоб прибрати її.',
+  'hoursPage.dateOf': 'Дата {date}',
+  'hoursPage.newDate': 'Нова дата {n}',
+  'hoursPage.date': 'Дата',
+  'hoursPage.thatDay': 'Цього дня',
+  'hoursPage.dayOff': 'Вихідний',
+  'hoursPage.special': 'Особливий час',
+  'hoursPage.remove': 'Вилучити цю дату',
+  'hoursPage.save': 'Зберегти години',
+  'hoursPage.addDate': 'Додати ще дату',
 } satisfies PanelCatalog;

@@ -52,8 +52,9 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const today = todayIn(location.timezone, deps.clock.now());
     const existing = schedule.overrides.length;
     const saved = (request.query as Record<string, unknown>).notice === 'saved';
+    const text = panelTextOf(request);
     return reply.page({
-      title: `Hours of ${fullName(staffer)}`,
+      title: text.t('hoursPage.title', { name: fullName(staffer) }),
       status,
       body: SchedulePage({
         form,
@@ -68,10 +69,11 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         preview: WeekPreview({
           days: weekOf(schedule, mondayOf(today)),
           today,
-          label: panelTextOf(request).t('week.labelSaved', { timezone: location.timezone }),
-          text: panelTextOf(request),
+          label: text.t('week.labelSaved', { timezone: location.timezone }),
+          text,
         }),
-        notice: saved && status === 200 ? 'The hours are saved.' : undefined,
+        notice: saved && status === 200 ? text.t('staffers.hoursSaved') : undefined,
+        text,
       }),
     });
   }
