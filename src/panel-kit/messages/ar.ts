@@ -1336,4 +1336,16 @@ export default {
   'hoursPage.remove': 'إزالة هذا التاريخ',
   'hoursPage.save': 'حفظ الساعات',
   'hoursPage.addDate': 'إضافة تاريخ آخر',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'التقويم الخاص',
+  'staffers.cal.none':
+    'لا يوجد تقويم متصل. صِل تقويمًا (Nextcloud أو iCloud أو Fastmail أو أي خادم CalDAV): تحجب أحداثه هذا الموظف عندئذ في كل فرع.',
+  'staffers.cal.account': '{user} على {server}، عدد التقويمات المقروءة: {n, plural, other {#}}.',
+  'staffers.cal.lastRead': 'آخر قراءة {when} UTC.',
+  'staffers.cal.never': 'أبدًا',
+  'staffers.cal.refused': 'يرفض التقويم كلمة مرور التطبيق: أدخل كلمة جديدة.',
+  'staffers.cal.stillBlocks':
+    'لا تزال آخر أوقات الانشغال المعروفة تحجب؛ ولا تزال الحجوزات تُقبل. آخر خطأ: {error}',
+  'staffers.cal.readNow': 'اقرأ التقويم الآن',
+  'staffers.cal.change': 'تغيير التقويم أو فصله',
 } satisfies PanelCatalog;

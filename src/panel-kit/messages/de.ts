@@ -1398,4 +1398,16 @@ export default {
   'hoursPage.remove': 'Dieses Datum entfernen',
   'hoursPage.save': 'Arbeitszeiten speichern',
   'hoursPage.addDate': 'Weiteres Datum',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Eigener Kalender',
+  'staffers.cal.none':
+    'Kein Kalender verbunden. Verbinden Sie einen (Nextcloud, iCloud, Fastmail, jeder CalDAV-Server): Seine Termine blockieren dieses Teammitglied dann an jedem Standort.',
+  'staffers.cal.account': '{user} bei {server}, {n, plural, one {# Kalender} other {# Kalender}} gelesen.',
+  'staffers.cal.lastRead': 'Zuletzt gelesen {when} UTC.',
+  'staffers.cal.never': 'nie',
+  'staffers.cal.refused': 'Der Kalender lehnt das App-Passwort ab: Geben Sie ein neues ein.',
+  'staffers.cal.stillBlocks':
+    'Die zuletzt bekannten belegten Zeiten blockieren weiterhin; Buchungen werden weiter angenommen. Letzter Fehler: {error}',
+  'staffers.cal.readNow': 'Den Kalender jetzt lesen',
+  'staffers.cal.change': 'Kalender ändern oder trennen',
 } satisfies PanelCatalog;

@@ -1374,4 +1374,16 @@ export default {
   'hoursPage.remove': 'Remove this date',
   'hoursPage.save': 'Save hours',
   'hoursPage.addDate': 'Add another date',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Own calendar',
+  'staffers.cal.none':
+    'No calendar connected. Connect one (Nextcloud, iCloud, Fastmail, any CalDAV server): its events then block this staffer at every location.',
+  'staffers.cal.account': '{user} at {server}, {n, plural, one {# calendar} other {# calendars}} read.',
+  'staffers.cal.lastRead': 'Last read {when} UTC.',
+  'staffers.cal.never': 'never',
+  'staffers.cal.refused': 'The calendar refuses the app password: enter a new one.',
+  'staffers.cal.stillBlocks':
+    'Its last known busy times still block; bookings are still taken. Last error: {error}',
+  'staffers.cal.readNow': 'Read the calendar now',
+  'staffers.cal.change': 'Change or disconnect the calendar',
 };

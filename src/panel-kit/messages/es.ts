@@ -1377,4 +1377,17 @@ export default {
   'hoursPage.remove': 'Quitar esta fecha',
   'hoursPage.save': 'Guardar el horario',
   'hoursPage.addDate': 'Añadir otra fecha',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Calendario propio',
+  'staffers.cal.none':
+    'No hay ningún calendario conectado. Conecte uno (Nextcloud, iCloud, Fastmail, cualquier servidor CalDAV): sus eventos bloquean entonces a este miembro en cada centro.',
+  'staffers.cal.account':
+    '{user} en {server}, {n, plural, one {# calendario leído} other {# calendarios leídos}}.',
+  'staffers.cal.lastRead': 'Última lectura {when} UTC.',
+  'staffers.cal.never': 'nunca',
+  'staffers.cal.refused': 'El calendario rechaza la contraseña de aplicación: introduzca una nueva.',
+  'staffers.cal.stillBlocks':
+    'Sus últimas horas ocupadas conocidas siguen bloqueando; las reservas se siguen aceptando. Último error: {error}',
+  'staffers.cal.readNow': 'Leer el calendario ahora',
+  'staffers.cal.change': 'Cambiar o desconectar el calendario',
 } satisfies PanelCatalog;

@@ -1391,4 +1391,16 @@ export default {
   'hoursPage.remove': 'Retirer cette date',
   'hoursPage.save': 'Enregistrer les horaires',
   'hoursPage.addDate': 'Ajouter une autre date',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Agenda personnel',
+  'staffers.cal.none':
+    'Aucun agenda connecté. Connectez-en un (Nextcloud, iCloud, Fastmail, tout serveur CalDAV) : ses événements bloquent alors ce membre dans chaque lieu.',
+  'staffers.cal.account': '{user} sur {server}, {n, plural, one {# agenda lu} other {# agendas lus}}.',
+  'staffers.cal.lastRead': 'Dernière lecture {when} UTC.',
+  'staffers.cal.never': 'jamais',
+  'staffers.cal.refused': 'L’agenda refuse le mot de passe d’application : saisissez-en un nouveau.',
+  'staffers.cal.stillBlocks':
+    'Ses dernières plages occupées connues bloquent toujours ; les réservations sont toujours acceptées. Dernière erreur : {error}',
+  'staffers.cal.readNow': 'Lire l’agenda maintenant',
+  'staffers.cal.change': 'Modifier ou déconnecter l’agenda',
 } satisfies PanelCatalog;

@@ -1385,4 +1385,17 @@ export default {
   'hoursPage.remove': 'Rimuovi questa data',
   'hoursPage.save': 'Salva l’orario',
   'hoursPage.addDate': 'Aggiungi un’altra data',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Calendario personale',
+  'staffers.cal.none':
+    'Nessun calendario collegato. Collegarne uno (Nextcloud, iCloud, Fastmail, qualsiasi server CalDAV): i suoi eventi bloccano allora questo membro in ogni sede.',
+  'staffers.cal.account':
+    '{user} su {server}, {n, plural, one {# calendario letto} other {# calendari letti}}.',
+  'staffers.cal.lastRead': 'Ultima lettura {when} UTC.',
+  'staffers.cal.never': 'mai',
+  'staffers.cal.refused': 'Il calendario rifiuta la password per le app: inserirne una nuova.',
+  'staffers.cal.stillBlocks':
+    'Gli ultimi orari occupati noti continuano a bloccare; le prenotazioni sono ancora accettate. Ultimo errore: {error}',
+  'staffers.cal.readNow': 'Leggi il calendario ora',
+  'staffers.cal.change': 'Cambia o scollega il calendario',
 } satisfies PanelCatalog;

@@ -1378,4 +1378,17 @@ export default {
   'hoursPage.remove': 'Deze datum verwijderen',
   'hoursPage.save': 'Werktijden opslaan',
   'hoursPage.addDate': 'Nog een datum',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Eigen agenda',
+  'staffers.cal.none':
+    'Geen agenda gekoppeld. Koppel er een (Nextcloud, iCloud, Fastmail, elke CalDAV-server): de afspraken erin blokkeren deze medewerker dan op elke locatie.',
+  'staffers.cal.account':
+    "{user} op {server}, {n, plural, one {# agenda gelezen} other {# agenda's gelezen}}.",
+  'staffers.cal.lastRead': 'Laatst gelezen {when} UTC.',
+  'staffers.cal.never': 'nooit',
+  'staffers.cal.refused': 'De agenda weigert het app-wachtwoord: voer een nieuw in.',
+  'staffers.cal.stillBlocks':
+    'De laatst bekende bezette tijden blokkeren nog; boekingen worden nog aangenomen. Laatste fout: {error}',
+  'staffers.cal.readNow': 'De agenda nu lezen',
+  'staffers.cal.change': 'Agenda wijzigen of ontkoppelen',
 } satisfies PanelCatalog;

@@ -1383,4 +1383,16 @@ export default {
   'hoursPage.remove': 'Usuń tę datę',
   'hoursPage.save': 'Zapisz godziny',
   'hoursPage.addDate': 'Dodaj kolejną datę',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Własny kalendarz',
+  'staffers.cal.none':
+    'Brak połączonego kalendarza. Połącz jeden (Nextcloud, iCloud, Fastmail, dowolny serwer CalDAV): jego wydarzenia blokują wtedy tego pracownika w każdej lokalizacji.',
+  'staffers.cal.account': '{user} na {server}, odczytane kalendarze: {n, plural, other {#}}.',
+  'staffers.cal.lastRead': 'Ostatni odczyt {when} UTC.',
+  'staffers.cal.never': 'nigdy',
+  'staffers.cal.refused': 'Kalendarz odrzuca hasło aplikacji: wpisz nowe.',
+  'staffers.cal.stillBlocks':
+    'Ostatnie znane zajęte terminy nadal blokują; rezerwacje są nadal przyjmowane. Ostatni błąd: {error}',
+  'staffers.cal.readNow': 'Odczytaj kalendarz teraz',
+  'staffers.cal.change': 'Zmień lub odłącz kalendarz',
 } satisfies PanelCatalog;

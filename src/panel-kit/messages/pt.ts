@@ -1375,4 +1375,17 @@ export default {
   'hoursPage.remove': 'Remover esta data',
   'hoursPage.save': 'Guardar o horário',
   'hoursPage.addDate': 'Adicionar outra data',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Calendário próprio',
+  'staffers.cal.none':
+    'Nenhum calendário ligado. Ligue um (Nextcloud, iCloud, Fastmail, qualquer servidor CalDAV): os seus eventos passam a bloquear este membro em todos os locais.',
+  'staffers.cal.account':
+    '{user} em {server}, {n, plural, one {# calendário lido} other {# calendários lidos}}.',
+  'staffers.cal.lastRead': 'Última leitura {when} UTC.',
+  'staffers.cal.never': 'nunca',
+  'staffers.cal.refused': 'O calendário recusa a palavra-passe de aplicação: introduza uma nova.',
+  'staffers.cal.stillBlocks':
+    'Os últimos horários ocupados conhecidos continuam a bloquear; as reservas continuam a ser aceites. Último erro: {error}',
+  'staffers.cal.readNow': 'Ler o calendário agora',
+  'staffers.cal.change': 'Alterar ou desligar o calendário',
 } satisfies PanelCatalog;

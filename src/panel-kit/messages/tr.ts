@@ -1350,4 +1350,16 @@ export default {
   'hoursPage.remove': 'Bu tarihi kaldır',
   'hoursPage.save': 'Saatleri kaydet',
   'hoursPage.addDate': 'Başka bir tarih ekle',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Kendi takvimi',
+  'staffers.cal.none':
+    'Bağlı takvim yok. Bir takvim bağlayın (Nextcloud, iCloud, Fastmail, herhangi bir CalDAV sunucusu): etkinlikleri bu personeli her şubede meşgul gösterir.',
+  'staffers.cal.account': '{user}, {server}, {n, plural, other {# takvim}} okunuyor.',
+  'staffers.cal.lastRead': 'Son okuma {when} UTC.',
+  'staffers.cal.never': 'hiç',
+  'staffers.cal.refused': 'Takvim uygulama parolasını reddediyor: yeni bir parola girin.',
+  'staffers.cal.stillBlocks':
+    'Bilinen son meşgul zamanlar engellemeye devam eder; rezervasyonlar alınmaya devam eder. Son hata: {error}',
+  'staffers.cal.readNow': 'Takvimi şimdi oku',
+  'staffers.cal.change': 'Takvimi değiştir veya bağlantısını kes',
 } satisfies PanelCatalog;

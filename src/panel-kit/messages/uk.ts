@@ -1366,4 +1366,16 @@ export default {
   'hoursPage.remove': 'Вилучити цю дату',
   'hoursPage.save': 'Зберегти години',
   'hoursPage.addDate': 'Додати ще дату',
+  // The staffer page's own-calendar card (OwnCalendar in staffers.page.tsx).
+  'staffers.cal.title': 'Власний календар',
+  'staffers.cal.none':
+    'Календар не підключено. Підключіть його (Nextcloud, iCloud, Fastmail, будь-який сервер CalDAV): його події тоді блокують цього працівника в кожній локації.',
+  'staffers.cal.account': '{user} на {server}, прочитано календарів: {n, plural, other {#}}.',
+  'staffers.cal.lastRead': 'Востаннє прочитано {when} UTC.',
+  'staffers.cal.never': 'ніколи',
+  'staffers.cal.refused': 'Календар відхиляє пароль застосунку: введіть новий.',
+  'staffers.cal.stillBlocks':
+    'Останні відомі зайняті часи й далі блокують; бронювання й далі приймаються. Остання помилка: {error}',
+  'staffers.cal.readNow': 'Прочитати календар зараз',
+  'staffers.cal.change': 'Змінити або відключити календар',
 } satisfies PanelCatalog;

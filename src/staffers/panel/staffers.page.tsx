@@ -254,7 +254,13 @@ export function StafferPage(props: {
           </section>
         ))}
       </div>
-      <OwnCalendar calendar={props.calendar} path={path} csrf={props.csrf} stafferId={props.staffer.id} />
+      <OwnCalendar
+        calendar={props.calendar}
+        path={path}
+        csrf={props.csrf}
+        stafferId={props.staffer.id}
+        text={props.text}
+      />
       <div class="card">
         <h2>{t('staffers.archive')}</h2>
         <p>{t('staffers.archiveText')}</p>
@@ -274,48 +280,49 @@ function OwnCalendar(props: {
   path: string;
   csrf: string;
   stafferId: string;
+  text: PanelText;
 }) {
+  const { t } = props.text;
   const c = props.calendar;
   return (
     <div class="card calendar-sync" id="own-calendar">
-      <h2>Own calendar</h2>
+      <h2>{t('staffers.cal.title')}</h2>
       {!c ? (
-        <p class="muted">
-          No calendar connected. Connect one (Nextcloud, iCloud, Fastmail, any CalDAV server): its events then
-          block this staffer at every location.
-        </p>
+        <p class="muted">{t('staffers.cal.none')}</p>
       ) : (
         <>
           <p>
-            {c.username} at <code>{c.server_url}</code>, {c.read_calendars.length}{' '}
-            {c.read_calendars.length === 1 ? 'calendar' : 'calendars'} read.
+            {withElements(
+              (values) =>
+                t('staffers.cal.account', { ...values, user: c.username, n: c.read_calendars.length }),
+              { server: <code>{c.server_url}</code> },
+            )}
           </p>
           {c.status === 'ok' ? (
             <p class="muted">
-              Last read{' '}
-              {c.last_success_at
-                ? new Date(c.last_success_at).toISOString().slice(0, 16).replace('T', ' ')
-                : 'never'}{' '}
-              UTC.
+              {t('staffers.cal.lastRead', {
+                when: c.last_success_at
+                  ? new Date(c.last_success_at).toISOString().slice(0, 16).replace('T', ' ')
+                  : t('staffers.cal.never'),
+              })}
             </p>
           ) : (
             <p class="warning" role="status">
-              {c.status === 'refused'
-                ? 'The calendar refuses the app password: enter a new one.'
-                : 'The calendar cannot be reached.'}{' '}
-              Its last known busy times still block; bookings are still taken. Last error:{' '}
-              {c.last_error ?? '–'}
+              {c.status === 'refused' ? t('staffers.cal.refused') : t('calsync.unreachable')}{' '}
+              {t('staffers.cal.stillBlocks', { error: c.last_error ?? '–' })}
             </p>
           )}
-          <PostForm action={`${props.path}/calendar/sync`} csrf={props.csrf} label="Read the calendar now">
-            <button type="submit">Sync now</button>
+          <PostForm
+            action={`${props.path}/calendar/sync`}
+            csrf={props.csrf}
+            label={t('staffers.cal.readNow')}
+          >
+            <button type="submit">{t('calsync.syncNow')}</button>
           </PostForm>
         </>
       )}
       <p>
-        <a href={`${props.path}/calendar`}>
-          {c ? 'Change or disconnect the calendar' : 'Connect a calendar'}
-        </a>
+        <a href={`${props.path}/calendar`}>{c ? t('staffers.cal.change') : t('calsync.connect')}</a>
       </p>
     </div>
   );

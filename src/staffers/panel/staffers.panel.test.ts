@@ -195,6 +195,8 @@ describe('Setup → Staff and hours in other languages', () => {
     expect(page.body).toContain('Keine Arbeitszeit · * Zeiten für dieses Datum geändert');
     expect(page.body).toMatch(/<li>Mo\.? \d\d /);
     expect(page.body).toContain('Jana Kraus archivieren');
+    expect(page.body).toContain('<h2>Eigener Kalender</h2>');
+    expect(page.body).toContain('Kein Kalender verbunden.');
   });
 
   it('lays the page out right to left in Arabic', async () => {
