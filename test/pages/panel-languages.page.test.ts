@@ -178,6 +178,37 @@ describe('the panel in the user’s language, in a browser', () => {
     expect(arabic.errors).toEqual([]);
   });
 
+  it('shows Setup → Services, Staff and hours and Resources in German and in Arabic', async () => {
+    const german = await signIn('de-DE', 'de@salon.example', {
+      email: 'E-Mail',
+      password: 'Passwort',
+      button: 'Anmelden',
+    });
+    await german.page.goto(`${base}/panel/setup/services`);
+    await expect(german.page.getByRole('heading', { name: 'Leistungen', level: 1 }).count()).resolves.toBe(1);
+    await german.page.getByRole('link', { name: 'Leistung hinzufügen' }).click();
+    await expect(german.page.getByLabel('Plätze pro Termin').count()).resolves.toBe(1);
+    await check(german.page, 'service-new-de');
+    await german.page.goto(`${base}/panel/setup/staffers`);
+    await expect(german.page.getByRole('columnheader', { name: 'Bietet an' }).count()).resolves.toBe(1);
+    await check(german.page, 'staffers-de');
+    expect(german.errors).toEqual([]);
+
+    const arabic = await signIn('ar', 'ar@salon.example', {
+      email: 'البريد الإلكتروني',
+      password: 'كلمة المرور',
+      button: 'تسجيل الدخول',
+    });
+    await arabic.page.goto(`${base}/panel/setup/services`);
+    await expect(arabic.page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    await expect(arabic.page.getByRole('heading', { name: 'الخدمات', level: 1 }).count()).resolves.toBe(1);
+    await check(arabic.page, 'services-ar');
+    await arabic.page.goto(`${base}/panel/setup/resources`);
+    await expect(arabic.page.getByRole('heading', { name: 'الموارد', level: 1 }).count()).resolves.toBe(1);
+    await check(arabic.page, 'resources-ar');
+    expect(arabic.errors).toEqual([]);
+  });
+
   it('has no serious or critical axe findings on any page', () => {
     expect(pages.findings).toEqual([]);
   });

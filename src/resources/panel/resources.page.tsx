@@ -1,4 +1,5 @@
 import { ErrorSummary, type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import type { ResourceRow } from '../resources.repository.js';
@@ -11,20 +12,19 @@ export interface LocationResources {
 }
 
 /** Setup → Resources: each live location's rooms, chairs and equipment (docs/resources.md). */
-export function ResourcesPage(props: { locations: LocationResources[]; notice?: string }) {
+export function ResourcesPage(props: { locations: LocationResources[]; notice?: string; text: PanelText }) {
+  const { t } = props.text;
   return (
     <>
-      <p class="crumbs">Setup /</p>
-      <h1>Resources</h1>
-      <p class="lead">
-        Rooms, chairs, equipment: what a service needs besides a staffer. A time is offered only while the
-        units it needs are free, and no unit is ever booked twice.
-      </p>
+      <p class="crumbs">{t('nav.setup')} /</p>
+      <h1>{t('nav.resources')}</h1>
+      <p class="lead">{t('resources.lead')}</p>
       <Notice text={props.notice} />
       {props.locations.length === 0 && (
         <p class="muted">
-          Add a location first (<a href={`${PANEL_PREFIX}/setup/locations`}>Setup → Locations</a>): resources
-          belong to one.
+          {withElements((values) => t('resources.noLocations', values), {
+            link: <a href={`${PANEL_PREFIX}/setup/locations`}>{t('resources.locationsLink')}</a>,
+          })}
         </p>
       )}
       {props.locations.map(({ location, resources }) => {
@@ -33,25 +33,25 @@ export function ResourcesPage(props: { locations: LocationResources[]; notice?: 
           <section class="card" aria-labelledby={`loc-${location.id}`}>
             <h2 id={`loc-${location.id}`}>{location.name}</h2>
             <div class="table-wrap">
-              <table class="stack" aria-label={`Resources of ${location.name}`}>
+              <table class="stack" aria-label={t('resources.tableOf', { location: location.name })}>
                 <thead>
                   <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Capacity</th>
+                    <th scope="col">{t('resources.name')}</th>
+                    <th scope="col">{t('resources.type')}</th>
+                    <th scope="col">{t('resources.capacity')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {resources.length === 0 && (
                     <tr>
                       <td colSpan={3} class="muted">
-                        No resources yet.
+                        {t('resources.none')}
                       </td>
                     </tr>
                   )}
                   {resources.map((resource) => (
                     <tr>
-                      <td data-label="Name">
+                      <td data-label={t('resources.name')}>
                         {resource.archived_at === null ? (
                           <a href={`${base}/${resource.id}`}>{resource.name}</a>
                         ) : (
@@ -60,8 +60,8 @@ export function ResourcesPage(props: { locations: LocationResources[]; notice?: 
                           </>
                         )}
                       </td>
-                      <td data-label="Type">{resource.type}</td>
-                      <td data-label="Capacity">{String(resource.capacity)}</td>
+                      <td data-label={t('resources.type')}>{resource.type}</td>
+                      <td data-label={t('resources.capacity')}>{String(resource.capacity)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -69,7 +69,11 @@ export function ResourcesPage(props: { locations: LocationResources[]; notice?: 
             </div>
             <p>
               <a class="button secondary" href={`${base}/new`}>
-                Add a resource<span class="skip-label"> at {location.name}</span>
+                {withElements((values) => t('resources.addButton', values), {
+                  hidden: (
+                    <span class="skip-label">{t('resources.atHidden', { location: location.name })}</span>
+                  ),
+                })}
               </a>
             </p>
           </section>
@@ -84,52 +88,56 @@ export function ResourceFormPage(props: {
   csrf: string;
   location: { id: string; name: string };
   resource?: { id: string; name: string };
+  text: PanelText;
 }) {
   const { form, location, resource } = props;
+  const { t } = props.text;
   const base = `${RESOURCES}/${location.id}`;
   const action = resource ? `${base}/${resource.id}` : base;
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={RESOURCES}>Resources</a> / {location.name} /
+        {t('nav.setup')} / <a href={RESOURCES}>{t('nav.resources')}</a> / {location.name} /
       </p>
-      <h1>{resource ? resource.name : `Add a resource at ${location.name}`}</h1>
+      <h1>{resource ? resource.name : t('resources.addAt', { location: location.name })}</h1>
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={action} csrf={props.csrf} label={resource ? 'Edit the resource' : 'Add a resource'}>
+        <PostForm
+          action={action}
+          csrf={props.csrf}
+          label={resource ? t('resources.edit') : t('resources.add')}
+        >
           <TextField
             form={form}
             name="name"
-            label="Name"
-            hint="Such as Room 1 or Wash station 2."
+            label={t('resources.name')}
+            hint={t('resources.nameHint')}
             autocomplete="off"
           />
           <TextField
             form={form}
             name="type"
-            label="Type"
-            hint="One lowercase word a service asks for: room, chair, wash-station, court."
+            label={t('resources.type')}
+            hint={t('resources.typeHint')}
             autocomplete="off"
           />
           <TextField
             form={form}
             name="capacity"
-            label="Capacity"
-            hint="How many people it holds; a group class needs a unit at least as big as the class."
+            label={t('resources.capacity')}
+            hint={t('resources.capacityHint')}
             type="number"
           />
-          <button type="submit">{resource ? 'Save the resource' : 'Add the resource'}</button>
+          <button type="submit">{resource ? t('resources.save') : t('resources.addThe')}</button>
         </PostForm>
       </div>
       {resource && (
         <div class="card">
-          <h2>Archive</h2>
-          <p>
-            An archived resource is no longer given to new bookings; the bookings that held it keep naming it.
-          </p>
+          <h2>{t('resources.archive')}</h2>
+          <p>{t('resources.archiveText')}</p>
           <PostForm action={`${base}/${resource.id}/archive`} csrf={props.csrf} class="inline">
             <button type="submit" class="danger">
-              Archive {resource.name}
+              {t('resources.archiveButton', { name: resource.name })}
             </button>
           </PostForm>
         </div>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 let admin: PanelClient;
@@ -199,5 +199,28 @@ describe('a service’s resources in Setup → Services', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('id="f-resources-error"');
     expect(bad.body).toContain('value="room, big hall"');
+  });
+});
+
+describe('Setup → Resources in other languages', () => {
+  it('speaks German to a German-speaking admin: list, the hidden location of the add button, form', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const list = await german.get(PAGE);
+    expect(list.body).toContain('<h1>Ressourcen</h1>');
+    expect(list.body).toContain('<th scope="col">Kapazität</th>');
+    expect(list.body).toContain('Ressource<span class="skip-label"> in Mitte</span> hinzufügen');
+    const form = await german.get(`${PAGE}/${mitte.id}/new`);
+    expect(form.body).toContain('<h1>Ressource in Mitte hinzufügen</h1>');
+    expect(form.body).toContain('Etwa Raum 1 oder Waschplatz 2.');
+    expect(form.body).toContain('Ressource anlegen');
+    const notice = await german.get(`${PAGE}?notice=saved`);
+    expect(notice.body).toContain('Die Ressource ist gespeichert.');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = await arabic.get(PAGE);
+    expect(list.body).toContain('<html lang="ar" dir="rtl">');
+    expect(list.body).toContain('<h1>الموارد</h1>');
   });
 });

@@ -3,9 +3,10 @@ import { AppError } from '../../errors.js';
 import { getLocation, listLocationsWithArchived } from '../../locations/locations.service.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
+import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
-import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
@@ -22,10 +23,10 @@ import { RESOURCES, ResourceFormPage, ResourcesPage } from './resources.page.js'
 
 const access = { config: { panelAccess: 'setup' as const } };
 
-const NOTICES: Record<string, string> = {
-  created: 'The resource is added.',
-  saved: 'The resource is saved.',
-  archived: 'The resource is archived.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'resources.created',
+  saved: 'resources.saved',
+  archived: 'resources.archived',
 };
 
 const valuesOf = (body: unknown): FormState['values'] => ({
@@ -50,8 +51,9 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       listLocationsWithArchived(deps.db, workspaceId),
       listResourcesWithArchived(deps.db, workspaceId),
     ]);
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Resources',
+      title: text.t('nav.resources'),
       body: ResourcesPage({
         locations: locations
           .filter((location) => location.archived_at === null)
@@ -59,7 +61,8 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
             location: { id: location.id, name: location.name },
             resources: resources.filter((resource) => resource.location_id === location.id),
           })),
-        ...noticeOf(request.query, NOTICES),
+        ...noticeOf(request.query, noticesIn(text, NOTICES)),
+        text,
       }),
     });
   });
@@ -68,11 +71,12 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const session = sessionOf(request);
     const location = await getLocation(deps.db, session.workspace.id, uuidParam(request, 'locationId'));
     return reply.page({
-      title: 'Add a resource',
+      title: panelTextOf(request).t('resources.add'),
       body: ResourceFormPage({
         form: emptyForm({ type: 'room', capacity: '1' }),
         csrf: reply.csrf(),
         location: { id: location.id, name: location.name },
+        text: panelTextOf(request),
       }),
     });
   });
@@ -92,12 +96,13 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
       return reply.page({
-        title: 'Add a resource',
+        title: panelTextOf(request).t('resources.add'),
         status: 422,
         body: ResourceFormPage({
           form: { values, errors: error.errors },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
+          text: panelTextOf(request),
         }),
       });
     }
@@ -112,6 +117,7 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         form: emptyForm({ name: resource.name, type: resource.type, capacity: String(resource.capacity) }),
         csrf: reply.csrf(),
         location: { id: location.id, name: location.name },
+        text: panelTextOf(request),
         resource: { id: resource.id, name: resource.name },
       }),
     });
@@ -138,6 +144,7 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
           form: { values, errors: error.errors },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
+          text: panelTextOf(request),
           resource: { id: resource.id, name: resource.name },
         }),
       });

@@ -1,18 +1,10 @@
 import type { VNode } from 'preact';
 import { ErrorSummary, FieldError, type FormState, fieldId, PostForm } from '../../panel-kit/forms.js';
+import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
-import { WEEKDAYS, type Weekday } from '../schedules.rules.js';
+import { weekdayName } from '../../platform/time/format.js';
+import { WEEKDAYS } from '../schedules.rules.js';
 import { RANGE_ROWS, rowsIn } from './schedule-form.js';
-
-const DAY_LABELS: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
 
 const textOf = (form: FormState, name: string) => {
   const value = form.values[name];
@@ -34,13 +26,23 @@ const hasErrors = (form: FormState, name: string) =>
   Object.keys(form.errors).some((key) => key === name || key.startsWith(`${name}.`));
 
 /** One from-to pair of time inputs; its errors (overlap, bad time) sit right under it. */
-function Range({ form, name, label }: { form: FormState; name: string; label: string }) {
+function Range({
+  form,
+  name,
+  label,
+  text,
+}: {
+  form: FormState;
+  name: string;
+  label: string;
+  text: PanelText;
+}) {
   const invalid = hasErrors(form, name);
   const described = invalid ? `${fieldId(name)}-error` : undefined;
   const input = (end: 'from' | 'to') => (
     <>
       <label class="visually-hidden" for={fieldId(`${name}.${end}`)}>
-        {label} {end === 'from' ? 'from' : 'until'}
+        {text.t(end === 'from' ? 'hoursPage.from' : 'hoursPage.until', { label })}
       </label>
       <input
         type="time"
@@ -62,30 +64,58 @@ function Range({ form, name, label }: { form: FormState; name: string; label: st
   );
 }
 
-function Ranges({ form, name, label }: { form: FormState; name: string; label: string }) {
+function Ranges({
+  form,
+  name,
+  label,
+  text,
+}: {
+  form: FormState;
+  name: string;
+  label: string;
+  text: PanelText;
+}) {
   const rows = Math.max(RANGE_ROWS, rowsIn(form.values as Record<string, string>, name));
   return (
     <>
       {Array.from({ length: rows }, (_, index) => (
-        <Range form={form} name={`${name}.${index}`} label={`${label} ${index + 1}`} />
+        <Range
+          form={form}
+          name={`${name}.${index}`}
+          label={text.t('hoursPage.rangeN', { label, n: index + 1 })}
+          text={text}
+        />
       ))}
       <ExactError form={form} name={name} />
     </>
   );
 }
 
-function OverrideRow({ form, index, existing }: { form: FormState; index: number; existing: boolean }) {
+function OverrideRow({
+  form,
+  index,
+  existing,
+  text,
+}: {
+  form: FormState;
+  index: number;
+  existing: boolean;
+  text: PanelText;
+}) {
+  const { t } = text;
   const at = `overrides.${index}`;
   const mode = textOf(form, `${at}.mode`) || 'off';
   const modeId = fieldId(`${at}.mode`);
   return (
     <fieldset class={`override${hasErrors(form, at) ? ' has-error' : ''}`} id={fieldId(at)}>
       <legend>
-        {existing ? `Date ${textOf(form, `${at}.date`) || index + 1}` : `New date ${index + 1}`}
+        {existing
+          ? t('hoursPage.dateOf', { date: textOf(form, `${at}.date`) || String(index + 1) })
+          : t('hoursPage.newDate', { n: index + 1 })}
       </legend>
       <div class="row">
         <div class="field">
-          <label for={fieldId(`${at}.date`)}>Date</label>
+          <label for={fieldId(`${at}.date`)}>{t('hoursPage.date')}</label>
           <input
             type="date"
             id={fieldId(`${at}.date`)}
@@ -97,13 +127,13 @@ function OverrideRow({ form, index, existing }: { form: FormState; index: number
           <FieldError form={form} name={`${at}.date`} />
         </div>
         <div class="field">
-          <label for={modeId}>That day</label>
+          <label for={modeId}>{t('hoursPage.thatDay')}</label>
           <select id={modeId} name={`${at}.mode`}>
             <option value="off" selected={mode === 'off'}>
-              Day off
+              {t('hoursPage.dayOff')}
             </option>
             <option value="hours" selected={mode === 'hours'}>
-              Special hours
+              {t('hoursPage.special')}
             </option>
           </select>
         </div>
@@ -115,18 +145,18 @@ function OverrideRow({ form, index, existing }: { form: FormState; index: number
               value="1"
               checked={textOf(form, `${at}.remove`) !== ''}
             />{' '}
-            Remove this date
+            {t('hoursPage.remove')}
           </label>
         )}
       </div>
       <div class="row override-hours">
         <div>
-          <p class="sub">Special hours</p>
-          <Ranges form={form} name={`${at}.intervals`} label="Special hours" />
+          <p class="sub">{t('hoursPage.special')}</p>
+          <Ranges form={form} name={`${at}.intervals`} label={t('hoursPage.special')} text={text} />
         </div>
         <div>
-          <p class="sub">Breaks</p>
-          <Ranges form={form} name={`${at}.breaks`} label="Break" />
+          <p class="sub">{t('hoursPage.breaks')}</p>
+          <Ranges form={form} name={`${at}.breaks`} label={t('week.break')} text={text} />
         </div>
       </div>
       <ExactError form={form} name={at} />
@@ -147,21 +177,19 @@ export function SchedulePage(props: {
   overrideRows: number;
   preview: VNode | null;
   notice?: string | undefined;
+  text: PanelText;
 }) {
-  const { form } = props;
+  const { form, text } = props;
+  const { t } = text;
+  const dayName = (day: (typeof WEEKDAYS)[number]) => weekdayName(day, text.locale, 'long');
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={`${PANEL_PREFIX}/setup/staffers`}>Staff and hours</a> /{' '}
+        {t('nav.setup')} / <a href={`${PANEL_PREFIX}/setup/staffers`}>{t('nav.staffers')}</a> /{' '}
         <a href={props.stafferPath}>{props.stafferName}</a> /
       </p>
-      <h1>
-        Hours of {props.stafferName} at {props.locationName}
-      </h1>
-      <p class="lead">
-        Times are local to the location ({props.timezone}). A range ending at or before its start runs past
-        midnight (18:00–00:00 ends at midnight).
-      </p>
+      <h1>{t('hoursPage.heading', { name: props.stafferName, location: props.locationName })}</h1>
+      <p class="lead">{t('hoursPage.lead', { timezone: props.timezone })}</p>
       {props.notice && (
         <p class="notice" role="status">
           {props.notice}
@@ -170,36 +198,44 @@ export function SchedulePage(props: {
       {props.preview}
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={props.action} csrf={props.csrf} label={`Hours at ${props.locationName}`}>
+        <PostForm
+          action={props.action}
+          csrf={props.csrf}
+          label={t('staffers.hoursAt', { location: props.locationName })}
+        >
           <fieldset class="week" id={fieldId('weekly')}>
-            <legend>Every week</legend>
-            <p class="hint">
-              Leave a day empty for a day off. Breaks must lie within the day's working hours.
-            </p>
+            <legend>{t('hoursPage.everyWeek')}</legend>
+            <p class="hint">{t('hoursPage.weekHint')}</p>
             <div class="table-wrap">
               <table class="stack hours">
                 <thead>
                   <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col">Working hours</th>
+                    <th scope="col">{t('hoursPage.day')}</th>
+                    <th scope="col">{t('staffers.hours')}</th>
                     <th scope="col" id={fieldId('breaks')}>
-                      Breaks
+                      {t('hoursPage.breaks')}
                     </th>
                   </tr>
                 </thead>
                 <tbody>
                   {WEEKDAYS.map((day) => (
                     <tr>
-                      <th scope="row">{DAY_LABELS[day]}</th>
-                      <td data-label="Working hours">
+                      <th scope="row">{dayName(day)}</th>
+                      <td data-label={t('staffers.hours')}>
                         <Ranges
                           form={form}
                           name={`weekly.${day}`}
-                          label={`${DAY_LABELS[day]} working hours`}
+                          label={t('hoursPage.dayWorking', { day: dayName(day) })}
+                          text={text}
                         />
                       </td>
-                      <td data-label="Breaks">
-                        <Ranges form={form} name={`breaks.${day}`} label={`${DAY_LABELS[day]} break`} />
+                      <td data-label={t('hoursPage.breaks')}>
+                        <Ranges
+                          form={form}
+                          name={`breaks.${day}`}
+                          label={t('hoursPage.dayBreak', { day: dayName(day) })}
+                          text={text}
+                        />
                       </td>
                     </tr>
                   ))}
@@ -210,21 +246,18 @@ export function SchedulePage(props: {
             <ExactError form={form} name="breaks" />
           </fieldset>
           <fieldset class="overrides" id={fieldId('overrides')}>
-            <legend>Date overrides</legend>
-            <p class="hint">
-              A date here replaces that weekday's hours and breaks: a day off, or special hours. Fill the
-              empty date to add one, "Add another date" for more; tick "Remove this date" to drop one.
-            </p>
+            <legend>{t('hoursPage.overrides')}</legend>
+            <p class="hint">{t('hoursPage.overridesHint')}</p>
             <ExactError form={form} name="overrides" />
             {Array.from({ length: props.overrideRows }, (_, index) => (
-              <OverrideRow form={form} index={index} existing={index < props.existingOverrides} />
+              <OverrideRow form={form} index={index} existing={index < props.existingOverrides} text={text} />
             ))}
           </fieldset>
           {/* Save comes first: Enter in a field presses a form's first button. */}
           <div class="row">
-            <button type="submit">Save hours</button>
+            <button type="submit">{t('hoursPage.save')}</button>
             <button type="submit" name="add_override" value="1" class="secondary">
-              Add another date
+              {t('hoursPage.addDate')}
             </button>
           </div>
         </PostForm>

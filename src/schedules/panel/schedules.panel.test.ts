@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 // A Wednesday: the preview shows Mon 2026-09-07 .. Sun 2026-09-13.
 const clock = new FixedClock('2026-09-09T08:00:00Z');
@@ -284,5 +284,29 @@ describe('Setup → Staff and hours: a staffer’s hours at a location', () => {
     );
     expect(forged.statusCode).toBe(403);
     expect((await scheduleJson(id)).weekly).toEqual({});
+  });
+});
+
+describe('a staffer’s hours page in other languages', () => {
+  it('speaks German to a German-speaking admin: heading, weekdays, date overrides, buttons', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const id = await newStaffer('Lena');
+    const page = await german.get(`${hoursPage(id)}?notice=saved`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>Arbeitszeiten von Lena in Mitte</h1>');
+    expect(page.body).toContain('Die Arbeitszeiten sind gespeichert.');
+    expect(page.body).toContain('<th scope="row">Montag</th>');
+    expect(page.body).toContain('Montag Arbeitszeit 1 von');
+    expect(page.body).toContain('<legend>Abweichende Tage</legend>');
+    expect(page.body).toContain('Weiteres Datum');
+    expect(page.body).toContain('Arbeitszeiten speichern');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const id = await newStaffer('Sami');
+    const page = await arabic.get(hoursPage(id));
+    expect(page.body).toContain('<html lang="ar" dir="rtl">');
+    expect(page.body).toContain('<h1>ساعات عمل Sami في Mitte</h1>');
   });
 });

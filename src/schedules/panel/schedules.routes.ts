@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getLocation } from '../../locations/locations.service.js';
 import type { FormState } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -51,8 +52,9 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     const today = todayIn(location.timezone, deps.clock.now());
     const existing = schedule.overrides.length;
     const saved = (request.query as Record<string, unknown>).notice === 'saved';
+    const text = panelTextOf(request);
     return reply.page({
-      title: `Hours of ${fullName(staffer)}`,
+      title: text.t('hoursPage.title', { name: fullName(staffer) }),
       status,
       body: SchedulePage({
         form,
@@ -67,9 +69,11 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         preview: WeekPreview({
           days: weekOf(schedule, mondayOf(today)),
           today,
-          label: `This week as saved (${location.timezone})`,
+          label: text.t('week.labelSaved', { timezone: location.timezone }),
+          text,
         }),
-        notice: saved && status === 200 ? 'The hours are saved.' : undefined,
+        notice: saved && status === 200 ? text.t('staffers.hoursSaved') : undefined,
+        text,
       }),
     });
   }

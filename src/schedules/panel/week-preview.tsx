@@ -1,3 +1,5 @@
+import type { PanelText } from '../../panel-kit/i18n.js';
+import { weekdayName } from '../../platform/time/format.js';
 import { addDays, weekdayOf } from '../../platform/time/zone.js';
 import type { ScheduleOverride, TimeRange, Weekday, WeekRanges } from '../schedules.rules.js';
 import { WEEKDAYS, wallMinutes } from '../schedules.rules.js';
@@ -9,15 +11,6 @@ import { WEEKDAYS, wallMinutes } from '../schedules.rules.js';
  * reads them (src/slots/engine/working-spans.ts: an override replaces the day's hours and breaks).
  */
 
-const DAY_NAMES: Record<Weekday, string> = {
-  mon: 'Mon',
-  tue: 'Tue',
-  wed: 'Wed',
-  thu: 'Thu',
-  fri: 'Fri',
-  sat: 'Sat',
-  sun: 'Sun',
-};
 const STEP = 30;
 
 export interface PreviewDay {
@@ -53,22 +46,34 @@ export function weekOf(
 }
 
 /** 09:00–13:00, or 22:00–02:00 (next day) for a range past midnight. */
-export function rangeText(range: TimeRange): string {
+export function rangeText(range: TimeRange, text: PanelText): string {
   const from = wallMinutes(range.from, false) ?? 0;
   const to = wallMinutes(range.to, true) ?? 0;
-  return `${range.from}–${range.to}${to <= from && range.to !== '00:00' ? ' (next day)' : ''}`;
+  const plain = `${range.from}–${range.to}`;
+  return to <= from && range.to !== '00:00' ? text.t('week.nextDay', { range: plain }) : plain;
+}
+
+/** "Mon 02" ("Mo. 02"): the weekday in the reader's language and the day of the month. */
+function dayName(day: PreviewDay, text: PanelText): string {
+  return `${weekdayName(day.day, text.locale, 'short')} ${day.date.slice(8)}`;
 }
 
 /** "Mon 09:00–13:00, 14:00–18:00 (break 12:00–12:30)", "Sat off". */
-export function dayText(day: PreviewDay): string {
-  const name = `${DAY_NAMES[day.day]} ${day.date.slice(8)}`;
-  const note = day.override ? ' (changed for this date)' : '';
-  if (day.intervals.length === 0) return `${name} off${note}`;
-  const breaks =
-    day.breaks.length === 0
-      ? ''
-      : ` (${day.breaks.length === 1 ? 'break' : 'breaks'} ${day.breaks.map(rangeText).join(', ')})`;
-  return `${name} ${day.intervals.map(rangeText).join(', ')}${breaks}${note}`;
+export function dayText(day: PreviewDay, text: PanelText): string {
+  const name = dayName(day, text);
+  const ranges = (list: TimeRange[]) => list.map((range) => rangeText(range, text)).join(', ');
+  const plain =
+    day.intervals.length === 0
+      ? text.t('week.off', { day: name })
+      : day.breaks.length === 0
+        ? text.t('week.hours', { day: name, ranges: ranges(day.intervals) })
+        : text.t('week.hoursBreaks', {
+            day: name,
+            ranges: ranges(day.intervals),
+            count: day.breaks.length,
+            breaks: ranges(day.breaks),
+          });
+  return day.override ? text.t('week.changed', { text: plain }) : plain;
 }
 
 /** A range's minutes on its own day: past midnight it is cut at 24:00. */
@@ -89,7 +94,8 @@ function cellKind(day: PreviewDay, start: number): 'work' | 'break' | 'off' {
   return inside(day.intervals) ? 'work' : 'off';
 }
 
-export function WeekPreview(props: { days: PreviewDay[]; today?: string; label: string }) {
+export function WeekPreview(props: { days: PreviewDay[]; today?: string; label: string; text: PanelText }) {
+  const { t } = props.text;
   const spans = props.days.flatMap((day) => day.intervals.map(span));
   const first = spans.length === 0 ? 8 * 60 : Math.floor(Math.min(...spans.map((s) => s[0])) / 60) * 60;
   const last = spans.length === 0 ? 18 * 60 : Math.ceil(Math.max(...spans.map((s) => s[1])) / 60) * 60;
@@ -102,7 +108,7 @@ export function WeekPreview(props: { days: PreviewDay[]; today?: string; label: 
         <span class="wk-time" />
         {props.days.map((day) => (
           <span class={`wk-head${day.date === props.today ? ' today' : ''}`}>
-            {DAY_NAMES[day.day]} {day.date.slice(8)}
+            {dayName(day, props.text)}
             {day.override ? '*' : ''}
           </span>
         ))}
@@ -118,13 +124,13 @@ export function WeekPreview(props: { days: PreviewDay[]; today?: string; label: 
         ))}
       </div>
       <p class="wk-legend">
-        <span class="wk-swatch work" aria-hidden="true" /> Working{' '}
-        <span class="wk-swatch break" aria-hidden="true" /> Break{' '}
-        <span class="wk-swatch off" aria-hidden="true" /> Not working · * hours changed for that date
+        <span class="wk-swatch work" aria-hidden="true" /> {t('week.working')}{' '}
+        <span class="wk-swatch break" aria-hidden="true" /> {t('week.break')}{' '}
+        <span class="wk-swatch off" aria-hidden="true" /> {t('week.notWorking')}
       </p>
       <ul class="wk-text">
         {props.days.map((day) => (
-          <li>{dayText(day)}</li>
+          <li>{dayText(day, props.text)}</li>
         ))}
       </ul>
     </figure>

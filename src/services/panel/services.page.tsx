@@ -6,18 +6,21 @@ import {
   TextAreaField,
   TextField,
 } from '../../panel-kit/forms.js';
+import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
 import { moneyInputValue } from '../../platform/money.js';
 
 export const SERVICES = `${PANEL_PREFIX}/setup/services`;
 
-/** 90 -> "1 h 30 min". */
-export function durationLabel(minutes: number): string {
+/** 90 -> "1 h 30 min" ("1 Std. 30 Min."). */
+export function durationLabel(minutes: number, text: PanelText): string {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  if (hours === 0) return `${rest} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  if (hours === 0) return text.t('services.minutes', { minutes: rest });
+  return rest === 0
+    ? text.t('services.hours', { hours })
+    : text.t('services.hoursMinutes', { hours, minutes: rest });
 }
 
 export interface ServiceListItem {
@@ -32,59 +35,59 @@ export interface ServiceListItem {
   archived: boolean;
 }
 
-export function ServicesPage(props: { services: ServiceListItem[]; notice?: string }) {
+export function ServicesPage(props: { services: ServiceListItem[]; notice?: string; text: PanelText }) {
+  const { t } = props.text;
   const live = props.services.filter((service) => !service.archived);
   const archived = props.services.filter((service) => service.archived);
   return (
     <>
-      <p class="crumbs">Setup /</p>
-      <h1>Services</h1>
-      <p class="lead">
-        What customers book: how long it takes, what it costs and where it is offered. Staffers give them at a
-        location (Setup → Staffers).
-      </p>
+      <p class="crumbs">{t('nav.setup')} /</p>
+      <h1>{t('nav.services')}</h1>
+      <p class="lead">{t('services.lead')}</p>
       <Notice text={props.notice} />
       <p>
         <a class="button" href={`${SERVICES}/new`}>
-          Add a service
+          {t('services.add')}
         </a>
       </p>
       <div class="table-wrap">
-        <table class="stack" aria-label="Services">
+        <table class="stack" aria-label={t('nav.services')}>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Price</th>
-              <th scope="col">Places</th>
-              <th scope="col">Locations</th>
+              <th scope="col">{t('services.name')}</th>
+              <th scope="col">{t('services.duration')}</th>
+              <th scope="col">{t('services.price')}</th>
+              <th scope="col">{t('services.places')}</th>
+              <th scope="col">{t('services.locations')}</th>
             </tr>
           </thead>
           <tbody>
             {live.length === 0 && (
               <tr>
                 <td colSpan={5} class="muted">
-                  No services yet.
+                  {t('services.none')}
                 </td>
               </tr>
             )}
             {live.map((service) => (
               <tr>
-                <td data-label="Name">
+                <td data-label={t('services.name')}>
                   <a href={`${SERVICES}/${service.id}`}>{service.name}</a>
                   {service.category && <div class="muted">{service.category}</div>}
                 </td>
-                <td data-label="Duration">
-                  {durationLabel(service.duration_minutes)}
+                <td data-label={t('services.duration')}>
+                  {durationLabel(service.duration_minutes, props.text)}
                   {service.buffers && <div class="muted">{service.buffers}</div>}
                 </td>
-                <td data-label="Price">{service.price}</td>
-                <td data-label="Places">{service.capacity === 1 ? '1' : `${service.capacity} (group)`}</td>
-                <td data-label="Locations">
+                <td data-label={t('services.price')}>{service.price}</td>
+                <td data-label={t('services.places')}>
+                  {service.capacity === 1 ? '1' : t('services.group', { capacity: service.capacity })}
+                </td>
+                <td data-label={t('services.locations')}>
                   {service.locations.length > 0 ? (
                     service.locations.join(', ')
                   ) : (
-                    <span class="muted">Not offered anywhere yet</span>
+                    <span class="muted">{t('services.nowhere')}</span>
                   )}
                 </td>
               </tr>
@@ -94,8 +97,8 @@ export function ServicesPage(props: { services: ServiceListItem[]; notice?: stri
       </div>
       {archived.length > 0 && (
         <>
-          <h2>Archived</h2>
-          <p class="muted">Kept for the bookings that refer to them; no longer offered.</p>
+          <h2>{t('kit.archived')}</h2>
+          <p class="muted">{t('services.archivedLead')}</p>
           <ul class="archived">
             {archived.map((service) => (
               <li>
@@ -116,23 +119,25 @@ export function ServiceFormPage(props: {
   categories: string[];
   locations: { value: string; label: string }[];
   service?: { id: string; name: string };
+  text: PanelText;
 }) {
   const { form, service, currency } = props;
+  const { t } = props.text;
   const action = service ? `${SERVICES}/${service.id}` : SERVICES;
   return (
     <>
       <p class="crumbs">
-        Setup / <a href={SERVICES}>Services</a> /
+        {t('nav.setup')} / <a href={SERVICES}>{t('nav.services')}</a> /
       </p>
-      <h1>{service ? service.name : 'Add a service'}</h1>
+      <h1>{service ? service.name : t('services.add')}</h1>
       <div class="card">
         <ErrorSummary form={form} />
-        <PostForm action={action} csrf={props.csrf} label={service ? 'Edit the service' : 'Add a service'}>
+        <PostForm action={action} csrf={props.csrf} label={service ? t('services.edit') : t('services.add')}>
           <TextField
             form={form}
             name="category"
-            label="Category (optional)"
-            hint="Pick one or type a new name; lists group services by it. Leave empty for none."
+            label={t('services.category')}
+            hint={t('services.categoryHint')}
             list="service-categories"
             autocomplete="off"
           />
@@ -141,13 +146,13 @@ export function ServiceFormPage(props: {
               <option value={name} />
             ))}
           </datalist>
-          <TextField form={form} name="name" label="Name" autocomplete="off" />
-          <TextAreaField form={form} name="description" label="Description (optional)" rows={3} />
+          <TextField form={form} name="name" label={t('services.name')} autocomplete="off" />
+          <TextAreaField form={form} name="description" label={t('services.description')} rows={3} />
           <div class="form-grid">
             <TextField
               form={form}
               name="duration_minutes"
-              label="Duration (minutes)"
+              label={t('services.durationMinutes')}
               type="number"
               min="1"
               max="1440"
@@ -156,15 +161,15 @@ export function ServiceFormPage(props: {
             <TextField
               form={form}
               name="price"
-              label={`Price (${currency})`}
-              hint={`Such as ${moneyInputValue(9000, currency)}; 0 when free.`}
+              label={t('services.priceIn', { currency })}
+              hint={t('services.priceHint', { example: moneyInputValue(9000, currency) })}
               autocomplete="off"
             />
             <TextField
               form={form}
               name="capacity"
-              label="Places per slot"
-              hint="1 for one customer at a time; more for a group class."
+              label={t('services.capacity')}
+              hint={t('services.capacityHint')}
               type="number"
               min="1"
               max="1000"
@@ -173,8 +178,8 @@ export function ServiceFormPage(props: {
             <TextField
               form={form}
               name="buffer_before_minutes"
-              label="Buffer before (minutes)"
-              hint="Time kept free before it, to prepare."
+              label={t('services.bufferBeforeLabel')}
+              hint={t('services.bufferBeforeHint')}
               type="number"
               min="0"
               max="720"
@@ -183,8 +188,8 @@ export function ServiceFormPage(props: {
             <TextField
               form={form}
               name="buffer_after_minutes"
-              label="Buffer after (minutes)"
-              hint="Time kept free after it, to clean up."
+              label={t('services.bufferAfterLabel')}
+              hint={t('services.bufferAfterHint')}
               type="number"
               min="0"
               max="720"
@@ -194,42 +199,40 @@ export function ServiceFormPage(props: {
           <TextField
             form={form}
             name="resources"
-            label="Resources needed"
-            hint="Rooms, chairs, equipment it takes for its whole length (Setup → Resources), by type: room, 2 chair. Empty: none."
+            label={t('services.resources')}
+            hint={t('services.resourcesHint')}
             autocomplete="off"
           />
           {props.locations.length > 0 ? (
             <CheckboxesField
               form={form}
               name="location_uuids"
-              legend="Offered at"
+              legend={t('services.offeredAt')}
               options={props.locations}
             />
           ) : (
-            <p class="muted">Add a location first (Setup → Locations) to offer the service somewhere.</p>
+            <p class="muted">{t('services.noLocations')}</p>
           )}
-          <button type="submit">{service ? 'Save the service' : 'Add the service'}</button>
+          <button type="submit">{service ? t('services.save') : t('services.addThe')}</button>
         </PostForm>
       </div>
       {service && (
         <div class="card">
-          <h2>Payment and cancellation</h2>
+          <h2>{t('services.payment')}</h2>
           <p>
-            What a booking of it collects (a deposit, the full price, a card on file) and what a late cancel
-            or a no-show keeps: <a href={`${SERVICES}/${service.id}/payment`}>set the policy</a>.
+            {withElements((values) => t('services.paymentText', values), {
+              link: <a href={`${SERVICES}/${service.id}/payment`}>{t('services.paymentLink')}</a>,
+            })}
           </p>
         </div>
       )}
       {service && (
         <div class="card">
-          <h2>Archive</h2>
-          <p>
-            An archived service is no longer offered: it leaves the API's lists, the free slots and the
-            booking page. Its bookings keep it.
-          </p>
+          <h2>{t('services.archive')}</h2>
+          <p>{t('services.archiveText')}</p>
           <PostForm action={`${SERVICES}/${service.id}/archive`} csrf={props.csrf} class="inline">
             <button type="submit" class="danger">
-              Archive {service.name}
+              {t('services.archiveButton', { name: service.name })}
             </button>
           </PostForm>
         </div>

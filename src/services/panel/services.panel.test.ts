@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { createLocation, createService } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 let admin: PanelClient;
@@ -189,5 +189,41 @@ describe('Setup → Services', () => {
     const forged = await admin.post(`${PAGE}/${mine.id}/archive`, {}, { csrf: null });
     expect(forged.statusCode).toBe(403);
     expect((await t.call('GET', `/services/${mine.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('Setup → Services in other languages', () => {
+  it('speaks German to a German-speaking admin: list, durations, buffers, form and its errors', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const yoga = await createService(t.db, t.workspace.id, [mitte.id], {
+      name: 'Yoga am Morgen',
+      durationMinutes: 90,
+      capacity: 8,
+      bufferAfterMinutes: 15,
+    });
+    const list = await german.get(PAGE);
+    expect(list.body).toContain('<h1>Leistungen</h1>');
+    expect(list.body).toContain('Leistung hinzufügen');
+    expect(list.body).toContain('<th scope="col">Dauer</th>');
+    expect(list.body).toContain('1 Std. 30 Min.');
+    expect(list.body).toContain('15 Min. danach');
+    expect(list.body).toContain('8 (Gruppe)');
+    const edit = await german.get(`${PAGE}/${yoga.id}`);
+    expect(edit.body).toContain('Plätze pro Termin');
+    expect(edit.body).toContain('Benötigte Ressourcen');
+    expect(edit.body).toContain(`<a href="${PAGE}/${yoga.id}/payment">Regeln festlegen</a>`);
+    expect(edit.body).toContain('Yoga am Morgen archivieren');
+    const bad = await german.post(PAGE, form({ name: 'Teuer', price: 'viel', duration_minutes: '' }));
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('Der Preis muss ein Betrag in EUR sein, etwa 90.00.');
+    expect(bad.body).toContain('Geben Sie die Dauer an.');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = await arabic.get(PAGE);
+    expect(list.body).toContain('<html lang="ar" dir="rtl">');
+    expect(list.body).toContain('<h1>الخدمات</h1>');
+    expect(list.body).toContain('إضافة خدمة');
   });
 });

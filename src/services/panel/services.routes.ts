@@ -3,10 +3,11 @@ import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocationsWithArchived } from '../../locations/locations.service.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
-import { noticeOf } from '../../panel-kit/setup-parts.js';
+import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { throwIfInvalid } from '../../platform/http/validation.js';
@@ -28,10 +29,10 @@ import { SERVICES, ServiceFormPage, ServicesPage } from './services.page.js';
 
 const access = { config: { panelAccess: 'setup' as const } };
 
-const NOTICES: Record<string, string> = {
-  created: 'The service is added.',
-  saved: 'The service is saved.',
-  archived: 'The service is archived.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'services.created',
+  saved: 'services.saved',
+  archived: 'services.archived',
 };
 
 const TEXT_FIELDS = [
@@ -73,18 +74,16 @@ const NEW_SERVICE: FormState['values'] = {
  * the currency's own units ("90.00") and sent in minor units (9000) as the API takes it. Empty
  * places and buffers are their defaults (1, 0); an empty duration is an error, as for the API.
  */
-function bodyOf(values: FormState['values'], currency: string) {
+function bodyOf(values: FormState['values'], currency: string, t: PanelText['t']) {
   const text = (key: string) => (values[key] as string | undefined) ?? '';
   const errors: FieldErrors = {};
   const priceText = text('price').trim();
   const price = priceText === '' ? 0 : parseMoneyInput(priceText, currency);
   if (price === undefined) {
-    errors.price = [
-      `The price must be an amount in ${currency}, such as ${moneyInputValue(9000, currency)}.`,
-    ];
+    errors.price = [t('services.priceError', { currency, example: moneyInputValue(9000, currency) })];
   }
   const duration = formInteger(text('duration_minutes'));
-  if (duration === undefined) errors.duration_minutes = ['The duration_minutes field is required.'];
+  if (duration === undefined) errors.duration_minutes = [t('services.durationRequired')];
   const needs = parseRequirements(text('resources'));
   if (!needs.ok) errors.resources = [needs.message];
   const body = {
@@ -119,6 +118,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     reply: FastifyReply,
     workspace: WorkspaceRow,
     form: FormState,
+    text: PanelText,
     service?: { id: string; name: string },
     status = 200,
   ) {
@@ -127,7 +127,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       listLocationsWithArchived(deps.db, workspace.id),
     ]);
     return reply.page({
-      title: service ? service.name : 'Add a service',
+      title: service ? service.name : text.t('services.add'),
       status,
       body: ServiceFormPage({
         form,
@@ -139,6 +139,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           .filter((location) => location.archived_at === null)
           .map((location) => ({ value: location.id, label: location.name })),
         ...(service ? { service } : {}),
+        text,
       }),
     });
   }
@@ -149,16 +150,21 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       listServicesWithArchived(deps.db, workspace.id),
       listLocationsWithArchived(deps.db, workspace.id),
     ]);
+    const text = panelTextOf(request);
     const names = new Map(locations.map((location) => [location.id, location.name]));
     const buffers = (service: ServiceRecord) =>
       [
-        service.buffer_before_minutes > 0 ? `${service.buffer_before_minutes} min before` : '',
-        service.buffer_after_minutes > 0 ? `${service.buffer_after_minutes} min after` : '',
+        service.buffer_before_minutes > 0
+          ? text.t('services.bufferBefore', { minutes: service.buffer_before_minutes })
+          : '',
+        service.buffer_after_minutes > 0
+          ? text.t('services.bufferAfter', { minutes: service.buffer_after_minutes })
+          : '',
       ]
         .filter(Boolean)
         .join(', ');
     return reply.page({
-      title: 'Services',
+      title: text.t('nav.services'),
       body: ServicesPage({
         services: services.map((service) => ({
           id: service.id,
@@ -171,20 +177,22 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           locations: service.location_ids.map((id) => names.get(id) ?? id),
           archived: service.archived_at !== null,
         })),
-        ...noticeOf(request.query, NOTICES),
+        ...noticeOf(request.query, noticesIn(text, NOTICES)),
+        text,
       }),
     });
   });
 
   panel.get('/setup/services/new', access, async (request, reply) => {
     const workspace = (await panelContextOf(request)).workspace;
-    return renderForm(reply, workspace, emptyForm({ ...NEW_SERVICE }));
+    return renderForm(reply, workspace, emptyForm({ ...NEW_SERVICE }), panelTextOf(request));
   });
 
   panel.post('/setup/services', access, async (request, reply) => {
     const workspace = (await panelContextOf(request)).workspace;
     const values = valuesOf(request.body);
-    const { body, errors } = bodyOf(values, workspace.currency);
+    const text = panelTextOf(request);
+    const { body, errors } = bodyOf(values, workspace.currency, text.t);
     try {
       throwIfInvalid(schemaErrorsOf(ServiceCreateBody, body), errors);
       // The form's key: a double click adds one service.
@@ -194,17 +202,23 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return renderForm(reply, workspace, { values, errors: error.errors }, undefined, 422);
+      return renderForm(reply, workspace, { values, errors: error.errors }, text, undefined, 422);
     }
   });
 
   panel.get('/setup/services/:serviceId', access, async (request, reply) => {
     const workspace = (await panelContextOf(request)).workspace;
     const service = await getService(deps.db, workspace.id, uuidParam(request, 'serviceId'));
-    return renderForm(reply, workspace, emptyForm(formOf(service, workspace.currency)), {
-      id: service.id,
-      name: service.name,
-    });
+    return renderForm(
+      reply,
+      workspace,
+      emptyForm(formOf(service, workspace.currency)),
+      panelTextOf(request),
+      {
+        id: service.id,
+        name: service.name,
+      },
+    );
   });
 
   panel.post('/setup/services/:serviceId', access, async (request, reply) => {
@@ -212,7 +226,8 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     // 404 before 422: a service that is not there (archived, another workspace's) has no form.
     const service = await getService(deps.db, workspace.id, uuidParam(request, 'serviceId'));
     const values = valuesOf(request.body);
-    const { body, errors } = bodyOf(values, workspace.currency);
+    const text = panelTextOf(request);
+    const { body, errors } = bodyOf(values, workspace.currency, text.t);
     try {
       throwIfInvalid(schemaErrorsOf(ServiceUpdateBody, body), errors);
       // The form's key: a double click saves once and answers both with the same redirect.
@@ -226,6 +241,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         reply,
         workspace,
         { values, errors: error.errors },
+        text,
         { id: service.id, name: service.name },
         422,
       );

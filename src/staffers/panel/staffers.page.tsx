@@ -9,6 +9,7 @@ import {
   TextAreaField,
   TextField,
 } from '../../panel-kit/forms.js';
+import { type PanelKey, type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ListPager } from '../../panel-kit/list-pager.js';
 import type { OfferedPair, StafferRecord } from '../staffers.repository.js';
@@ -17,17 +18,24 @@ import { fullName, STAFFERS } from './staffers.view.js';
 /** A checkbox value of the services matrix: one location and one service. */
 export const pairValue = (locationId: string, serviceId: string) => `${locationId}|${serviceId}`;
 
-const NOTICES: Record<string, string> = {
-  created: 'The staffer is added.',
-  saved: 'The staffer is saved.',
-  archived: 'The staffer is archived: they no longer take bookings; their past bookings stay.',
-  hours: 'The hours are saved.',
+const NOTICES: Record<string, PanelKey> = {
+  created: 'staffers.created',
+  saved: 'staffers.saved',
+  archived: 'staffers.archived',
+  hours: 'staffers.hoursSaved',
 };
-export const noticeOf = (query: unknown) =>
-  NOTICES[String((query as Record<string, unknown> | undefined)?.notice ?? '')];
+export const noticeOf = (query: unknown, text: PanelText): string | undefined => {
+  const key = NOTICES[String((query as Record<string, unknown> | undefined)?.notice ?? '')];
+  return key ? text.t(key) : undefined;
+};
 
-function Crumbs({ last }: { last?: boolean }) {
-  return <p class="crumbs">Setup / {last ? <a href={STAFFERS}>Staff and hours</a> : 'Staff and hours'}</p>;
+function Crumbs({ last, text }: { last?: boolean; text: PanelText }) {
+  const { t } = text;
+  return (
+    <p class="crumbs">
+      {t('nav.setup')} / {last ? <a href={STAFFERS}>{t('nav.staffers')}</a> : t('nav.staffers')}
+    </p>
+  );
 }
 
 function Notice({ text }: { text: string | undefined }) {
@@ -44,32 +52,34 @@ export function StaffersPage(props: {
   perPage: number;
   total: number;
   notice?: string | undefined;
+  text: PanelText;
 }) {
+  const { t } = props.text;
   return (
     <>
-      <Crumbs />
-      <h1>Staff and hours</h1>
-      <p class="lead">The people who take bookings: what they do where, and their working hours.</p>
+      <Crumbs text={props.text} />
+      <h1>{t('nav.staffers')}</h1>
+      <p class="lead">{t('staffers.lead')}</p>
       <Notice text={props.notice} />
       <p>
         <a class="button" href={`${STAFFERS}/new`}>
-          Add a staffer
+          {t('staffers.add')}
         </a>
       </p>
       <div class="table-wrap">
-        <table class="stack" aria-label="Staffers">
+        <table class="stack" aria-label={t('staffers.table')}>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Position</th>
-              <th scope="col">Provides</th>
+              <th scope="col">{t('staffers.name')}</th>
+              <th scope="col">{t('staffers.position')}</th>
+              <th scope="col">{t('staffers.provides')}</th>
             </tr>
           </thead>
           <tbody>
             {props.staffers.length === 0 && (
               <tr>
                 <td colSpan={3} class="muted">
-                  No staffers yet.
+                  {t('staffers.none')}
                 </td>
               </tr>
             )}
@@ -77,16 +87,16 @@ export function StaffersPage(props: {
               const services = staffer.assignments.reduce((n, a) => n + a.serviceIds.length, 0);
               return (
                 <tr>
-                  <td data-label="Name">
+                  <td data-label={t('staffers.name')}>
                     <a href={`${STAFFERS}/${staffer.id}`}>{fullName(staffer)}</a>
                   </td>
-                  <td data-label="Position">{staffer.position || <span class="muted">—</span>}</td>
-                  <td data-label="Provides">
+                  <td data-label={t('staffers.position')}>
+                    {staffer.position || <span class="muted">—</span>}
+                  </td>
+                  <td data-label={t('staffers.provides')}>
                     {services === 0
-                      ? 'Nothing yet'
-                      : `${services} ${services === 1 ? 'service' : 'services'} at ${staffer.assignments.length} ${
-                          staffer.assignments.length === 1 ? 'location' : 'locations'
-                        }`}
+                      ? t('staffers.nothingYet')
+                      : t('staffers.servicesAt', { services, locations: staffer.assignments.length })}
                   </td>
                 </tr>
               );
@@ -99,14 +109,15 @@ export function StaffersPage(props: {
         perPage={props.perPage}
         total={props.total}
         href={(page) => `${STAFFERS}?page=${page}`}
-        label="Pages of staffers"
+        label={t('staffers.pages')}
       />
     </>
   );
 }
 
 /** The location x service matrix: one group of checkboxes per location. */
-function ServicesMatrix({ form, pairs }: { form: FormState; pairs: OfferedPair[] }) {
+function ServicesMatrix({ form, pairs, text }: { form: FormState; pairs: OfferedPair[]; text: PanelText }) {
+  const { t } = text;
   const invalid = Object.keys(form.errors).some((key) => key === 'services' || key.startsWith('services.'));
   const raw = form.values.services;
   const checked = new Set(Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []);
@@ -122,11 +133,12 @@ function ServicesMatrix({ form, pairs }: { form: FormState; pairs: OfferedPair[]
       id={fieldId('services')}
       aria-describedby={invalid ? `${fieldId('services')}-error` : undefined}
     >
-      <legend>Services they give, per location</legend>
+      <legend>{t('staffers.matrix')}</legend>
       {locations.size === 0 && (
         <p class="muted">
-          No location offers a service yet: add them under{' '}
-          <a href={`${PANEL_PREFIX}/setup/services`}>Services</a> first.
+          {withElements((values) => t('staffers.matrixEmpty', values), {
+            link: <a href={`${PANEL_PREFIX}/setup/services`}>{t('nav.services')}</a>,
+          })}
         </p>
       )}
       <div class="matrix-groups">
@@ -150,42 +162,49 @@ function ServicesMatrix({ form, pairs }: { form: FormState; pairs: OfferedPair[]
   );
 }
 
-function ProfileFields({ form, pairs }: { form: FormState; pairs: OfferedPair[] }) {
+function ProfileFields({ form, pairs, text }: { form: FormState; pairs: OfferedPair[]; text: PanelText }) {
+  const { t } = text;
   return (
     <>
-      <TextField form={form} name="first_name" label="First name" required autocomplete="off" />
-      <TextField form={form} name="last_name" label="Last name (optional)" autocomplete="off" />
+      <TextField form={form} name="first_name" label={t('staffers.firstName')} required autocomplete="off" />
+      <TextField form={form} name="last_name" label={t('staffers.lastName')} autocomplete="off" />
       <TextField
         form={form}
         name="position"
-        label="Position (optional)"
-        hint="Shown to customers, such as Senior stylist."
+        label={t('staffers.positionLabel')}
+        hint={t('staffers.positionHint')}
         autocomplete="off"
       />
-      <TextAreaField form={form} name="description" label="Description (optional)" rows={3} />
+      <TextAreaField form={form} name="description" label={t('staffers.description')} rows={3} />
       <TextField
         form={form}
         name="avatar"
-        label="Photo URL (optional)"
+        label={t('staffers.avatar')}
         type="url"
-        hint="An http(s) link to an image. Leave empty for none."
+        hint={t('staffers.avatarHint')}
         autocomplete="off"
       />
-      <ServicesMatrix form={form} pairs={pairs} />
+      <ServicesMatrix form={form} pairs={pairs} text={text} />
     </>
   );
 }
 
-export function NewStafferPage(props: { form: FormState; csrf: string; pairs: OfferedPair[] }) {
+export function NewStafferPage(props: {
+  form: FormState;
+  csrf: string;
+  pairs: OfferedPair[];
+  text: PanelText;
+}) {
+  const { t } = props.text;
   return (
     <>
-      <Crumbs last />
-      <h1>Add a staffer</h1>
+      <Crumbs last text={props.text} />
+      <h1>{t('staffers.add')}</h1>
       <div class="card">
         <ErrorSummary form={props.form} />
-        <PostForm action={STAFFERS} csrf={props.csrf} label="Add a staffer">
-          <ProfileFields form={props.form} pairs={props.pairs} />
-          <button type="submit">Add staffer</button>
+        <PostForm action={STAFFERS} csrf={props.csrf} label={t('staffers.add')}>
+          <ProfileFields form={props.form} pairs={props.pairs} text={props.text} />
+          <button type="submit">{t('staffers.addThe')}</button>
         </PostForm>
       </div>
     </>
@@ -202,44 +221,52 @@ export function StafferPage(props: {
   /** The staffer's own calendar (docs/calendar-sync.md); null = none connected. */
   calendar: ConnectionView | null;
   notice?: string | undefined;
+  text: PanelText;
 }) {
+  const { t } = props.text;
   const path = `${STAFFERS}/${props.staffer.id}`;
   return (
     <>
-      <Crumbs last />
+      <Crumbs last text={props.text} />
       <h1>{fullName(props.staffer)}</h1>
       <Notice text={props.notice} />
       <div class="card">
-        <h2>Profile and services</h2>
+        <h2>{t('staffers.profile')}</h2>
         <ErrorSummary form={props.form} />
-        <PostForm action={path} csrf={props.csrf} label="Staffer profile and services">
-          <ProfileFields form={props.form} pairs={props.pairs} />
-          <button type="submit">Save staffer</button>
+        <PostForm action={path} csrf={props.csrf} label={t('staffers.profileForm')}>
+          <ProfileFields form={props.form} pairs={props.pairs} text={props.text} />
+          <button type="submit">{t('staffers.save')}</button>
         </PostForm>
       </div>
       <div class="card">
-        <h2>Working hours</h2>
-        <p class="muted">This week, per location. Times are the location's local time.</p>
-        {props.hours.length === 0 && <p>There are no locations yet.</p>}
+        <h2>{t('staffers.hours')}</h2>
+        <p class="muted">{t('staffers.hoursLead')}</p>
+        {props.hours.length === 0 && <p>{t('staffers.noLocations')}</p>}
         {props.hours.map((entry) => (
-          <section class="hours-at" aria-label={`Hours at ${entry.locationName}`}>
+          <section class="hours-at" aria-label={t('staffers.hoursAt', { location: entry.locationName })}>
             <h3>{entry.locationName}</h3>
-            {entry.preview ?? <p class="muted">No working hours here yet.</p>}
+            {entry.preview ?? <p class="muted">{t('staffers.noHours')}</p>}
             <p>
-              <a href={`${path}/hours/${entry.locationId}`}>Edit hours at {entry.locationName}</a>
+              <a href={`${path}/hours/${entry.locationId}`}>
+                {t('staffers.editHours', { location: entry.locationName })}
+              </a>
             </p>
           </section>
         ))}
       </div>
-      <OwnCalendar calendar={props.calendar} path={path} csrf={props.csrf} stafferId={props.staffer.id} />
+      <OwnCalendar
+        calendar={props.calendar}
+        path={path}
+        csrf={props.csrf}
+        stafferId={props.staffer.id}
+        text={props.text}
+      />
       <div class="card">
-        <h2>Archive</h2>
-        <p>
-          An archived staffer takes no new bookings and leaves the lists; their bookings and history stay.
-        </p>
-        <PostForm action={`${path}/archive`} csrf={props.csrf} label="Archive this staffer">
+        <h2>{t('staffers.archive')}</h2>
+        <p>{t('staffers.archiveText')}</p>
+        <PostForm action={`${path}/archive`} csrf={props.csrf} label={t('staffers.archiveForm')}>
           <button type="submit" class="danger">
-            Archive {fullName(props.staffer)}
+            {t('staffers.archiveButton', { name: fullName(props.staffer) })}
           </button>
         </PostForm>
       </div>
@@ -253,48 +280,49 @@ function OwnCalendar(props: {
   path: string;
   csrf: string;
   stafferId: string;
+  text: PanelText;
 }) {
+  const { t } = props.text;
   const c = props.calendar;
   return (
     <div class="card calendar-sync" id="own-calendar">
-      <h2>Own calendar</h2>
+      <h2>{t('staffers.cal.title')}</h2>
       {!c ? (
-        <p class="muted">
-          No calendar connected. Connect one (Nextcloud, iCloud, Fastmail, any CalDAV server): its events then
-          block this staffer at every location.
-        </p>
+        <p class="muted">{t('staffers.cal.none')}</p>
       ) : (
         <>
           <p>
-            {c.username} at <code>{c.server_url}</code>, {c.read_calendars.length}{' '}
-            {c.read_calendars.length === 1 ? 'calendar' : 'calendars'} read.
+            {withElements(
+              (values) =>
+                t('staffers.cal.account', { ...values, user: c.username, n: c.read_calendars.length }),
+              { server: <code>{c.server_url}</code> },
+            )}
           </p>
           {c.status === 'ok' ? (
             <p class="muted">
-              Last read{' '}
-              {c.last_success_at
-                ? new Date(c.last_success_at).toISOString().slice(0, 16).replace('T', ' ')
-                : 'never'}{' '}
-              UTC.
+              {t('staffers.cal.lastRead', {
+                when: c.last_success_at
+                  ? new Date(c.last_success_at).toISOString().slice(0, 16).replace('T', ' ')
+                  : t('staffers.cal.never'),
+              })}
             </p>
           ) : (
             <p class="warning" role="status">
-              {c.status === 'refused'
-                ? 'The calendar refuses the app password: enter a new one.'
-                : 'The calendar cannot be reached.'}{' '}
-              Its last known busy times still block; bookings are still taken. Last error:{' '}
-              {c.last_error ?? '–'}
+              {c.status === 'refused' ? t('staffers.cal.refused') : t('calsync.unreachable')}{' '}
+              {t('staffers.cal.stillBlocks', { error: c.last_error ?? '–' })}
             </p>
           )}
-          <PostForm action={`${props.path}/calendar/sync`} csrf={props.csrf} label="Read the calendar now">
-            <button type="submit">Sync now</button>
+          <PostForm
+            action={`${props.path}/calendar/sync`}
+            csrf={props.csrf}
+            label={t('staffers.cal.readNow')}
+          >
+            <button type="submit">{t('calsync.syncNow')}</button>
           </PostForm>
         </>
       )}
       <p>
-        <a href={`${props.path}/calendar`}>
-          {c ? 'Change or disconnect the calendar' : 'Connect a calendar'}
-        </a>
+        <a href={`${props.path}/calendar`}>{c ? t('staffers.cal.change') : t('calsync.connect')}</a>
       </p>
     </div>
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/helpers/build-test-app.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
-import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
 
 let t: TestApp;
 let admin: PanelClient;
@@ -168,5 +168,42 @@ describe('Setup → Staff and hours: staffers', () => {
     expect(forged.statusCode).toBe(403);
     expect((await admin.post(`${LIST}/${staffer.id}/archive`, {}, { csrf: null })).statusCode).toBe(403);
     expect((await stafferJson(staffer.id)).first_name).toBe('Pia');
+  });
+});
+
+describe('Setup → Staff and hours in other languages', () => {
+  it('speaks German to a German-speaking admin: list with plurals, form, staffer page and notice', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'admin', 'de');
+    const jana = await createStaffer(t.db, t.workspace.id, berlin.id, [haircut.id, color.id], {
+      firstName: 'Jana',
+      lastName: 'Kraus',
+    });
+    const list = await german.get(LIST);
+    expect(list.body).toContain('<h1>Team und Arbeitszeiten</h1>');
+    expect(list.body).toContain('Teammitglied hinzufügen');
+    expect(list.body).toContain('<th scope="col">Bietet an</th>');
+    expect(list.body).toContain('2 Leistungen an 1 Standort');
+    const form = await german.get(`${LIST}/new`);
+    expect(form.body).toContain('Angebotene Leistungen je Standort');
+    expect(form.body).toContain('Vorname');
+    const page = await german.get(`${LIST}/${jana.id}?notice=hours`);
+    expect(page.body).toContain('Die Arbeitszeiten sind gespeichert.');
+    expect(page.body).toContain('<h2>Profil und Leistungen</h2>');
+    expect(page.body).toContain('Arbeitszeiten in Wien bearbeiten');
+    // The week preview: its label, legend and weekday names in German.
+    expect(page.body).toMatch(/<figcaption>Jana Kraus in Berlin Mitte, diese Woche \(/);
+    expect(page.body).toContain('Keine Arbeitszeit · * Zeiten für dieses Datum geändert');
+    expect(page.body).toMatch(/<li>Mo\.? \d\d /);
+    expect(page.body).toContain('Jana Kraus archivieren');
+    expect(page.body).toContain('<h2>Eigener Kalender</h2>');
+    expect(page.body).toContain('Kein Kalender verbunden.');
+  });
+
+  it('lays the page out right to left in Arabic', async () => {
+    const arabic = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'ar');
+    const list = await arabic.get(LIST);
+    expect(list.body).toContain('<html lang="ar" dir="rtl">');
+    expect(list.body).toContain('<h1>الموظفون وساعات العمل</h1>');
+    expect(list.body).toContain('إضافة موظف');
   });
 });

@@ -3,6 +3,7 @@ import { findConnectionView } from '../../calendar-sync/calendar-sync.service.js
 import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
+import { panelTextOf } from '../../panel-kit/i18n.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -88,6 +89,7 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     status = 200,
   ) {
     const workspaceId = sessionOf(request).workspace.id;
+    const text = panelTextOf(request);
     const [pairs, locations, schedules, calendar] = await Promise.all([
       listOfferedServicePairs(deps.db, workspaceId),
       listLocationsPage(deps.db, workspaceId, { page: 1, perPage: MAX_LOCATIONS, offset: 0 }),
@@ -105,7 +107,12 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           ? WeekPreview({
               days: weekOf(schedule, mondayOf(today)),
               today,
-              label: `${fullName(staffer)} at ${location.name}, this week (${location.timezone})`,
+              label: text.t('week.label', {
+                name: fullName(staffer),
+                location: location.name,
+                timezone: location.timezone,
+              }),
+              text,
             })
           : null,
       };
@@ -120,7 +127,8 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         pairs,
         hours,
         calendar,
-        notice: status === 200 ? noticeOf(request.query) : undefined,
+        notice: status === 200 ? noticeOf(request.query, text) : undefined,
+        text,
       }),
     });
   }
@@ -132,22 +140,32 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       perPage: PER_PAGE,
       offset: (page - 1) * PER_PAGE,
     });
+    const text = panelTextOf(request);
     return reply.page({
-      title: 'Staff and hours',
-      body: StaffersPage({ staffers: rows, page, perPage: PER_PAGE, total, notice: noticeOf(request.query) }),
+      title: text.t('nav.staffers'),
+      body: StaffersPage({
+        staffers: rows,
+        page,
+        perPage: PER_PAGE,
+        total,
+        notice: noticeOf(request.query, text),
+        text,
+      }),
     });
   });
 
-  panel.get('/setup/staffers/new', access, async (request, reply) =>
-    reply.page({
-      title: 'Add a staffer',
+  panel.get('/setup/staffers/new', access, async (request, reply) => {
+    const text = panelTextOf(request);
+    return reply.page({
+      title: text.t('staffers.add'),
       body: NewStafferPage({
         form: emptyForm(),
         csrf: reply.csrf(),
         pairs: await listOfferedServicePairs(deps.db, sessionOf(request).workspace.id),
+        text,
       }),
-    }),
-  );
+    });
+  });
 
   panel.post('/setup/staffers', access, async (request, reply) => {
     const workspaceId = sessionOf(request).workspace.id;
@@ -162,13 +180,15 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       const errors = formErrors(error);
+      const text = panelTextOf(request);
       return reply.page({
-        title: 'Add a staffer',
+        title: text.t('staffers.add'),
         status: 422,
         body: NewStafferPage({
           form: { values, errors },
           csrf: reply.csrf(),
           pairs: await listOfferedServicePairs(deps.db, workspaceId),
+          text,
         }),
       });
     }
