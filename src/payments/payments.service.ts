@@ -21,6 +21,7 @@ import {
 import { NoPaymentProvider, type PaymentConfig, workspaceProvider } from './payment-providers.service.js';
 import { paymentSettingsOf } from './payment-settings.rules.js';
 import {
+  type BookingMoney,
   expiredHolds,
   findBookingMoney,
   findCheckoutOperation,
@@ -461,9 +462,11 @@ async function settlementOf(
   booking: { id: string; payment_state: string | null; start_time: Date },
   reason: string | null,
   at: number,
+  /** The booking's money when the caller has read it already. */
+  known?: BookingMoney,
 ) {
   if (booking.payment_state !== 'paid' && booking.payment_state !== 'card_on_file') return undefined;
-  const money = await findBookingMoney(db, workspaceId, booking.id);
+  const money = known ?? (await findBookingMoney(db, workspaceId, booking.id));
   const checkout = await findCheckoutOperation(db, workspaceId, booking.id);
   if (!money || !checkout?.provider_ref) return undefined;
   const payments = await providerPaymentsOf(db, workspaceId, booking.id);
@@ -494,7 +497,7 @@ export async function settlementPreview(
 ): Promise<Settlement | undefined> {
   const booking = await findBookingMoney(db, workspaceId, bookingId);
   if (!booking) return undefined;
-  return (await settlementOf(db, workspaceId, booking, reason, at))?.settlement;
+  return (await settlementOf(db, workspaceId, booking, reason, at, booking))?.settlement;
 }
 
 /**
