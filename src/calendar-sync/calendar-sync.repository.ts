@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import type { CalendarConnectionsTable } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
-import { BUSY_PIECE_MS, mergeBusy, piecesOf } from './busy-blocks.rules.js';
+import { BUSY_PIECE_MS, mergeBusy, piecesOf } from '../platform/time/busy-union.js';
 
 export type ConnectionRow = Selectable<CalendarConnectionsTable>;
 

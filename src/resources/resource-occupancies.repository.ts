@@ -3,6 +3,7 @@ import { slotUnavailable } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { ResourceRequirementJson } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { BUSY_PIECE_MS, mergeBusy, piecesOf } from '../platform/time/busy-union.js';
 import type { ResourceNeedInput } from '../slots/engine/types.js';
 
 const DAY_MS = 86_400_000;
@@ -10,9 +11,11 @@ const DAY_MS = 86_400_000;
 /**
  * The engine's resource needs of a session at a location (docs/resources.md): per requirement,
  * the live units that can serve it (a named one, or every unit of the type at least as big as
- * the service's class) with the spans other sessions hold them within [from, to] (padded by a
- * day, like staffers' occupancies). One statement; none at all for a service needing nothing.
- * The spans come index-only from resource_occupancies_start (migration 0035).
+ * the service's class) with the time each is busy within [from, to] (padded by a day, like
+ * staffers' occupancies). One statement; none at all for a service needing nothing.
+ * The busy time is the union of the unit's holds (resource_busy_blocks, migration 0041): a few
+ * rows per unit and day. A booking being changed does not count against itself, and the union
+ * cannot leave one hold out, so that check reads the holds themselves (resource_occupancies).
  */
 export async function loadResourceNeeds(
   db: Db,
@@ -30,13 +33,13 @@ export async function loadResourceNeeds(
   if (args.requirements.length === 0) return [];
   const types = [...new Set(args.requirements.map((r) => r.type))];
   // The workspace is named by the bound value in the lateral subquery, so Citus routes it to
-  // one shard (as in slots.repository.ts); the GiST index of the exclusion constraint serves it.
-  const result = await sql<UnitRow>`
-    SELECT r.id, r.type, r.capacity, busy.start_ms, busy.end_ms
-    FROM resources r
-    CROSS JOIN LATERAL (
-      -- Both aggregates are fed the same rows in the same order, so the arrays line up; the
-      -- engine sorts them (prepareResources), so no ORDER BY makes the database sort them too.
+  // one shard (as in slots.repository.ts). Both aggregates are fed the same rows in the same
+  // order, so the arrays line up; the engine sorts them (prepareResources), so no ORDER BY makes
+  // the database sort them too.
+  const busy = args.excludeOccupancyId
+    ? // A hold lasts at most 2 days (duration and buffers are capped): one overlapping the padded
+      // window starts after its start minus 2 days; resource_occupancies_start serves the scan.
+      sql`
       SELECT json_agg(ro.start_ms) AS start_ms, json_agg(ro.end_ms) AS end_ms
       FROM resource_occupancies ro
       WHERE ro.workspace_id = ${args.workspaceId}
@@ -44,8 +47,21 @@ export async function loadResourceNeeds(
         AND ro.start_ms > ${args.from - 3 * DAY_MS}::float8
         AND ro.start_ms < ${args.to + DAY_MS}::float8
         AND ro.end_ms > ${args.from - DAY_MS}::float8
-        ${args.excludeOccupancyId ? sql`AND ro.occupancy_id <> ${args.excludeOccupancyId}` : sql``}
-    ) AS busy
+        AND ro.occupancy_id <> ${args.excludeOccupancyId}`
+    : // A piece lasts at most a day: one overlapping the padded window starts after its start
+      // minus a day, so the primary key's btree bounds the scan.
+      sql`
+      SELECT json_agg(b.start_ms) AS start_ms, json_agg(b.end_ms) AS end_ms
+      FROM resource_busy_blocks b
+      WHERE b.workspace_id = ${args.workspaceId}
+        AND b.resource_id = r.id
+        AND b.start_ms > ${args.from - DAY_MS - BUSY_PIECE_MS}::float8
+        AND b.start_ms < ${args.to + DAY_MS}::float8
+        AND b.end_ms > ${args.from - DAY_MS}::float8`;
+  const result = await sql<UnitRow>`
+    SELECT r.id, r.type, r.capacity, busy.start_ms, busy.end_ms
+    FROM resources r
+    CROSS JOIN LATERAL (${busy}) AS busy
     WHERE r.workspace_id = ${args.workspaceId}
       AND r.location_id = ${args.locationId}
       AND r.archived_at IS NULL
@@ -125,6 +141,7 @@ async function tryHold(
 ): Promise<boolean> {
   await sql`SAVEPOINT hold_unit`.execute(tx);
   try {
+    await lockUnits(tx, args.workspaceId, [resourceId]);
     await tx
       .insertInto('resource_occupancies')
       .values({
@@ -137,25 +154,125 @@ async function tryHold(
       })
       .execute();
     await sql`RELEASE SAVEPOINT hold_unit`.execute(tx);
-    return true;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    // 23P01: another session holds the unit then; 40P01: two holds deadlocked on the index, they
-    // conflict, so this one is refused too (as takeSeat does).
+    // 23P01: another session holds the unit then; 40P01: two holds deadlocked on the index or
+    // the unit's lock, they conflict, so this one is refused too (as takeSeat does).
     if (code !== '23P01' && code !== '40P01') throw error;
     await sql`ROLLBACK TO SAVEPOINT hold_unit`.execute(tx);
     return false;
   }
+  await refreshBusyBlocks(tx, args.workspaceId, resourceId, args.spanStart.getTime(), args.spanEnd.getTime());
+  return true;
+}
+
+/**
+ * Serialises the changes of these units' holds until the transaction ends, so the union each
+ * change rewrites (refreshBusyBlocks) is read after every earlier change committed: without it
+ * two bookings of one room at neighbouring times could each write a union missing the other's
+ * hold. Units in id order, so two changes of the same units queue instead of deadlocking.
+ * NO KEY: it does not wait for the foreign key checks (KEY SHARE) of holds being inserted.
+ */
+async function lockUnits(tx: Tx, workspaceId: string, resourceIds: string[]): Promise<void> {
+  if (resourceIds.length === 0) return;
+  await tx
+    .selectFrom('resources')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', [...new Set(resourceIds)].sort())
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/**
+ * Rewrites a unit's busy pieces around [startMs, endMs] after a hold there was added or removed
+ * (the unit locked by lockUnits). The region is the changed span widened to the pieces touching
+ * it: pieces are disjoint, so every hold overlapping the region lies in it or in a piece outside
+ * it that this change does not touch; the region's pieces are the union of its holds clipped to
+ * it. Pieces outside stay as they are (a piece may touch its neighbour; the engine joins them).
+ */
+async function refreshBusyBlocks(
+  tx: Tx,
+  workspaceId: string,
+  resourceId: string,
+  startMs: number,
+  endMs: number,
+): Promise<void> {
+  const touching = await tx
+    .selectFrom('resource_busy_blocks')
+    .select(['start_ms', 'end_ms'])
+    .where('workspace_id', '=', workspaceId)
+    .where('resource_id', '=', resourceId)
+    .where('start_ms', '>=', startMs - BUSY_PIECE_MS)
+    .where('start_ms', '<=', endMs)
+    .where('end_ms', '>=', startMs)
+    .execute();
+  const lo = Math.min(startMs, ...touching.map((b) => b.start_ms));
+  const hi = Math.max(endMs, ...touching.map((b) => b.end_ms));
+  if (touching.length > 0) {
+    await tx
+      .deleteFrom('resource_busy_blocks')
+      .where('workspace_id', '=', workspaceId)
+      .where('resource_id', '=', resourceId)
+      .where(
+        'start_ms',
+        'in',
+        touching.map((b) => b.start_ms),
+      )
+      .execute();
+  }
+  const holds = await tx
+    .selectFrom('resource_occupancies')
+    .select(['start_ms', 'end_ms'])
+    .where('workspace_id', '=', workspaceId)
+    .where('resource_id', '=', resourceId)
+    .where('start_ms', '>', lo - 3 * DAY_MS)
+    .where('start_ms', '<', hi)
+    .where('end_ms', '>', lo)
+    .execute();
+  const pieces = mergeBusy(
+    holds.map((h) => ({ start: Math.max(lo, h.start_ms), end: Math.min(hi, h.end_ms) })),
+  ).flatMap((block) => piecesOf(block));
+  if (pieces.length === 0) return;
+  await tx
+    .insertInto('resource_busy_blocks')
+    .values(
+      pieces.map((p) => ({
+        workspace_id: workspaceId,
+        resource_id: resourceId,
+        start_ms: p.start,
+        end_ms: p.end,
+      })),
+    )
+    .execute();
 }
 
 /** Frees a session's units once its last seat is released (cancel, reschedule, change). */
 export async function releaseUnitsIfEmpty(tx: Tx, workspaceId: string, occupancyId: string): Promise<void> {
-  await sql`
-    DELETE FROM resource_occupancies ro
-    WHERE ro.workspace_id = ${workspaceId} AND ro.occupancy_id = ${occupancyId}
-      AND EXISTS (SELECT 1 FROM occupancies o
-                  WHERE o.workspace_id = ${workspaceId} AND o.id = ${occupancyId} AND o.seats_taken = 0)
-  `.execute(tx);
+  const held = await tx
+    .selectFrom('resource_occupancies as ro')
+    .innerJoin('occupancies as o', (join) =>
+      join.onRef('o.workspace_id', '=', 'ro.workspace_id').onRef('o.id', '=', 'ro.occupancy_id'),
+    )
+    .select(['ro.resource_id', 'ro.start_ms', 'ro.end_ms'])
+    .where('ro.workspace_id', '=', workspaceId)
+    .where('ro.occupancy_id', '=', occupancyId)
+    .where('o.seats_taken', '=', 0)
+    .execute();
+  if (held.length === 0) return;
+  await lockUnits(
+    tx,
+    workspaceId,
+    held.map((h) => h.resource_id),
+  );
+  await tx
+    .deleteFrom('resource_occupancies')
+    .where('workspace_id', '=', workspaceId)
+    .where('occupancy_id', '=', occupancyId)
+    .execute();
+  for (const hold of held)
+    await refreshBusyBlocks(tx, workspaceId, hold.resource_id, hold.start_ms, hold.end_ms);
 }
 
 /** The session's units replaced by `resourceIds` (PUT /bookings/{uuid}/resources, the panel). */
@@ -163,13 +280,20 @@ export async function replaceUnits(
   tx: Tx,
   args: { workspaceId: string; occupancyId: string; span: OccupancySpan; resourceIds: string[] },
 ): Promise<void> {
-  await tx
-    .deleteFrom('resource_occupancies')
+  const before = await tx
+    .selectFrom('resource_occupancies')
+    .select(['resource_id', 'start_ms', 'end_ms'])
     .where('workspace_id', '=', args.workspaceId)
     .where('occupancy_id', '=', args.occupancyId)
     .execute();
-  for (const resourceId of args.resourceIds) {
-    try {
+  try {
+    await lockUnits(tx, args.workspaceId, [...before.map((h) => h.resource_id), ...args.resourceIds]);
+    await tx
+      .deleteFrom('resource_occupancies')
+      .where('workspace_id', '=', args.workspaceId)
+      .where('occupancy_id', '=', args.occupancyId)
+      .execute();
+    for (const resourceId of args.resourceIds) {
       await tx
         .insertInto('resource_occupancies')
         .values({
@@ -181,11 +305,16 @@ export async function replaceUnits(
           end_ms: args.span.endMs,
         })
         .execute();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === '23P01' || code === '40P01') throw slotUnavailable();
-      throw error;
     }
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '23P01' || code === '40P01') throw slotUnavailable();
+    throw error;
+  }
+  for (const hold of before)
+    await refreshBusyBlocks(tx, args.workspaceId, hold.resource_id, hold.start_ms, hold.end_ms);
+  for (const resourceId of args.resourceIds) {
+    await refreshBusyBlocks(tx, args.workspaceId, resourceId, args.span.startMs, args.span.endMs);
   }
 }
 

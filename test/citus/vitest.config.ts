@@ -34,6 +34,7 @@ export default defineConfig({
       'src/workspaces/panel/home.panel.test.ts',
       'src/locations/locations.test.ts',
       'src/resources/resources.test.ts',
+      'src/resources/resource-busy-blocks.test.ts',
       'src/resources/panel/resources.panel.test.ts',
       'src/app/api/api-auth.test.ts',
       'test/contract/list-order.test.ts',

@@ -266,6 +266,14 @@ export interface ResourceOccupanciesTable {
   end_ms: number;
 }
 
+/** migrations/0041_resource_busy_blocks.sql: a unit's holds merged, in pieces of a day at most. */
+export interface ResourceBusyBlocksTable {
+  workspace_id: string;
+  resource_id: string;
+  start_ms: number;
+  end_ms: number;
+}
+
 export type CancelReason =
   | 'canceled'
   | 'didnt_come'
@@ -850,4 +858,5 @@ export interface DB {
   calendar_booking_events: CalendarBookingEventsTable;
   resources: ResourcesTable;
   resource_occupancies: ResourceOccupanciesTable;
+  resource_busy_blocks: ResourceBusyBlocksTable;
 }

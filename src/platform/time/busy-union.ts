@@ -1,8 +1,9 @@
 /**
- * Busy time as the slot engine needs it: the union of a staffer's outside events. Many events
- * overlap (a day of back-to-back meetings, a recurring block over single ones); the engine only
- * asks whether an instant is busy, so their union blocks exactly what they block, in far fewer
- * rows. Pure: the sync stores what these return.
+ * Busy time as the slot engine needs it: the union of many spans. A staffer's outside events
+ * overlap (a day of back-to-back meetings, a recurring block over single ones), and a room is
+ * booked back to back; the engine only asks whether an instant is busy, so the union blocks
+ * exactly what the spans block, in far fewer rows. Pure: the calendar sync (calendar_busy_blocks)
+ * and the rooms' holds (resource_busy_blocks) store what these return.
  */
 
 export interface Interval {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUSY_PIECE_MS, type Interval, mergeBusy, piecesOf } from './busy-blocks.rules.js';
+import { BUSY_PIECE_MS, type Interval, mergeBusy, piecesOf } from './busy-union.js';
 
 const H = 3_600_000;
 const at = (hours: number) => Date.parse('2026-03-29T00:00:00Z') + hours * H;
