@@ -119,6 +119,62 @@ describe('the engine with resources', () => {
     expect(checkBookable(q, at('10:30'))).toEqual({ ok: false, reason: 'no_free_staffer' });
   });
 
+  it('narrows the free intervals to where the units allow a new session', () => {
+    const intervals = (q: SlotQuery) => computeSlots(q)[0]!.intervals.map((i) => `${i.start}-${i.end}`);
+    const room = (id: string, busy: [string, string][]) => ({
+      resourceId: id,
+      busy: busy.map(([from, to]) => ({ start: at(from), end: at(to) })),
+    });
+    // Staffer free 09:00-17:00; the one room busy 10:00-11:00 and 14:00-14:30.
+    expect(
+      intervals(
+        query(
+          [staffer('a')],
+          [
+            {
+              units: 1,
+              pool: [
+                room('r1', [
+                  ['10:00', '11:00'],
+                  ['14:00', '14:30'],
+                ]),
+              ],
+            },
+          ],
+        ),
+      ),
+    ).toEqual(['09:00-10:00', '11:00-14:00', '14:30-17:00']);
+    // Two rooms busy at different times: one is always free, nothing narrows.
+    expect(
+      intervals(
+        query(
+          [staffer('a')],
+          [{ units: 1, pool: [room('r1', [['10:00', '11:00']]), room('r2', [['11:00', '12:00']])] }],
+        ),
+      ),
+    ).toEqual(['09:00-17:00']);
+    // Two units a session: short wherever either is busy.
+    expect(
+      intervals(
+        query(
+          [staffer('a')],
+          [{ units: 2, pool: [room('r1', [['10:00', '11:00']]), room('r2', [['11:00', '12:00']])] }],
+        ),
+      ),
+    ).toEqual(['09:00-10:00', '12:00-17:00']);
+    // Buffers widen a unit's busy time as they widen a staffer's: 30 min before and after.
+    expect(
+      intervals(
+        query([staffer('a')], [{ units: 1, pool: [room('r1', [['12:00', '13:00']])] }], {
+          bufferBeforeMinutes: 30,
+          bufferAfterMinutes: 30,
+        }),
+      ),
+    ).toEqual(['09:00-11:30', '13:30-17:00']);
+    // Too few units ever: no interval at all.
+    expect(intervals(query([staffer('a')], [{ units: 2, pool: [room('r1', [])] }]))).toEqual([]);
+  });
+
   it('names the free units to try, in pool order', () => {
     const needs = [
       {
@@ -183,6 +239,16 @@ describe('the engine with resources', () => {
         }
         // Nothing is listed that a staffer alone would not offer.
         for (const hhmm of listed.keys()) expect(without.has(hhmm)).toBe(true);
+        // Every listed start's body lies in one free interval (the intervals hold every slot).
+        const intervals = computeSlots(withUnits)[0]!.intervals.map((i) => [at(i.start), at(i.end)] as const);
+        for (const hhmm of listed.keys()) {
+          const t = at(hhmm);
+          const end = t + c.duration * MINUTE;
+          expect(
+            intervals.some(([from, to]) => from <= t && end <= to),
+            `${hhmm} in ${JSON.stringify(intervals)}`,
+          ).toBe(true);
+        }
       }),
       { numRuns: 300 },
     );

@@ -25,7 +25,13 @@ import {
   stafferWindow,
 } from './availability.js';
 import { freeIntervalsByDay, mergeFreeSpans } from './free-intervals.js';
-import { freeUnitsAt, type PreparedNeed, prepareResources, sessionsAt } from './resources.js';
+import {
+  freeUnitsAt,
+  type PreparedNeed,
+  prepareResources,
+  sessionsAt,
+  unitsShortSpans,
+} from './resources.js';
 import type { AvailabilityInput, BookableResult, Slot, SlotDay, SlotQuery } from './types.js';
 import type { Span } from './working-spans.js';
 
@@ -73,7 +79,11 @@ export function evaluateAvailability(input: AvailabilityInput, lower: number, up
     evaluation.starts.push(t);
     evaluation.quantities.push(quantity);
   }
-  evaluation.free = mergeFreeSpans(staffers, ctx);
+  evaluation.free = mergeFreeSpans(
+    staffers,
+    ctx,
+    input.resources?.length ? unitsShortSpans(input.resources, ctx) : [],
+  );
   return evaluation;
 }
 

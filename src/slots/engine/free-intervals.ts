@@ -1,6 +1,6 @@
 /**
- * The `intervals` of a slot day: maximal free spans (union over eligible staffers) in which the
- * service fits. An interval of a date covers every slot that starts on that date: it is cut at
+ * The `intervals` of a slot day: maximal free spans (union over eligible staffers, where the
+ * service's units allow a new session) in which the service fits. An interval of a date covers every slot that starts on that date: it is cut at
  * the date's first instant (or the earliest bookable one) and at the end of the last booking that
  * could start on the date, never at midnight (docs/decisions/0002).
  */
@@ -13,17 +13,19 @@ const MINUTE_MS = 60_000;
 
 /**
  * A staffer's free time: working spans minus each occupancy widened by the NEW booking's
- * buffers. Widening is what makes "free" mean "a booking body could sit here": a booking [t,
+ * buffers, minus where the service's units run short for a new session (`unitsShort`,
+ * resources.ts unitsShortSpans; empty for a service that needs none). Widening is what makes "free" mean "a booking body could sit here": a booking [t,
  * t+duration] needs [t - bufferBefore, t + duration + bufferAfter) clear of the occupancy
  * [s, e), i.e. [t, t+duration] clear of [s - bufferAfter, e + bufferBefore). A group session of
  * this service with seats left counts as free for its own length: the slot that joins it is
  * listed, so the intervals must hold it too.
  */
-export function freeSpansOf(p: PreparedStaffer, ctx: EngineContext): Span[] {
+export function freeSpansOf(p: PreparedStaffer, ctx: EngineContext, unitsShort: Span[] = []): Span[] {
   const widened = mergeSpans(
     p.occupancies.map((o) => ({ start: o.start - ctx.bufferAfterMs, end: o.end + ctx.bufferBeforeMs })),
   );
-  const free = subtractSpans(p.working, widened);
+  let free = subtractSpans(p.working, widened);
+  if (unitsShort.length > 0) free = subtractSpans(free, unitsShort);
   if (p.joinable === null) return free;
   const sessions: Span[] = [];
   for (const start of p.joinable.keys()) {
@@ -35,8 +37,12 @@ export function freeSpansOf(p: PreparedStaffer, ctx: EngineContext): Span[] {
 }
 
 /** The free time of all staffers together (sorted, merged). */
-export function mergeFreeSpans(staffers: PreparedStaffer[], ctx: EngineContext): Span[] {
-  return mergeSpans(staffers.flatMap((p) => freeSpansOf(p, ctx)));
+export function mergeFreeSpans(
+  staffers: PreparedStaffer[],
+  ctx: EngineContext,
+  unitsShort: Span[] = [],
+): Span[] {
+  return mergeSpans(staffers.flatMap((p) => freeSpansOf(p, ctx, unitsShort)));
 }
 
 /**

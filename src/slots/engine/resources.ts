@@ -6,6 +6,7 @@
  */
 import type { EngineContext } from './availability.js';
 import type { ResourceNeedInput } from './types.js';
+import { mergeSpans, type Span } from './working-spans.js';
 
 interface PreparedUnit {
   resourceId: string;
@@ -68,4 +69,38 @@ export function sessionsAt(needs: PreparedNeed[], t: number): number {
 /** Per need, the ids of its units free for a start at t, in pool order. */
 export function freeUnitsAt(needs: PreparedNeed[], t: number): string[][] {
   return needs.map((need) => need.pool.filter((unit) => unitFreeAt(unit, t)).map((unit) => unit.resourceId));
+}
+
+/**
+ * Where a new session cannot get its units, as instants a booking body may not cover: for some
+ * need, fewer than `units` units are free there. A unit's busy span [s, e) keeps the body clear of
+ * [s - bufferAfter, e + bufferBefore), the same widening as a staffer's occupancies
+ * (free-intervals.ts freeSpansOf), so the free intervals narrowed by these hold exactly the
+ * bodies the units allow. Sorted, disjoint; a need that can never be met is short everywhere.
+ */
+export function unitsShortSpans(needs: ResourceNeedInput[], ctx: EngineContext): Span[] {
+  const short: Span[] = [];
+  for (const need of needs) {
+    const spare = need.pool.length - need.units;
+    if (spare < 0) return [{ start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY }];
+    // Each unit's widened busy time merged first, so a unit is counted once at any instant.
+    const edges: [number, number][] = [];
+    for (const unit of need.pool) {
+      const widened = mergeSpans(
+        unit.busy.map((b) => ({ start: b.start - ctx.bufferAfterMs, end: b.end + ctx.bufferBeforeMs })),
+      );
+      for (const span of widened) edges.push([span.start, 1], [span.end, -1]);
+    }
+    // Ends before starts at one instant: a unit freed at t and another taken at t never overlap.
+    edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let busy = 0;
+    let since = 0;
+    for (const [at, step] of edges) {
+      const wasShort = busy > spare;
+      busy += step;
+      if (!wasShort && busy > spare) since = at;
+      else if (wasShort && busy <= spare && at > since) short.push({ start: since, end: at });
+    }
+  }
+  return mergeSpans(short);
 }
