@@ -7123,7 +7123,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Archive a resource (204, no body); bookings that held it keep naming it */
+        /** Archive a resource (204, no body); bookings that held it keep naming it. 409 resource_in_use while a service needs it by name */
         delete: {
             parameters: {
                 query?: never;

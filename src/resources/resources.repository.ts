@@ -104,3 +104,20 @@ export async function archiveResourceRow(db: Db, workspaceId: string, resourceId
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The live services that need this very unit by name (their requirements name its id). */
+export async function servicesNamingResource(
+  db: Db,
+  workspaceId: string,
+  resourceId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('services')
+    .select('name')
+    .where('workspace_id', '=', workspaceId)
+    .where('archived_at', 'is', null)
+    .where(sql<boolean>`resource_requirements @> ${JSON.stringify([{ resource_id: resourceId }])}::jsonb`)
+    .orderBy('name')
+    .execute();
+  return rows.map((row) => row.name);
+}

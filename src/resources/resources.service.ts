@@ -1,4 +1,4 @@
-import { FieldErrorBag, invalidField, notFound } from '../errors.js';
+import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { ResourceRequirementJson } from '../platform/db/schema.js';
@@ -13,6 +13,7 @@ import {
   liveResources,
   type ResourceRow,
   type ResourceValues,
+  servicesNamingResource,
   updateResourceRow,
 } from './resources.repository.js';
 import type { ResourceCreateBody, ResourceRequirementBody, ResourceUpdateBody } from './resources.schemas.js';
@@ -21,6 +22,30 @@ import type { ResourceCreateBody, ResourceRequirementBody, ResourceUpdateBody } 
  * Resources (docs/resources.md): the units of a location a service can need. Every write goes
  * through a unit of work, so the workspace's cached time-slot answers are dropped when it commits.
  */
+/**
+ * A unit that services need by name cannot be archived, nor change its type: those services
+ * would never be offered again, with nothing to say why. `services` names them, so the panel can
+ * say which to change first, in its reader's language.
+ */
+export class ResourceNamedByServices extends AppError {
+  constructor(
+    readonly services: string[],
+    readonly change: 'archive' | 'type',
+  ) {
+    const names = services.join(', ');
+    super(
+      change === 'archive' ? 409 : 422,
+      change === 'archive' ? 'resource_in_use' : 'validation_failed',
+      change === 'archive'
+        ? `The resource is needed by name by ${names}: change those services first.`
+        : `The type cannot change while ${names} need this resource by name.`,
+      change === 'type'
+        ? { type: [`The type cannot change while ${names} need this resource by name.`] }
+        : undefined,
+    );
+  }
+}
+
 export async function getResource(db: Db, workspaceId: string, resourceId: string): Promise<ResourceRow> {
   const resource = await findResource(db, workspaceId, resourceId);
   if (!resource) throw notFound('Resource');
@@ -66,8 +91,12 @@ export async function updateResource(
   const errors = new FieldErrorBag();
   const values = scalarValues(body, errors);
   return uow.run(workspaceId, async (tx) => {
-    await getResource(tx, workspaceId, resourceId);
+    const current = await getResource(tx, workspaceId, resourceId);
     errors.throwIfAny();
+    if (values.type !== undefined && values.type !== current.type) {
+      const services = await servicesNamingResource(tx, workspaceId, resourceId);
+      if (services.length > 0) throw new ResourceNamedByServices(services, 'type');
+    }
     if (!(await updateResourceRow(tx, workspaceId, resourceId, values))) throw notFound('Resource');
     return getResource(tx, workspaceId, resourceId);
   });
@@ -78,7 +107,12 @@ export async function archiveResource(
   workspaceId: string,
   resourceId: string,
 ): Promise<void> {
-  const archived = await uow.run(workspaceId, (tx) => archiveResourceRow(tx, workspaceId, resourceId));
+  const archived = await uow.run(workspaceId, async (tx) => {
+    const services = await servicesNamingResource(tx, workspaceId, resourceId);
+    if (services.length > 0 && (await findResource(tx, workspaceId, resourceId))?.archived_at === null)
+      throw new ResourceNamedByServices(services, 'archive');
+    return archiveResourceRow(tx, workspaceId, resourceId);
+  });
   if (!archived) throw notFound('Resource');
 }
 

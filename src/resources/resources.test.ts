@@ -166,6 +166,31 @@ describe('resources of a location (API)', () => {
   });
 });
 
+describe('a unit services need by name', () => {
+  it('is not archived, nor changes type, until those services change', async () => {
+    const s = await studio();
+    const blue = await s.room('Blue room');
+    await s.needs([{ type: 'room', resource_uuid: blue }]);
+    const archive = await s.call('DELETE', `/resources/${blue}`);
+    expect(archive.status).toBe(409);
+    expect(archive.body).toMatchObject({
+      code: 'resource_in_use',
+      message: 'The resource is needed by name by Massage: change those services first.',
+    });
+    const retype = await s.call('PATCH', `/resources/${blue}`, { type: 'suite' });
+    expect(retype.status).toBe(422);
+    expect(retype.body.errors).toEqual({
+      type: ['The type cannot change while Massage need this resource by name.'],
+    });
+    // A rename is fine; the slots are still offered.
+    expect((await s.call('PATCH', `/resources/${blue}`, { name: 'Blue suite' })).status).toBe(200);
+    expect((await s.slots()).get('10:00')).toBe(1);
+
+    await s.needs([{ type: 'room' }]);
+    expect((await s.call('DELETE', `/resources/${blue}`)).status).toBe(204);
+  });
+});
+
 describe('services that need resources', () => {
   it('take N units of a type or a named unit, shown on the service; a wrong named unit is a 422', async () => {
     const s = await studio();

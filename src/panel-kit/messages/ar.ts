@@ -1298,6 +1298,8 @@ export default {
   'resources.created': 'أُضيف المورد.',
   'resources.saved': 'حُفظ المورد.',
   'resources.archived': 'أُرشف المورد.',
+  'resources.inUse': '{services} تحتاج إلى هذا المورد بالاسم: غيّر هذه الخدمات أولًا، ثم أرشفه.',
+  'resources.typeInUse': 'لا يمكن تغيير النوع ما دامت {services} تحتاج إلى هذا المورد بالاسم.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} في {location}، هذا الأسبوع ({timezone})',
   'week.labelSaved': 'هذا الأسبوع كما حُفظ ({timezone})',

@@ -1359,6 +1359,10 @@ export default {
   'resources.created': 'Die Ressource ist hinzugefügt.',
   'resources.saved': 'Die Ressource ist gespeichert.',
   'resources.archived': 'Die Ressource ist archiviert.',
+  'resources.inUse':
+    '{services} benötigen diese Ressource namentlich: Ändern Sie zuerst diese Leistungen, dann archivieren Sie sie.',
+  'resources.typeInUse':
+    'Der Typ kann nicht geändert werden, solange {services} diese Ressource namentlich benötigen.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} in {location}, diese Woche ({timezone})',
   'week.labelSaved': 'Diese Woche wie gespeichert ({timezone})',

@@ -1336,6 +1336,8 @@ export default {
   'resources.created': 'The resource is added.',
   'resources.saved': 'The resource is saved.',
   'resources.archived': 'The resource is archived.',
+  'resources.inUse': '{services} need this resource by name: change those services first, then archive it.',
+  'resources.typeInUse': 'The type cannot change while {services} need this resource by name.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} at {location}, this week ({timezone})',
   'week.labelSaved': 'This week as saved ({timezone})',

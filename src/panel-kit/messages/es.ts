@@ -1338,6 +1338,9 @@ export default {
   'resources.created': 'El recurso se ha añadido.',
   'resources.saved': 'El recurso se ha guardado.',
   'resources.archived': 'El recurso se ha archivado.',
+  'resources.inUse':
+    '{services} necesitan este recurso por su nombre: cambie primero esos servicios y luego archívelo.',
+  'resources.typeInUse': 'El tipo no puede cambiar mientras {services} necesiten este recurso por su nombre.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} en {location}, esta semana ({timezone})',
   'week.labelSaved': 'Esta semana tal como se guardó ({timezone})',

@@ -1352,6 +1352,10 @@ export default {
   'resources.created': 'La ressource est ajoutée.',
   'resources.saved': 'La ressource est enregistrée.',
   'resources.archived': 'La ressource est archivée.',
+  'resources.inUse':
+    '{services} nécessitent cette ressource nommément : modifiez d’abord ces prestations, puis archivez-la.',
+  'resources.typeInUse':
+    'Le type ne peut pas changer tant que {services} nécessitent cette ressource nommément.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} à {location}, cette semaine ({timezone})',
   'week.labelSaved': 'Cette semaine telle qu’enregistrée ({timezone})',

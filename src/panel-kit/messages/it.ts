@@ -1346,6 +1346,9 @@ export default {
   'resources.created': 'La risorsa è stata aggiunta.',
   'resources.saved': 'La risorsa è stata salvata.',
   'resources.archived': 'La risorsa è stata archiviata.',
+  'resources.inUse':
+    '{services} richiedono questa risorsa per nome: modifica prima quei servizi, poi archiviala.',
+  'resources.typeInUse': 'Il tipo non può cambiare finché {services} richiedono questa risorsa per nome.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} a {location}, questa settimana ({timezone})',
   'week.labelSaved': 'Questa settimana come salvata ({timezone})',

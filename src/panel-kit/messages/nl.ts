@@ -1339,6 +1339,9 @@ export default {
   'resources.created': 'Het middel is toegevoegd.',
   'resources.saved': 'Het middel is opgeslagen.',
   'resources.archived': 'Het middel is gearchiveerd.',
+  'resources.inUse':
+    '{services} hebben dit middel bij naam nodig: pas eerst die diensten aan en archiveer het daarna.',
+  'resources.typeInUse': 'Het type kan niet veranderen zolang {services} dit middel bij naam nodig hebben.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} in {location}, deze week ({timezone})',
   'week.labelSaved': 'Deze week zoals opgeslagen ({timezone})',

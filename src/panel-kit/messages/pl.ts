@@ -1344,6 +1344,9 @@ export default {
   'resources.created': 'Zasób został dodany.',
   'resources.saved': 'Zasób został zapisany.',
   'resources.archived': 'Zasób został zarchiwizowany.',
+  'resources.inUse':
+    '{services} wymagają tego zasobu z nazwy: najpierw zmień te usługi, potem go zarchiwizuj.',
+  'resources.typeInUse': 'Typu nie można zmienić, dopóki {services} wymagają tego zasobu z nazwy.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} w {location}, ten tydzień ({timezone})',
   'week.labelSaved': 'Ten tydzień jak zapisano ({timezone})',

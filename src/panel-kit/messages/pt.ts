@@ -1336,6 +1336,9 @@ export default {
   'resources.created': 'O recurso foi adicionado.',
   'resources.saved': 'O recurso foi guardado.',
   'resources.archived': 'O recurso foi arquivado.',
+  'resources.inUse':
+    '{services} precisam deste recurso pelo nome: altere primeiro esses serviços e depois arquive-o.',
+  'resources.typeInUse': 'O tipo não pode mudar enquanto {services} precisarem deste recurso pelo nome.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} em {location}, esta semana ({timezone})',
   'week.labelSaved': 'Esta semana tal como guardada ({timezone})',

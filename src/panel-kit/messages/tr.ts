@@ -1312,6 +1312,9 @@ export default {
   'resources.created': 'Kaynak eklendi.',
   'resources.saved': 'Kaynak kaydedildi.',
   'resources.archived': 'Kaynak arşivlendi.',
+  'resources.inUse':
+    '{services} bu kaynağa adıyla ihtiyaç duyuyor: önce bu hizmetleri değiştirin, sonra arşivleyin.',
+  'resources.typeInUse': '{services} bu kaynağa adıyla ihtiyaç duydukça tür değiştirilemez.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name}, {location}, bu hafta ({timezone})',
   'week.labelSaved': 'Kaydedildiği hâliyle bu hafta ({timezone})',

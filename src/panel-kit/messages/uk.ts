@@ -1327,6 +1327,9 @@ export default {
   'resources.created': 'Ресурс додано.',
   'resources.saved': 'Ресурс збережено.',
   'resources.archived': 'Ресурс архівовано.',
+  'resources.inUse':
+    '{services} потребують цього ресурсу за назвою: спершу змініть ці послуги, потім архівуйте його.',
+  'resources.typeInUse': 'Тип не можна змінити, доки {services} потребують цього ресурсу за назвою.',
   // A staffer's week preview (schedules/panel/week-preview.tsx), on the staffer and hours pages.
   'week.label': '{name} у {location}, цей тиждень ({timezone})',
   'week.labelSaved': 'Цей тиждень, як збережено ({timezone})',

@@ -102,7 +102,8 @@ export async function resourcesRoutes(app: ApiApp, deps: AppDeps): Promise<void>
     {
       schema: {
         tags: ['management'],
-        summary: 'Archive a resource (204, no body); bookings that held it keep naming it',
+        summary:
+          'Archive a resource (204, no body); bookings that held it keep naming it. 409 resource_in_use while a service needs it by name',
         params: ResourceParams,
         response: responses({ 204: NoContent }),
       },

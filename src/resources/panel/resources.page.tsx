@@ -1,4 +1,11 @@
-import { ErrorSummary, type FormState, PostForm, TextField } from '../../panel-kit/forms.js';
+import {
+  ErrorSummary,
+  FieldError,
+  type FormState,
+  fieldId,
+  PostForm,
+  TextField,
+} from '../../panel-kit/forms.js';
 import { type PanelText, withElements } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { ArchivedBadge, Notice } from '../../panel-kit/setup-parts.js';
@@ -133,8 +140,9 @@ export function ResourceFormPage(props: {
       </div>
       {resource && (
         <div class="card">
-          <h2>{t('resources.archive')}</h2>
+          <h2 id={fieldId('archive')}>{t('resources.archive')}</h2>
           <p>{t('resources.archiveText')}</p>
+          <FieldError form={form} name="archive" />
           <PostForm action={`${base}/${resource.id}/archive`} csrf={props.csrf} class="inline">
             <button type="submit" class="danger">
               {t('resources.archiveButton', { name: resource.name })}

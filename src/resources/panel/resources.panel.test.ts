@@ -224,3 +224,59 @@ describe('Setup → Resources in other languages', () => {
     expect(list.body).toContain('<h1>الموارد</h1>');
   });
 });
+
+describe('a resource a service needs by name', () => {
+  it('says which services to change, in the reader’s language, and stays', async () => {
+    const other = await createOtherWorkspace(t.db);
+    const ws = other.workspace.id;
+    const location = await createLocation(t.db, ws, { name: 'Prenzlauer Berg' });
+    const service = await createService(t.db, ws, [location.id], { name: 'Sauna' });
+    const owner = await PanelClient.signedIn(
+      t.app,
+      t.db,
+      await makeUser(t.db, [{ workspaceId: ws, role: 'owner' }]),
+    );
+    await owner.get(`${PAGE}/${location.id}/new`);
+    expect(
+      (await owner.post(`${PAGE}/${location.id}`, { name: 'Cabin', type: 'cabin', capacity: '2' }))
+        .statusCode,
+    ).toBe(303);
+    const cabin = (
+      await t.db.selectFrom('resources').select('id').where('workspace_id', '=', ws).executeTakeFirstOrThrow()
+    ).id;
+    await t.db
+      .updateTable('services')
+      .set({ resource_requirements: JSON.stringify([{ type: 'cabin', units: 1, resource_id: cabin }]) })
+      .where('id', '=', service.id)
+      .execute();
+
+    await owner.get(`${PAGE}/${location.id}/${cabin}`);
+    const archive = await owner.post(`${PAGE}/${location.id}/${cabin}/archive`);
+    expect(archive.statusCode).toBe(409);
+    expect(archive.body).toContain(
+      'id="f-archive-error">Sauna need this resource by name: change those services first, then archive it.',
+    );
+    const retype = await owner.post(`${PAGE}/${location.id}/${cabin}`, {
+      name: 'Cabin',
+      type: 'room',
+      capacity: '2',
+    });
+    expect(retype.statusCode).toBe(422);
+    expect(retype.body).toContain(
+      'id="f-type-error">The type cannot change while Sauna need this resource by name.',
+    );
+    expect(
+      await t.db
+        .selectFrom('resources')
+        .select(['archived_at', 'type'])
+        .where('id', '=', cabin)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ archived_at: null, type: 'cabin' });
+
+    const german = await memberSpeaking(t.app, t.db, ws, 'owner', 'de');
+    await german.get(`${PAGE}/${location.id}/${cabin}`);
+    const refused = await german.post(`${PAGE}/${location.id}/${cabin}/archive`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toContain('Sauna benötigen diese Ressource namentlich');
+  });
+});

@@ -17,6 +17,7 @@ import {
   createResource,
   getResource,
   listResourcesWithArchived,
+  ResourceNamedByServices,
   updateResource,
 } from '../resources.service.js';
 import { RESOURCES, ResourceFormPage, ResourcesPage } from './resources.page.js';
@@ -137,11 +138,16 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
+      const text = panelTextOf(request);
+      const errors =
+        error instanceof ResourceNamedByServices
+          ? { type: [text.t('resources.typeInUse', { services: error.services.join(', ') })] }
+          : error.errors;
       return reply.page({
         title: resource.name,
         status: 422,
         body: ResourceFormPage({
-          form: { values, errors: error.errors },
+          form: { values, errors },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
           text: panelTextOf(request),
@@ -153,11 +159,31 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
 
   panel.post('/setup/resources/:locationId/:resourceId/archive', access, async (request, reply) => {
     const session = sessionOf(request);
-    const { resource } = await resourceAt(deps, session.workspace.id, request);
-    return redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
-      await archiveResource(uow, session.workspace.id, resource.id);
-      return `${RESOURCES}?notice=archived`;
-    });
+    const { location, resource } = await resourceAt(deps, session.workspace.id, request);
+    try {
+      return await redirectOnce(request, reply, deps.uow, session.workspace.id, async (uow) => {
+        await archiveResource(uow, session.workspace.id, resource.id);
+        return `${RESOURCES}?notice=archived`;
+      });
+    } catch (error) {
+      if (!(error instanceof ResourceNamedByServices)) throw error;
+      // The resource's page again, saying which services need it by name.
+      const text = panelTextOf(request);
+      return reply.page({
+        title: resource.name,
+        status: 409,
+        body: ResourceFormPage({
+          form: {
+            values: { name: resource.name, type: resource.type, capacity: String(resource.capacity) },
+            errors: { archive: [text.t('resources.inUse', { services: error.services.join(', ') })] },
+          },
+          csrf: reply.csrf(),
+          location: { id: location.id, name: location.name },
+          text,
+          resource: { id: resource.id, name: resource.name },
+        }),
+      });
+    }
   });
 }
 
