@@ -3,6 +3,23 @@
  */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * What is wrong with one field, typed with its limit: the API sends the English message of
+ * `errors`, the panel words this in its reader's language (panel-kit/form-errors.ts).
+ */
+export type FieldIssue =
+  | {
+      kind:
+        | 'required'
+        | 'invalid'
+        | 'invalid_email'
+        | 'invalid_phone'
+        | 'invalid_url'
+        | 'not_a_number'
+        | 'not_a_choice';
+    }
+  | { kind: 'too_long' | 'too_short' | 'too_small' | 'too_large'; limit: number };
+
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
@@ -10,6 +27,8 @@ export class AppError extends Error {
     message: string,
     readonly errors?: FieldErrors,
     readonly headers?: Record<string, string>,
+    /** For some of the fields of `errors`: what each one's trouble is (schema findings). */
+    readonly fieldIssues?: Record<string, FieldIssue>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -22,8 +41,8 @@ export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `$
 
 export const badRequest = (message: string, code = 'bad_request') => new AppError(400, code, message);
 
-export const validationFailed = (errors: FieldErrors) =>
-  new AppError(422, 'validation_failed', 'The given data was invalid.', errors);
+export const validationFailed = (errors: FieldErrors, fieldIssues?: Record<string, FieldIssue>) =>
+  new AppError(422, 'validation_failed', 'The given data was invalid.', errors, undefined, fieldIssues);
 
 /** What is wrong with one field of an input, typed: a surface words it without reading the message. */
 export type InputIssue = 'required' | 'invalid' | 'invalid_phone' | 'invalid_email' | 'too_long';

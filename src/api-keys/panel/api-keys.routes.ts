@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError, notFound } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -75,7 +76,12 @@ export function apiKeysPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
       );
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return render(request, reply, { form: { values: { name }, errors: error.errors } }, 422);
+      return render(
+        request,
+        reply,
+        { form: { values: { name }, errors: formErrorsOf(error, panelTextOf(request).t) } },
+        422,
+      );
     }
   });
 

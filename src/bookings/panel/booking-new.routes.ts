@@ -10,6 +10,7 @@ import {
   validationFailed,
 } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
@@ -265,7 +266,10 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.statusCode === 422 && error.errors) {
-        return showForm(reply, workspace, values, { status: 422, errors: error.errors });
+        return showForm(reply, workspace, values, {
+          status: 422,
+          errors: formErrorsOf(error, panelTextOf(request).t),
+        });
       }
       if (error instanceof SlotBlockedOutside) {
         return showForm(reply, workspace, values, {

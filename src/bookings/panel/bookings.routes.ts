@@ -12,6 +12,7 @@ import {
   SlotUnavailable,
   validationFailed,
 } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -289,7 +290,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         if (error.statusCode === 422 && error.errors) {
           return showBooking(request, reply, workspace, bookingId, {
             status: 422,
-            active: { form: action, state: { values, errors: error.errors } },
+            active: { form: action, state: { values, errors: formErrorsOf(error, panelTextOf(request).t) } },
             returnTo,
           });
         }

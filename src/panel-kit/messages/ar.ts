@@ -39,6 +39,19 @@ export default {
   'role.staff': 'موظف',
 
   'kit.errorSummary': 'يرجى تصحيح ما يلي',
+  'kit.issueRequired': 'هذا الحقل مطلوب.',
+  'kit.issueInvalid': 'هذه القيمة غير صالحة.',
+  'kit.issueEmail': 'أدخل عنوان بريد إلكتروني، مثل name@example.com.',
+  'kit.issuePhone': 'أدخل رقم هاتف مع رمز البلد، مثل ‎+971 4 123 4567.',
+  'kit.issueUrl': 'أدخل عنوانًا يبدأ بـ http://‎ أو https://‎.',
+  'kit.issueNumber': 'أدخل عددًا صحيحًا.',
+  'kit.issueChoice': 'اختر إحدى القيم المعروضة.',
+  'kit.issueTooLong':
+    'هذا طويل جدًا: {limit, plural, zero {لا أحرف} one {حرف واحد} two {حرفان} few {# أحرف} many {# حرفًا} other {# حرف}} على الأكثر.',
+  'kit.issueTooShort':
+    'هذا قصير جدًا: {limit, plural, zero {لا أحرف} one {حرف واحد} two {حرفان} few {# أحرف} many {# حرفًا} other {# حرف}} على الأقل.',
+  'kit.issueTooSmall': 'أدخل {limit} أو أكثر.',
+  'kit.issueTooLarge': 'أدخل {limit} أو أقل.',
   'kit.pages': 'الصفحات',
   'kit.previousPage': 'الصفحة السابقة',
   'kit.nextPage': 'الصفحة التالية',

@@ -46,6 +46,17 @@ export default {
 
   // The kit's parts (forms.tsx, list-pager.tsx, setup-parts.tsx, the copy button island).
   'kit.errorSummary': 'Please correct the following',
+  'kit.issueRequired': 'This field is required.',
+  'kit.issueInvalid': 'This value is not valid.',
+  'kit.issueEmail': 'Enter an email address, such as name@example.com.',
+  'kit.issuePhone': 'Enter a phone number with its country code, such as +49 30 1234567.',
+  'kit.issueUrl': 'Enter an address starting with http:// or https://.',
+  'kit.issueNumber': 'Enter a whole number.',
+  'kit.issueChoice': 'Choose one of the offered values.',
+  'kit.issueTooLong': 'This is too long: at most {limit, plural, one {# character} other {# characters}}.',
+  'kit.issueTooShort': 'This is too short: at least {limit, plural, one {# character} other {# characters}}.',
+  'kit.issueTooSmall': 'Enter {limit} or more.',
+  'kit.issueTooLarge': 'Enter {limit} or less.',
   'kit.pages': 'Pages',
   'kit.previousPage': 'Previous page',
   'kit.nextPage': 'Next page',

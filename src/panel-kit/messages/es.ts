@@ -39,6 +39,19 @@ export default {
   'role.staff': 'Personal',
 
   'kit.errorSummary': 'Corrige lo siguiente',
+  'kit.issueRequired': 'Este campo es obligatorio.',
+  'kit.issueInvalid': 'Este valor no es válido.',
+  'kit.issueEmail': 'Introduce una dirección de correo, como nombre@example.com.',
+  'kit.issuePhone': 'Introduce un teléfono con el prefijo del país, como +34 912 345 678.',
+  'kit.issueUrl': 'Introduce una dirección que empiece por http:// o https://.',
+  'kit.issueNumber': 'Introduce un número entero.',
+  'kit.issueChoice': 'Elige uno de los valores ofrecidos.',
+  'kit.issueTooLong':
+    'Es demasiado largo: como máximo {limit, plural, one {# carácter} other {# caracteres}}.',
+  'kit.issueTooShort':
+    'Es demasiado corto: como mínimo {limit, plural, one {# carácter} other {# caracteres}}.',
+  'kit.issueTooSmall': 'Introduce {limit} o más.',
+  'kit.issueTooLarge': 'Introduce {limit} o menos.',
   'kit.pages': 'Páginas',
   'kit.previousPage': 'Página anterior',
   'kit.nextPage': 'Página siguiente',

@@ -39,6 +39,18 @@ export default {
   'role.staff': 'Équipe',
 
   'kit.errorSummary': 'Veuillez corriger ce qui suit',
+  'kit.issueRequired': 'Ce champ est obligatoire.',
+  'kit.issueInvalid': 'Cette valeur n’est pas valide.',
+  'kit.issueEmail': 'Saisissez une adresse e-mail, par exemple nom@example.com.',
+  'kit.issuePhone':
+    'Saisissez un numéro de téléphone avec l’indicatif du pays, par exemple +33 1 23 45 67 89.',
+  'kit.issueUrl': 'Saisissez une adresse commençant par http:// ou https://.',
+  'kit.issueNumber': 'Saisissez un nombre entier.',
+  'kit.issueChoice': 'Choisissez l’une des valeurs proposées.',
+  'kit.issueTooLong': 'C’est trop long : {limit, plural, one {# caractère} other {# caractères}} au plus.',
+  'kit.issueTooShort': 'C’est trop court : {limit, plural, one {# caractère} other {# caractères}} au moins.',
+  'kit.issueTooSmall': 'Saisissez {limit} ou plus.',
+  'kit.issueTooLarge': 'Saisissez {limit} ou moins.',
   'kit.pages': 'Pages',
   'kit.previousPage': 'Page précédente',
   'kit.nextPage': 'Page suivante',

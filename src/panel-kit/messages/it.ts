@@ -39,6 +39,18 @@ export default {
   'role.staff': 'Personale',
 
   'kit.errorSummary': 'Correggi quanto segue',
+  'kit.issueRequired': 'Questo campo è obbligatorio.',
+  'kit.issueInvalid': 'Questo valore non è valido.',
+  'kit.issueEmail': 'Inserisci un indirizzo email, ad esempio nome@example.com.',
+  'kit.issuePhone':
+    'Inserisci un numero di telefono con il prefisso internazionale, ad esempio +39 06 1234567.',
+  'kit.issueUrl': 'Inserisci un indirizzo che inizi con http:// o https://.',
+  'kit.issueNumber': 'Inserisci un numero intero.',
+  'kit.issueChoice': 'Scegli uno dei valori proposti.',
+  'kit.issueTooLong': 'È troppo lungo: al massimo {limit, plural, one {# carattere} other {# caratteri}}.',
+  'kit.issueTooShort': 'È troppo corto: almeno {limit, plural, one {# carattere} other {# caratteri}}.',
+  'kit.issueTooSmall': 'Inserisci {limit} o più.',
+  'kit.issueTooLarge': 'Inserisci {limit} o meno.',
   'kit.pages': 'Pagine',
   'kit.previousPage': 'Pagina precedente',
   'kit.nextPage': 'Pagina successiva',

@@ -39,6 +39,19 @@ export default {
   'role.staff': 'Pracownik',
 
   'kit.errorSummary': 'Popraw następujące pola',
+  'kit.issueRequired': 'To pole jest wymagane.',
+  'kit.issueInvalid': 'Ta wartość jest nieprawidłowa.',
+  'kit.issueEmail': 'Wpisz adres e-mail, np. imie@example.com.',
+  'kit.issuePhone': 'Wpisz numer telefonu z kierunkowym kraju, np. +48 22 123 45 67.',
+  'kit.issueUrl': 'Wpisz adres zaczynający się od http:// lub https://.',
+  'kit.issueNumber': 'Wpisz liczbę całkowitą.',
+  'kit.issueChoice': 'Wybierz jedną z podanych wartości.',
+  'kit.issueTooLong':
+    'To za długie: najwyżej {limit, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}}.',
+  'kit.issueTooShort':
+    'To za krótkie: co najmniej {limit, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}}.',
+  'kit.issueTooSmall': 'Wpisz {limit} lub więcej.',
+  'kit.issueTooLarge': 'Wpisz {limit} lub mniej.',
   'kit.pages': 'Strony',
   'kit.previousPage': 'Poprzednia strona',
   'kit.nextPage': 'Następna strona',

@@ -39,6 +39,19 @@ export default {
   'role.staff': 'Працівник',
 
   'kit.errorSummary': 'Виправте таке',
+  'kit.issueRequired': 'Це поле обов’язкове.',
+  'kit.issueInvalid': 'Це значення недійсне.',
+  'kit.issueEmail': 'Введіть адресу електронної пошти, наприклад name@example.com.',
+  'kit.issuePhone': 'Введіть номер телефону з кодом країни, наприклад +380 44 123 4567.',
+  'kit.issueUrl': 'Введіть адресу, що починається з http:// або https://.',
+  'kit.issueNumber': 'Введіть ціле число.',
+  'kit.issueChoice': 'Виберіть одне із запропонованих значень.',
+  'kit.issueTooLong':
+    'Задовго: щонайбільше {limit, plural, one {# символ} few {# символи} many {# символів} other {# символу}}.',
+  'kit.issueTooShort':
+    'Закоротко: щонайменше {limit, plural, one {# символ} few {# символи} many {# символів} other {# символу}}.',
+  'kit.issueTooSmall': 'Введіть {limit} або більше.',
+  'kit.issueTooLarge': 'Введіть {limit} або менше.',
   'kit.pages': 'Сторінки',
   'kit.previousPage': 'Попередня сторінка',
   'kit.nextPage': 'Наступна сторінка',

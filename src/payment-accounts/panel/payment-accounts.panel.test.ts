@@ -67,7 +67,7 @@ describe('Setup → Payment accounts', () => {
     const bad = await admin.post(`${PAGE}/${mitte.id}`, { name: '', type: 'crypto' });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('id="f-name-error"');
-    expect(bad.body).toContain('<p class="error" id="f-type-error">The type field must be one of: cash');
+    expect(bad.body).toContain('<p class="error" id="f-type-error">Choose one of the offered values.');
     const blank = await admin.post(`${PAGE}/${mitte.id}`, { name: '   ', type: 'cash' });
     expect(blank.statusCode).toBe(422);
     expect(blank.body).toContain('id="f-name-error">The name field is required.');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { getLocation, listLocationsWithArchived } from '../../locations/locations.service.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -99,7 +100,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
         title: text.t('accounts.add'),
         status: 422,
         body: PaymentAccountFormPage({
-          form: { values, errors: error.errors },
+          form: { values, errors: formErrorsOf(error, panelTextOf(request).t) },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
           text,
@@ -162,7 +163,7 @@ export function paymentAccountsPanelRoutes(panel: FastifyInstance, deps: AppDeps
         title: account.name,
         status: 422,
         body: PaymentAccountFormPage({
-          form: { values, errors: error.errors },
+          form: { values, errors: formErrorsOf(error, panelTextOf(request).t) },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
           account: { id: account.id, name: account.name },

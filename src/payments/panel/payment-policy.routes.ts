@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError, type FieldErrors, validationFailed } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
@@ -152,7 +153,7 @@ export function paymentPolicyPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return render(request, reply, { values, errors: error.errors }, 422);
+      return render(request, reply, { values, errors: formErrorsOf(error, panelTextOf(request).t) }, 422);
     }
   });
 }

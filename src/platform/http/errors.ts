@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldErrors, slotUnavailable } from '../../errors.js';
+import { AppError, type FieldErrors, type FieldIssue, slotUnavailable } from '../../errors.js';
 import { isStoreUnavailable } from '../db/client.js';
 
 interface AjvError {
@@ -148,20 +148,66 @@ function fromPostgresError(code: string): AppError | undefined {
 export function fieldErrors(errors: AjvError[]): FieldErrors {
   const result: FieldErrors = {};
   for (const error of errors) {
-    let field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
-      field = field ? `${field}.${error.params.missingProperty}` : error.params.missingProperty;
-    }
-    if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
-      field = field ? `${field}.${error.params.additionalProperty}` : error.params.additionalProperty;
-    }
-    const key = field || '_';
+    const key = fieldOf(error);
     const message = describe(error, key);
     const list = result[key] ?? [];
     if (!list.includes(message)) list.push(message);
     result[key] = list;
   }
   return result;
+}
+
+/** The field an Ajv finding is about, as the API's `errors` name it (`_`: the body itself). */
+function fieldOf(error: AjvError): string {
+  let field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
+    field = field ? `${field}.${error.params.missingProperty}` : error.params.missingProperty;
+  }
+  if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
+    field = field ? `${field}.${error.params.additionalProperty}` : error.params.additionalProperty;
+  }
+  return field || '_';
+}
+
+/** The same findings typed, one per field (its first), for surfaces that word them themselves. */
+export function fieldIssues(errors: AjvError[]): Record<string, FieldIssue> {
+  const result: Record<string, FieldIssue> = {};
+  for (const error of errors) result[fieldOf(error)] ??= issueOf(error);
+  return result;
+}
+
+function issueOf(error: AjvError): FieldIssue {
+  const limit = Number(error.params.limit);
+  switch (error.keyword) {
+    case 'required':
+      return { kind: 'required' };
+    case 'format':
+      if (error.params.format === 'email') return { kind: 'invalid_email' };
+      if (error.params.format === 'http-url' || error.params.format === 'uri') return { kind: 'invalid_url' };
+      return { kind: 'invalid' };
+    case 'type':
+      return error.params.type === 'integer' || error.params.type === 'number'
+        ? { kind: 'not_a_number' }
+        : { kind: 'invalid' };
+    case 'enum':
+      return { kind: 'not_a_choice' };
+    case 'minimum':
+      return { kind: 'too_small', limit };
+    case 'exclusiveMinimum':
+      return { kind: 'too_small', limit: limit + 1 };
+    case 'maximum':
+      return { kind: 'too_large', limit };
+    case 'exclusiveMaximum':
+      return { kind: 'too_large', limit: limit - 1 };
+    // An empty text or list where one is needed reads as "required", as people put it.
+    case 'minLength':
+    case 'minItems':
+      return limit <= 1 ? { kind: 'required' } : { kind: 'too_short', limit };
+    case 'maxLength':
+      return { kind: 'too_long', limit };
+    default:
+      return { kind: 'invalid' };
+  }
 }
 
 function describe(error: AjvError, field: string): string {

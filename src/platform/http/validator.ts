@@ -1,8 +1,8 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FieldErrors } from '../../errors.js';
-import { fieldErrors } from './errors.js';
+import type { FieldErrors, FieldIssue } from '../../errors.js';
+import { fieldErrors, fieldIssues } from './errors.js';
 import { HTTP_URL_FORMAT, isHttpUrl } from './http-url.js';
 import { registerJsonBody } from './json-body.js';
 import { registerTextGuard } from './text-guard.js';
@@ -31,7 +31,21 @@ export function schemaErrorsOf(schema: object, value: unknown): FieldErrors {
     validate = exact.compile(schema);
     outsideRoutes.set(schema, validate);
   }
-  return validate(value) ? {} : fieldErrors(validate.errors ?? []);
+  if (validate(value)) return {};
+  const errors = fieldErrors(validate.errors ?? []);
+  issuesFound.set(errors, fieldIssues(validate.errors ?? []));
+  return errors;
+}
+
+/**
+ * The typed issues of findings schemaErrorsOf returned, kept beside the plain map every caller
+ * passes on (to throwIfInvalid, merged with rule checks), so the panel can word them in its
+ * reader's language while the API keeps its messages.
+ */
+const issuesFound = new WeakMap<FieldErrors, Record<string, FieldIssue>>();
+
+export function schemaIssuesOf(errors: FieldErrors): Record<string, FieldIssue> | undefined {
+  return issuesFound.get(errors);
 }
 
 function withOurFormats(ajv: Ajv): Ajv {

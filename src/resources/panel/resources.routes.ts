@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { getLocation, listLocationsWithArchived } from '../../locations/locations.service.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
@@ -100,7 +101,7 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         title: panelTextOf(request).t('resources.add'),
         status: 422,
         body: ResourceFormPage({
-          form: { values, errors: error.errors },
+          form: { values, errors: formErrorsOf(error, panelTextOf(request).t) },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
           text: panelTextOf(request),

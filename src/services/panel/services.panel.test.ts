@@ -141,7 +141,7 @@ describe('Setup → Services', () => {
       '<p class="error" id="f-price-error">The price must be an amount in EUR, such as 90.00.</p>',
     );
     expect(bad.body).toContain('id="f-duration_minutes-error"');
-    expect(bad.body).toContain('id="f-capacity-error">The capacity field must be of type integer.');
+    expect(bad.body).toContain('id="f-capacity-error">Enter a whole number.');
     expect(bad.body).toContain('id="f-buffer_after_minutes-error"');
     expect(bad.body).toMatch(/name="price" type="text" value="12.345"/);
     expect(bad.body).toMatch(/name="capacity" type="number" value="lots"/);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocationsWithArchived } from '../../locations/locations.service.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { formInteger } from '../../panel-kit/form-values.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
 import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
@@ -202,7 +203,14 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return renderForm(reply, workspace, { values, errors: error.errors }, text, undefined, 422);
+      return renderForm(
+        reply,
+        workspace,
+        { values, errors: formErrorsOf(error, panelTextOf(request).t) },
+        text,
+        undefined,
+        422,
+      );
     }
   });
 
@@ -240,7 +248,7 @@ export function servicesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       return renderForm(
         reply,
         workspace,
-        { values, errors: error.errors },
+        { values, errors: formErrorsOf(error, panelTextOf(request).t) },
         text,
         { id: service.id, name: service.name },
         422,

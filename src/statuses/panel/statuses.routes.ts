@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -102,7 +103,12 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return renderForm(request, reply, { values, errors: error.errors }, { code: 422 });
+      return renderForm(
+        request,
+        reply,
+        { values, errors: formErrorsOf(error, panelTextOf(request).t) },
+        { code: 422 },
+      );
     }
   });
 
@@ -127,7 +133,12 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode !== 422 || !error.errors) throw error;
-      return renderForm(request, reply, { values, errors: error.errors }, { status, code: 422 });
+      return renderForm(
+        request,
+        reply,
+        { values, errors: formErrorsOf(error, panelTextOf(request).t) },
+        { status, code: 422 },
+      );
     }
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, list, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -131,7 +132,11 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       return reply.page({
         title: text.t('hooks.add'),
         status: 422,
-        body: NewWebhookPage({ form: { values, errors: error.errors }, csrf: reply.csrf(), text }),
+        body: NewWebhookPage({
+          form: { values, errors: formErrorsOf(error, panelTextOf(request).t) },
+          csrf: reply.csrf(),
+          text,
+        }),
       });
     }
   });

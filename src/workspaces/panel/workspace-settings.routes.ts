@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { formInteger, sent } from '../../panel-kit/form-values.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
@@ -134,7 +135,11 @@ export function workspaceSettingsRoutes(panel: FastifyInstance, deps: AppDeps): 
       return reply.page({
         title: text.t('ws.formLabel'),
         status: 422,
-        body: WorkspaceSettingsPage({ form: { values, errors: error.errors }, csrf: reply.csrf(), text }),
+        body: WorkspaceSettingsPage({
+          form: { values, errors: formErrorsOf(error, panelTextOf(request).t) },
+          csrf: reply.csrf(),
+          text,
+        }),
       });
     }
   });
