@@ -20,6 +20,25 @@ export type FieldIssue =
     }
   | { kind: 'too_long' | 'too_short' | 'too_small' | 'too_large'; limit: number };
 
+export const REQUIRED: FieldIssue = { kind: 'required' };
+export const NOT_A_CHOICE: FieldIssue = { kind: 'not_a_choice' };
+
+const issuesOfErrors = new WeakMap<FieldErrors, Record<string, FieldIssue>>();
+
+/**
+ * Field errors that also say, typed, what some fields' trouble is: kept beside the plain map,
+ * which every caller passes on as it is (merged by throwIfInvalid, sent by the API), so the panel
+ * can word them in its reader's language (panel-kit/form-errors.ts).
+ */
+export function withIssues(errors: FieldErrors, issues: Record<string, FieldIssue>): FieldErrors {
+  if (Object.keys(issues).length > 0) issuesOfErrors.set(errors, issues);
+  return errors;
+}
+
+export function issuesOf(errors: FieldErrors): Record<string, FieldIssue> {
+  return issuesOfErrors.get(errors) ?? {};
+}
+
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
@@ -61,7 +80,8 @@ export class InvalidInput extends AppError {
 }
 
 /** One field, one message: the common case of a business-rule validation error. */
-export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
+export const invalidField = (field: string, message: string, issue?: FieldIssue) =>
+  validationFailed({ [field]: [message] }, issue ? { [field]: issue } : undefined);
 
 /**
  * Why a time cannot be booked: `taken` (no staffer or seat free then: someone was faster, or
@@ -112,19 +132,21 @@ export const conflict = (code: string, message: string, errors?: FieldErrors) =>
 /** Collects field errors so a request reports every bad field at once, not only the first. */
 export class FieldErrorBag {
   private readonly errors: FieldErrors = {};
-  add(field: string, message: string): void {
+  private readonly issues: Record<string, FieldIssue> = {};
+  add(field: string, message: string, issue?: FieldIssue): void {
     const list = this.errors[field] ?? [];
     list.push(message);
     this.errors[field] = list;
+    if (issue) this.issues[field] ??= issue;
   }
   get isEmpty(): boolean {
     return Object.keys(this.errors).length === 0;
   }
   toJSON(): FieldErrors {
-    return { ...this.errors };
+    return withIssues({ ...this.errors }, { ...this.issues });
   }
   throwIfAny(): void {
-    if (!this.isEmpty) throw validationFailed(this.errors);
+    if (!this.isEmpty) throw validationFailed(this.errors, { ...this.issues });
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type AuditActor, recordAudit } from '../audit/audit.service.js';
-import { invalidField, limitReached, notFound } from '../errors.js';
+import { invalidField, limitReached, notFound, REQUIRED } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
 import {
@@ -60,7 +60,7 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const name = rawName.trim();
   const createdBy = options.createdBy ?? null;
-  if (name === '') throw invalidField('name', 'The name field is required.');
+  if (name === '') throw invalidField('name', 'The name field is required.', REQUIRED);
   if (name.length > API_KEY_NAME_MAX) {
     throw invalidField('name', `The name must be at most ${API_KEY_NAME_MAX} characters.`);
   }

@@ -1,4 +1,4 @@
-import { bookingFinal, FieldErrorBag, invalidField, notFound } from '../errors.js';
+import { bookingFinal, FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import { findPaymentAccount } from '../payment-accounts/payment-accounts.repository.js';
@@ -257,7 +257,7 @@ export function changeServices(
 export function setStatus(ctx: BookingContext, bookingId: string, statusId: string): Promise<BookingView> {
   return changeBooking(ctx, bookingId, async (tx, booking) => {
     const status = await findStatus(tx, booking.workspace_id, statusId, { live: true });
-    if (!status) throw invalidField('status_uuid', 'The selected status is invalid.');
+    if (!status) throw invalidField('status_uuid', 'The selected status is invalid.', NOT_A_CHOICE);
     if (isFinal(status.type)) {
       throw invalidField(
         'status_uuid',
@@ -341,7 +341,7 @@ export async function addPublicNote(
   value: string,
 ): Promise<{ note: PublicNoteRow; booking: BookingView }> {
   const text = value.trim();
-  if (text === '') throw invalidField('value', 'The value field is required.');
+  if (text === '') throw invalidField('value', 'The value field is required.', REQUIRED);
   let note: PublicNoteRow | undefined;
   const booking = await changeBooking(ctx, bookingId, async (tx, row) => {
     note = await insertPublicNote(tx, row.workspace_id, row.id, text);

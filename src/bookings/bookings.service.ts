@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { upsertCustomer } from '../customers/customers.repository.js';
-import { AppError, invalidField, SlotBlockedOutside, slotUnavailable, validationFailed } from '../errors.js';
+import {
+  AppError,
+  invalidField,
+  NOT_A_CHOICE,
+  SlotBlockedOutside,
+  slotUnavailable,
+  validationFailed,
+} from '../errors.js';
 import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -79,7 +86,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
 
   return ctx.uow.run(workspace.id, async (tx) => {
     const location = await findLiveLocation(tx, workspace.id, input.location_uuid!);
-    if (!location) throw invalidField('location_uuid', 'The selected location is invalid.');
+    if (!location) throw invalidField('location_uuid', 'The selected location is invalid.', NOT_A_CHOICE);
     const services = await requireOfferedServices(
       tx,
       workspace.id,

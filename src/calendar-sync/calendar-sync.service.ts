@@ -1,6 +1,6 @@
 import { liveStafferName, stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
 import type { Config } from '../config.js';
-import { AppError, FieldErrorBag, notFound } from '../errors.js';
+import { AppError, FieldErrorBag, notFound, REQUIRED } from '../errors.js';
 import { queueCalendarEditNotice } from '../notifications/calendar-edit-notifications.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -229,7 +229,7 @@ export async function testConnection(
   const errors = new FieldErrorBag();
   await checkAddress(deps, input.server_url, errors);
   const password = input.password ?? (await savedPassword(deps, workspaceId, stafferId, input));
-  if (!password) errors.add('password', 'The password field is required.');
+  if (!password) errors.add('password', 'The password field is required.', REQUIRED);
   errors.throwIfAny();
   try {
     return await providerFor(deps, input.server_url, input.username, password!).listCalendars();

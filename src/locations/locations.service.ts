@@ -1,4 +1,4 @@
-import { FieldErrorBag } from '../errors.js';
+import { FieldErrorBag, REQUIRED } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { WeeklyJson } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -50,7 +50,7 @@ function toValues(body: LocationUpdateBody): LocationValues {
   const errors = new FieldErrorBag();
   const values: LocationValues = {};
   if (body.name !== undefined) {
-    if (body.name.trim() === '') errors.add('name', 'The name field is required.');
+    if (body.name.trim() === '') errors.add('name', 'The name field is required.', REQUIRED);
     values.name = body.name.trim();
   }
   if (body.timezone !== undefined) {

@@ -44,6 +44,18 @@ describe('schema findings in the panel', () => {
     expect(errorOf(service.body, 'buffer_before_minutes')).toBe('Geben Sie 720 oder weniger ein.');
   });
 
+  it('a rule’s required field too (a name of only spaces)', async () => {
+    const german = await memberSpeaking(t.app, t.db, t.workspace.id, 'owner', 'de');
+    await german.get('/panel/setup/statuses/new');
+    const status = await german.post('/panel/setup/statuses', { name: '   ', color: '#4caf50' });
+    expect(status.statusCode).toBe(422);
+    expect(errorOf(status.body, 'name')).toBe('Dieses Feld ist erforderlich.');
+    // A rule's own message with no typed issue stays as the service gave it.
+    const colour = await german.post('/panel/setup/statuses', { name: 'Ok', color: 'green' });
+    expect(colour.statusCode).toBe(422);
+    expect(errorOf(colour.body, 'color')).toBe('The color must be a hex colour #rrggbb, such as #4caf50.');
+  });
+
   it('keep their English messages in the API', async () => {
     const location = await createLocation(t.db, t.workspace.id, { name: 'Kreuzberg' });
     const answer = await t.call('POST', '/resources', {

@@ -1,4 +1,4 @@
-import { FieldErrorBag, notFound } from '../errors.js';
+import { FieldErrorBag, notFound, REQUIRED } from '../errors.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -84,7 +84,7 @@ function toValues(body: PaymentAccountUpdateBody): PaymentAccountValues {
   const errors = new FieldErrorBag();
   const values: PaymentAccountValues = {};
   if (body.name !== undefined) {
-    if (body.name.trim() === '') errors.add('name', 'The name field is required.');
+    if (body.name.trim() === '') errors.add('name', 'The name field is required.', REQUIRED);
     values.name = body.name.trim();
   }
   if (body.type !== undefined) values.type = body.type;

@@ -1,4 +1,4 @@
-import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
+import { AppError, FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { ResourceRequirementJson } from '../platform/db/schema.js';
@@ -70,7 +70,7 @@ export async function createResource(
   return uow.run(workspaceId, async (tx) => {
     const locationId = body.location_uuid.toLowerCase();
     if (!(await liveLocationIds(tx, workspaceId, [locationId])).has(locationId))
-      errors.add('location_uuid', 'The selected location is invalid.');
+      errors.add('location_uuid', 'The selected location is invalid.', NOT_A_CHOICE);
     errors.throwIfAny();
     const id = await insertResource(tx, workspaceId, {
       ...values,
@@ -119,7 +119,7 @@ export async function archiveResource(
 function scalarValues(body: ResourceUpdateBody, errors: FieldErrorBag): ResourceValues {
   const values: ResourceValues = {};
   if (body.name !== undefined) {
-    if (body.name.trim() === '') errors.add('name', 'The name field is required.');
+    if (body.name.trim() === '') errors.add('name', 'The name field is required.', REQUIRED);
     values.name = body.name.trim();
   }
   if (body.type !== undefined) values.type = body.type;

@@ -9,6 +9,7 @@
  * same line the engine uses: minutes from the day's midnight, an overnight `to` plus 1440.
  */
 import type { FieldErrors } from '../errors.js';
+import { type FieldIssue, REQUIRED, withIssues } from '../errors.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -45,14 +46,20 @@ interface Span {
 }
 
 class Errors {
-  readonly all: FieldErrors = {};
-  add(field: string, message: string): void {
-    const list = this.all[field] ?? [];
+  private readonly found: FieldErrors = {};
+  private readonly issues: Record<string, FieldIssue> = {};
+  add(field: string, message: string, issue?: FieldIssue): void {
+    const list = this.found[field] ?? [];
     if (!list.includes(message)) list.push(message);
-    this.all[field] = list;
+    this.found[field] = list;
+    if (issue) this.issues[field] ??= issue;
+  }
+  /** The field errors, with the typed issues the panel words in its reader's language. */
+  get all(): FieldErrors {
+    return withIssues({ ...this.found }, { ...this.issues });
   }
   get isEmpty(): boolean {
-    return Object.keys(this.all).length === 0;
+    return Object.keys(this.found).length === 0;
   }
 }
 
@@ -105,10 +112,10 @@ function readRanges(
     }
     const from = wallMinutes(item.from, false);
     const to = wallMinutes(item.to, true);
-    if (item.from === undefined) errors.add(`${at}.from`, 'The from field is required.');
+    if (item.from === undefined) errors.add(`${at}.from`, 'The from field is required.', REQUIRED);
     else if (from === undefined)
       errors.add(`${at}.from`, 'The from field must be a time HH:MM from 00:00 to 23:59.');
-    if (item.to === undefined) errors.add(`${at}.to`, 'The to field is required.');
+    if (item.to === undefined) errors.add(`${at}.to`, 'The to field is required.', REQUIRED);
     else if (to === undefined)
       errors.add(`${at}.to`, 'The to field must be a time HH:MM from 00:00 to 24:00.');
     if (from === undefined || to === undefined) {
@@ -218,7 +225,7 @@ function readOverrides(value: unknown, errors: Errors): ScheduleOverride[] {
       errors.add(at, 'The override must be an object with a date and intervals.');
       return;
     }
-    if (item.date === undefined) errors.add(`${at}.date`, 'The date field is required.');
+    if (item.date === undefined) errors.add(`${at}.date`, 'The date field is required.', REQUIRED);
     else if (!isCalendarDate(item.date))
       errors.add(`${at}.date`, 'The date field must be a date YYYY-MM-DD.');
     else if (firstIndexOfDate.has(item.date)) {
@@ -259,10 +266,10 @@ function readOverrides(value: unknown, errors: Errors): ScheduleOverride[] {
 export function validateSchedule(body: unknown): ScheduleValidation {
   const errors = new Errors();
   if (!isObject(body)) {
-    errors.add('weekly', 'The weekly field is required.');
+    errors.add('weekly', 'The weekly field is required.', REQUIRED);
     return { ok: false, errors: errors.all };
   }
-  if (body.weekly === undefined) errors.add('weekly', 'The weekly field is required.');
+  if (body.weekly === undefined) errors.add('weekly', 'The weekly field is required.', REQUIRED);
   const weekly = body.weekly === undefined ? undefined : readWeek(body.weekly, 'weekly', errors);
   const breaks = body.breaks === undefined ? undefined : readWeek(body.breaks, 'breaks', errors);
   const overrides = body.overrides === undefined ? [] : readOverrides(body.overrides, errors);

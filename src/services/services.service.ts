@@ -1,4 +1,4 @@
-import { FieldErrorBag, notFound } from '../errors.js';
+import { FieldErrorBag, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -88,7 +88,7 @@ export async function archiveService(uow: UnitOfWork, workspaceId: string, servi
 function scalarValues(body: ServiceUpdateBody, errors: FieldErrorBag): ServiceValues {
   const values: ServiceValues = {};
   if (body.name !== undefined) {
-    if (body.name.trim() === '') errors.add('name', 'The name field is required.');
+    if (body.name.trim() === '') errors.add('name', 'The name field is required.', REQUIRED);
     values.name = body.name.trim();
   }
   if (body.description !== undefined) values.description = body.description;
@@ -110,7 +110,8 @@ async function checkLocations(
   const wanted = uuids.map((uuid) => uuid.toLowerCase());
   const live = await liveLocationIds(tx, workspaceId, wanted);
   wanted.forEach((uuid, index) => {
-    if (!live.has(uuid)) errors.add(`location_uuids.${index}`, 'The selected location is invalid.');
+    if (!live.has(uuid))
+      errors.add(`location_uuids.${index}`, 'The selected location is invalid.', NOT_A_CHOICE);
   });
   return [...new Set(wanted)];
 }

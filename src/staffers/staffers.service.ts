@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { FieldErrorBag, notFound } from '../errors.js';
+import { FieldErrorBag, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -101,7 +101,8 @@ export async function archiveStaffer(uow: UnitOfWork, workspaceId: string, staff
 function scalarValues(body: StafferUpdateBody, errors: FieldErrorBag): StafferValues {
   const values: StafferValues = {};
   if (body.first_name !== undefined) {
-    if (body.first_name.trim() === '') errors.add('first_name', 'The first_name field is required.');
+    if (body.first_name.trim() === '')
+      errors.add('first_name', 'The first_name field is required.', REQUIRED);
     values.first_name = body.first_name.trim();
   }
   if (body.last_name !== undefined) values.last_name = body.last_name.trim();
@@ -133,7 +134,7 @@ async function checkAssignments(
   normalized.forEach((entry, index) => {
     if (!liveLocations.has(entry.locationId)) {
       // Its services cannot be offered at a location that is not there: one error says it.
-      errors.add(`services.${index}.location_uuid`, 'The selected location is invalid.');
+      errors.add(`services.${index}.location_uuid`, 'The selected location is invalid.', NOT_A_CHOICE);
       return;
     }
     const services = merged.get(entry.locationId) ?? new Set<string>();

@@ -1,4 +1,11 @@
-import { conflict, type FieldErrors, invalidField } from '../errors.js';
+import {
+  conflict,
+  type FieldErrors,
+  type FieldIssue,
+  invalidField,
+  REQUIRED,
+  withIssues,
+} from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import { presentStatus } from './statuses.presenter.js';
@@ -40,10 +47,15 @@ export interface StatusChanges {
  */
 export function statusRuleErrors(body: StatusInput, options: { nameRequired: boolean }): FieldErrors {
   const errors: FieldErrors = {};
+  const issues: Record<string, FieldIssue> = {};
+  const required = () => {
+    errors.name = ['The name field is required.'];
+    issues.name = REQUIRED;
+  };
   if (body.name === undefined) {
-    if (options.nameRequired) errors.name = ['The name field is required.'];
+    if (options.nameRequired) required();
   } else if (typeof body.name === 'string') {
-    if (body.name.trim() === '') errors.name = ['The name field is required.'];
+    if (body.name.trim() === '') required();
     else if (body.name.trim().length > NAME_MAX_LENGTH) {
       errors.name = [`The name may not be longer than ${NAME_MAX_LENGTH} characters.`];
     }
@@ -51,7 +63,7 @@ export function statusRuleErrors(body: StatusInput, options: { nameRequired: boo
   if (typeof body.color === 'string' && !COLOR_RE.test(body.color)) {
     errors.color = ['The color must be a hex colour #rrggbb, such as #4caf50.'];
   }
-  return errors;
+  return withIssues(errors, issues);
 }
 
 /** The changes a valid body asks for, trimmed and with the colour in lower case. */

@@ -1,5 +1,5 @@
 import { type AuditActor, CLI_ACTOR, recordAudit } from '../audit/audit.service.js';
-import { AppError, FieldErrorBag, invalidField, notFound } from '../errors.js';
+import { AppError, FieldErrorBag, invalidField, notFound, REQUIRED } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -43,7 +43,7 @@ export function normalizeEmail(email: string): string {
 }
 
 function checkEmail(errors: FieldErrorBag, email: string): void {
-  if (email === '') errors.add('email', 'The email field is required.');
+  if (email === '') errors.add('email', 'The email field is required.', REQUIRED);
   else if (!EMAIL_PATTERN.test(email) || email.length > 254) {
     errors.add('email', 'The email must be a valid email address.');
   }

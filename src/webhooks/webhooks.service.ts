@@ -1,5 +1,5 @@
 import { type AuditActor, recordAudit } from '../audit/audit.service.js';
-import { type FieldErrors, limitReached } from '../errors.js';
+import { type FieldErrors, limitReached, REQUIRED, withIssues } from '../errors.js';
 import { EVENT_TYPES } from '../outbox/event-types.js';
 import type { Db } from '../platform/db/client.js';
 import type { WebhookFormat } from '../platform/db/schema.js';
@@ -58,8 +58,12 @@ async function validate(
   schemaErrors: FieldErrors,
 ) {
   const errors: FieldErrors = {};
+  let urlMissing = false;
   if (input.url === undefined) {
-    if (urlRequired && !schemaErrors.url) errors.url = ['The url field is required.'];
+    if (urlRequired && !schemaErrors.url) {
+      errors.url = ['The url field is required.'];
+      urlMissing = true;
+    }
   } else if (!schemaErrors.url) {
     const message = await checkWebhookUrl(input.url.trim(), allowPrivate);
     if (message) errors.url = [message];
@@ -75,7 +79,7 @@ async function validate(
   if (input.format !== undefined && !schemaErrors.format && !WEBHOOK_FORMATS.includes(input.format)) {
     errors.format = [`The format must be one of: ${WEBHOOK_FORMATS.join(', ')}.`];
   }
-  throwIfInvalid(schemaErrors, errors);
+  throwIfInvalid(schemaErrors, urlMissing ? withIssues(errors, { url: REQUIRED }) : errors);
   return { events, url: input.url?.trim(), headers };
 }
 

@@ -83,7 +83,7 @@ describe('Settings -> Developers -> API keys', () => {
       '<p class="error" id="f-name-error">The name must be at most 100 characters.</p>',
     );
     const blank = await client.submit(KEYS, { name: '   ' });
-    expect(blank.body).toContain('The name field is required.');
+    expect(blank.body).toContain('This field is required.');
 
     const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>';
     const created = await client.submit(KEYS, { name: evil });

@@ -70,7 +70,7 @@ describe('Setup → Payment accounts', () => {
     expect(bad.body).toContain('<p class="error" id="f-type-error">Choose one of the offered values.');
     const blank = await admin.post(`${PAGE}/${mitte.id}`, { name: '   ', type: 'cash' });
     expect(blank.statusCode).toBe(422);
-    expect(blank.body).toContain('id="f-name-error">The name field is required.');
+    expect(blank.body).toContain('id="f-name-error">This field is required.');
     expect(await accountsOf(mitte.id)).toEqual([]);
 
     const desk = await createPaymentAccount(t.db, t.workspace.id, mitte.id, { name: 'Desk' });

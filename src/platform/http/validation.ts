@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { type FieldErrors, type FieldIssue, validationFailed } from '../../errors.js';
+import { type FieldErrors, type FieldIssue, issuesOf, validationFailed } from '../../errors.js';
 import { toAppError } from './errors.js';
-import { schemaIssuesOf } from './validator.js';
 
 /**
  * For routes declared with `attachValidation: true`, whose handlers add rule checks the schema
@@ -28,8 +27,9 @@ export function schemaFieldErrors(request: FastifyRequest): FieldErrors {
 export function throwIfInvalid(schemaErrors: FieldErrors, ruleErrors: FieldErrors): void {
   const merged: FieldErrors = { ...schemaErrors, ...ruleErrors };
   if (Object.keys(merged).length === 0) return;
-  // The schema's typed issues go along for the fields whose message is still the schema's.
-  const issues: Record<string, FieldIssue> = { ...schemaIssuesOf(schemaErrors) };
+  // The typed issues go along: the schema's for the fields whose message is still the schema's.
+  const issues: Record<string, FieldIssue> = { ...issuesOf(schemaErrors) };
   for (const field of Object.keys(ruleErrors)) delete issues[field];
+  Object.assign(issues, issuesOf(ruleErrors));
   throw validationFailed(merged, Object.keys(issues).length > 0 ? issues : undefined);
 }

@@ -1,7 +1,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FieldErrors, FieldIssue } from '../../errors.js';
+import { type FieldErrors, withIssues } from '../../errors.js';
 import { fieldErrors, fieldIssues } from './errors.js';
 import { HTTP_URL_FORMAT, isHttpUrl } from './http-url.js';
 import { registerJsonBody } from './json-body.js';
@@ -32,20 +32,8 @@ export function schemaErrorsOf(schema: object, value: unknown): FieldErrors {
     outsideRoutes.set(schema, validate);
   }
   if (validate(value)) return {};
-  const errors = fieldErrors(validate.errors ?? []);
-  issuesFound.set(errors, fieldIssues(validate.errors ?? []));
-  return errors;
-}
-
-/**
- * The typed issues of findings schemaErrorsOf returned, kept beside the plain map every caller
- * passes on (to throwIfInvalid, merged with rule checks), so the panel can word them in its
- * reader's language while the API keeps its messages.
- */
-const issuesFound = new WeakMap<FieldErrors, Record<string, FieldIssue>>();
-
-export function schemaIssuesOf(errors: FieldErrors): Record<string, FieldIssue> | undefined {
-  return issuesFound.get(errors);
+  // The typed issues ride along (withIssues), so the panel can word them in its reader's language.
+  return withIssues(fieldErrors(validate.errors ?? []), fieldIssues(validate.errors ?? []));
 }
 
 function withOurFormats(ajv: Ajv): Ajv {

@@ -149,7 +149,7 @@ describe('Setup → Services', () => {
 
     const foreign = await admin.post(PAGE, form({ name: 'Broken', location_uuids: [theirLocation.id] }));
     expect(foreign.statusCode).toBe(422);
-    expect(foreign.body).toContain('id="f-location_uuids-error">The selected location is invalid.');
+    expect(foreign.body).toContain('id="f-location_uuids-error">Choose one of the offered values.');
     const noDuration = await admin.post(PAGE, form({ name: 'Broken', duration_minutes: '' }));
     expect(noDuration.statusCode).toBe(422);
     expect(noDuration.body).toContain('The duration_minutes field is required.');
