@@ -38,10 +38,14 @@ describe('schema findings in the panel', () => {
       duration_minutes: '60',
       buffer_before_minutes: '900',
       location_uuids: location.id,
+      resources: 'room, big hall',
     });
     expect(service.statusCode).toBe(422);
     expect(errorOf(service.body, 'name')).toBe('Dieses Feld ist erforderlich.');
     expect(errorOf(service.body, 'buffer_before_minutes')).toBe('Geben Sie 720 oder weniger ein.');
+    expect(errorOf(service.body, 'resources')).toBe(
+      '„big hall“ ist kein Ressourcenbedarf: Schreiben Sie room, 2 chair oder room:&lt;uuid>.',
+    );
   });
 
   it('a rule’s required field too (a name of only spaces)', async () => {

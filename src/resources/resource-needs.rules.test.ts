@@ -30,7 +30,7 @@ describe('a service’s requirements as a line of text', () => {
     }
     expect(parseRequirements('room, big hall')).toEqual({
       ok: false,
-      message: '"big hall" is not a resource need: write room, 2 chair, or room:<uuid>.',
+      entry: 'big hall',
     });
   });
 });

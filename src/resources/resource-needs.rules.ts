@@ -15,12 +15,12 @@ export function formatRequirements(requirements: ResourceRequirementJson[]): str
 
 const ENTRY = /^(?:(\d{1,2})\s+)?([a-z][a-z0-9_-]{0,39})(?::([0-9a-f-]{36}))?$/;
 
-/** The line back as the API's `resources`; a bad entry is a message naming it. */
+/** The line back as the API's `resources`; a bad entry is named (the form words it). */
 export function parseRequirements(
   line: string,
 ):
   | { ok: true; resources: { type: string; units: number; resource_uuid: string | null }[] }
-  | { ok: false; message: string } {
+  | { ok: false; entry: string } {
   const entries = line
     .split(',')
     .map((entry) => entry.trim().toLowerCase())
@@ -29,10 +29,7 @@ export function parseRequirements(
   for (const entry of entries) {
     const match = ENTRY.exec(entry.replace(/\s+/g, ' '));
     if (!match || (match[1] !== undefined && match[3] !== undefined) || match[1] === '0')
-      return {
-        ok: false,
-        message: `"${entry}" is not a resource need: write room, 2 chair, or room:<uuid>.`,
-      };
+      return { ok: false, entry };
     resources.push({
       type: match[2]!,
       units: match[1] ? Number(match[1]) : 1,

@@ -1226,6 +1226,7 @@ export default {
   'services.bufferAfterLabel': 'فاصل بعدها (بالدقائق)',
   'services.bufferAfterHint': 'وقت يبقى فارغًا بعدها للترتيب.',
   'services.resources': 'الموارد المطلوبة',
+  'services.resourcesLineError': '«{entry}» ليس حاجة إلى مورد: اكتب room أو 2 chair أو room:{example}.',
   'services.resourcesHint':
     'الغرف والكراسي والمعدات التي تشغلها طوال مدتها (الإعداد ← الموارد)، حسب النوع: room, 2 chair. فارغ: لا شيء.',
   'services.offeredAt': 'تُقدَّم في',
@@ -1346,6 +1347,7 @@ export default {
   'hoursPage.date': 'التاريخ',
   'hoursPage.thatDay': 'ذلك اليوم',
   'hoursPage.dayOff': 'عطلة',
+  'hoursPage.overrideNoHours': 'أدخل ساعات العمل لهذا التاريخ، أو اختر «{dayOff}».',
   'hoursPage.special': 'ساعات خاصة',
   'hoursPage.remove': 'إزالة هذا التاريخ',
   'hoursPage.save': 'حفظ الساعات',

@@ -1279,6 +1279,8 @@ export default {
   'services.bufferAfterLabel': 'Puffer danach (Minuten)',
   'services.bufferAfterHint': 'Zeit, die danach zum Aufräumen frei bleibt.',
   'services.resources': 'Benötigte Ressourcen',
+  'services.resourcesLineError':
+    '„{entry}“ ist kein Ressourcenbedarf: Schreiben Sie room, 2 chair oder room:{example}.',
   'services.resourcesHint':
     'Räume, Stühle, Geräte, die sie für ihre ganze Dauer belegt (Einrichtung → Ressourcen), nach Typ: room, 2 chair. Leer: keine.',
   'services.offeredAt': 'Angeboten an',
@@ -1408,6 +1410,7 @@ export default {
   'hoursPage.date': 'Datum',
   'hoursPage.thatDay': 'An dem Tag',
   'hoursPage.dayOff': 'Frei',
+  'hoursPage.overrideNoHours': 'Geben Sie die Arbeitszeiten dieses Datums ein oder wählen Sie „{dayOff}“.',
   'hoursPage.special': 'Besondere Zeiten',
   'hoursPage.remove': 'Dieses Datum entfernen',
   'hoursPage.save': 'Arbeitszeiten speichern',

@@ -1260,6 +1260,7 @@ export default {
   'services.bufferAfterLabel': 'Buffer after (minutes)',
   'services.bufferAfterHint': 'Time kept free after it, to clean up.',
   'services.resources': 'Resources needed',
+  'services.resourcesLineError': '"{entry}" is not a resource need: write room, 2 chair, or room:{example}.',
   'services.resourcesHint':
     'Rooms, chairs, equipment it takes for its whole length (Setup → Resources), by type: room, 2 chair. Empty: none.',
   'services.offeredAt': 'Offered at',
@@ -1382,6 +1383,7 @@ export default {
   'hoursPage.date': 'Date',
   'hoursPage.thatDay': 'That day',
   'hoursPage.dayOff': 'Day off',
+  'hoursPage.overrideNoHours': 'Enter the working hours of this date, or choose "{dayOff}".',
   'hoursPage.special': 'Special hours',
   'hoursPage.remove': 'Remove this date',
   'hoursPage.save': 'Save hours',

@@ -1262,6 +1262,8 @@ export default {
   'services.bufferAfterLabel': 'Margen después (minutos)',
   'services.bufferAfterHint': 'Tiempo libre después, para recoger.',
   'services.resources': 'Recursos necesarios',
+  'services.resourcesLineError':
+    '«{entry}» no es una necesidad de recurso: escribe room, 2 chair o room:{example}.',
   'services.resourcesHint':
     'Salas, sillones, equipos que ocupa durante toda su duración (Configuración → Recursos), por tipo: room, 2 chair. Vacío: ninguno.',
   'services.offeredAt': 'Se ofrece en',
@@ -1388,6 +1390,7 @@ export default {
   'hoursPage.date': 'Fecha',
   'hoursPage.thatDay': 'Ese día',
   'hoursPage.dayOff': 'Libre',
+  'hoursPage.overrideNoHours': 'Introduce el horario de esta fecha o elige «{dayOff}».',
   'hoursPage.special': 'Horario especial',
   'hoursPage.remove': 'Quitar esta fecha',
   'hoursPage.save': 'Guardar el horario',

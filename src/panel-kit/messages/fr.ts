@@ -1274,6 +1274,8 @@ export default {
   'services.bufferAfterLabel': 'Battement après (minutes)',
   'services.bufferAfterHint': 'Temps laissé libre après, pour ranger.',
   'services.resources': 'Ressources nécessaires',
+  'services.resourcesLineError':
+    '« {entry} » n’est pas un besoin de ressource : écrivez room, 2 chair ou room:{example}.',
   'services.resourcesHint':
     'Salles, fauteuils, équipements qu’elle occupe pendant toute sa durée (Configuration → Ressources), par type : room, 2 chair. Vide : aucune.',
   'services.offeredAt': 'Proposée à',
@@ -1402,6 +1404,7 @@ export default {
   'hoursPage.date': 'Date',
   'hoursPage.thatDay': 'Ce jour-là',
   'hoursPage.dayOff': 'Repos',
+  'hoursPage.overrideNoHours': 'Saisissez les horaires de cette date, ou choisissez « {dayOff} ».',
   'hoursPage.special': 'Horaires spéciaux',
   'hoursPage.remove': 'Retirer cette date',
   'hoursPage.save': 'Enregistrer les horaires',

@@ -1269,6 +1269,8 @@ export default {
   'services.bufferAfterLabel': 'Margine dopo (minuti)',
   'services.bufferAfterHint': 'Tempo lasciato libero dopo, per riordinare.',
   'services.resources': 'Risorse necessarie',
+  'services.resourcesLineError':
+    '«{entry}» non è un fabbisogno di risorse: scrivi room, 2 chair oppure room:{example}.',
   'services.resourcesHint':
     'Sale, poltrone, attrezzature che occupa per tutta la durata (Configurazione → Risorse), per tipo: room, 2 chair. Vuoto: nessuna.',
   'services.offeredAt': 'Offerto presso',
@@ -1395,6 +1397,7 @@ export default {
   'hoursPage.date': 'Data',
   'hoursPage.thatDay': 'Quel giorno',
   'hoursPage.dayOff': 'Libero',
+  'hoursPage.overrideNoHours': 'Inserisci l’orario di questa data oppure scegli «{dayOff}».',
   'hoursPage.special': 'Orario speciale',
   'hoursPage.remove': 'Rimuovi questa data',
   'hoursPage.save': 'Salva l’orario',

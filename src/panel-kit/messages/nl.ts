@@ -1260,6 +1260,7 @@ export default {
   'services.bufferAfterLabel': 'Buffer erna (minuten)',
   'services.bufferAfterHint': 'Tijd die erna vrij blijft, om op te ruimen.',
   'services.resources': 'Benodigde middelen',
+  'services.resourcesLineError': '„{entry}” is geen middelbehoefte: schrijf room, 2 chair of room:{example}.',
   'services.resourcesHint':
     'Ruimtes, stoelen, apparatuur die het de hele duur bezet (Inrichting → Middelen), per type: room, 2 chair. Leeg: geen.',
   'services.offeredAt': 'Aangeboden op',
@@ -1387,6 +1388,7 @@ export default {
   'hoursPage.date': 'Datum',
   'hoursPage.thatDay': 'Die dag',
   'hoursPage.dayOff': 'Vrij',
+  'hoursPage.overrideNoHours': 'Vul de werktijden van deze datum in, of kies „{dayOff}”.',
   'hoursPage.special': 'Speciale tijden',
   'hoursPage.remove': 'Deze datum verwijderen',
   'hoursPage.save': 'Werktijden opslaan',

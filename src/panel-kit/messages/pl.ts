@@ -1267,6 +1267,8 @@ export default {
   'services.bufferAfterLabel': 'Bufor po (minuty)',
   'services.bufferAfterHint': 'Czas wolny po, na sprzątanie.',
   'services.resources': 'Potrzebne zasoby',
+  'services.resourcesLineError':
+    '„{entry}” nie jest zapotrzebowaniem na zasób: wpisz room, 2 chair albo room:{example}.',
   'services.resourcesHint':
     'Sale, fotele, sprzęt zajmowane przez cały czas trwania (Konfiguracja → Zasoby), według typu: room, 2 chair. Puste: brak.',
   'services.offeredAt': 'Oferowana w',
@@ -1394,6 +1396,7 @@ export default {
   'hoursPage.date': 'Data',
   'hoursPage.thatDay': 'Tego dnia',
   'hoursPage.dayOff': 'Wolne',
+  'hoursPage.overrideNoHours': 'Wpisz godziny pracy w tym dniu albo wybierz „{dayOff}”.',
   'hoursPage.special': 'Specjalne godziny',
   'hoursPage.remove': 'Usuń tę datę',
   'hoursPage.save': 'Zapisz godziny',

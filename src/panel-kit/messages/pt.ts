@@ -1258,6 +1258,8 @@ export default {
   'services.bufferAfterLabel': 'Intervalo depois (minutos)',
   'services.bufferAfterHint': 'Tempo mantido livre depois, para arrumar.',
   'services.resources': 'Recursos necessários',
+  'services.resourcesLineError':
+    '«{entry}» não é uma necessidade de recurso: escreva room, 2 chair ou room:{example}.',
   'services.resourcesHint':
     'Salas, cadeiras, equipamentos que ocupa durante toda a duração (Configuração → Recursos), por tipo: room, 2 chair. Vazio: nenhum.',
   'services.offeredAt': 'Oferecido em',
@@ -1384,6 +1386,7 @@ export default {
   'hoursPage.date': 'Data',
   'hoursPage.thatDay': 'Nesse dia',
   'hoursPage.dayOff': 'Folga',
+  'hoursPage.overrideNoHours': 'Introduza o horário desta data ou escolha «{dayOff}».',
   'hoursPage.special': 'Horário especial',
   'hoursPage.remove': 'Remover esta data',
   'hoursPage.save': 'Guardar o horário',

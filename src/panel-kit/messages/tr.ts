@@ -1238,6 +1238,8 @@ export default {
   'services.bufferAfterLabel': 'Sonra ara süre (dakika)',
   'services.bufferAfterHint': 'Toparlanmak için sonrasında boş bırakılan süre.',
   'services.resources': 'Gereken kaynaklar',
+  'services.resourcesLineError':
+    '"{entry}" bir kaynak ihtiyacı değil: room, 2 chair ya da room:{example} yazın.',
   'services.resourcesHint':
     'Tüm süresi boyunca kullandığı odalar, koltuklar, ekipman (Kurulum → Kaynaklar), türe göre: room, 2 chair. Boş: yok.',
   'services.offeredAt': 'Sunulduğu yerler',
@@ -1359,6 +1361,7 @@ export default {
   'hoursPage.date': 'Tarih',
   'hoursPage.thatDay': 'O gün',
   'hoursPage.dayOff': 'İzinli',
+  'hoursPage.overrideNoHours': 'Bu tarihin çalışma saatlerini girin ya da "{dayOff}" seçin.',
   'hoursPage.special': 'Özel saatler',
   'hoursPage.remove': 'Bu tarihi kaldır',
   'hoursPage.save': 'Saatleri kaydet',

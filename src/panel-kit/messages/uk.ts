@@ -1253,6 +1253,8 @@ export default {
   'services.bufferAfterLabel': 'Запас після (хвилини)',
   'services.bufferAfterHint': 'Час, що лишається вільним після, для прибирання.',
   'services.resources': 'Потрібні ресурси',
+  'services.resourcesLineError':
+    '«{entry}» не є потребою в ресурсі: напишіть room, 2 chair або room:{example}.',
   'services.resourcesHint':
     'Кімнати, крісла, обладнання, які вона займає на весь час (Налаштування → Ресурси), за типом: room, 2 chair. Порожньо: жодних.',
   'services.offeredAt': 'Пропонується в',
@@ -1377,6 +1379,7 @@ export default {
   'hoursPage.date': 'Дата',
   'hoursPage.thatDay': 'Цього дня',
   'hoursPage.dayOff': 'Вихідний',
+  'hoursPage.overrideNoHours': 'Введіть робочі години цієї дати або виберіть «{dayOff}».',
   'hoursPage.special': 'Особливий час',
   'hoursPage.remove': 'Вилучити цю дату',
   'hoursPage.save': 'Зберегти години',

@@ -101,7 +101,7 @@ export interface ScheduleBodyFromForm {
 }
 
 /** The API's PUT body for the posted form (empty rows and removed overrides left out). */
-export function scheduleBodyOf(values: FormValues): ScheduleBodyFromForm {
+export function scheduleBodyOf(values: FormValues, words: { noHours: string }): ScheduleBodyFromForm {
   const rowMaps = new Map<string, number[]>();
   const week = (kind: 'weekly' | 'breaks') => {
     const out: WeekRanges = {};
@@ -136,7 +136,7 @@ export function scheduleBodyOf(values: FormValues): ScheduleBodyFromForm {
       continue;
     }
     if (intervals.ranges.length === 0) {
-      errors[`${at}.intervals`] = ['Enter the working hours of this date, or choose "Day off".'];
+      errors[`${at}.intervals`] = [words.noHours];
     }
     overrides.push({
       date,

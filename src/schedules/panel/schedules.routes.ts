@@ -91,7 +91,10 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     if ((request.body as Record<string, unknown> | undefined)?.add_override !== undefined) {
       return render(request, reply, { values, errors: {} }, 1);
     }
-    const fromForm = scheduleBodyOf(values);
+    const { t } = panelTextOf(request);
+    const fromForm = scheduleBodyOf(values, {
+      noHours: t('hoursPage.overrideNoHours', { dayOff: t('hoursPage.dayOff') }),
+    });
     const result = validateSchedule(fromForm.body);
     const errors = {
       ...(result.ok ? {} : formErrorsOf(result.errors, fromForm.formKey)),

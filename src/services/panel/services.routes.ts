@@ -86,7 +86,8 @@ function bodyOf(values: FormState['values'], currency: string, t: PanelText['t']
   const duration = formInteger(text('duration_minutes'));
   if (duration === undefined) errors.duration_minutes = [t('services.durationRequired')];
   const needs = parseRequirements(text('resources'));
-  if (!needs.ok) errors.resources = [needs.message];
+  if (!needs.ok)
+    errors.resources = [t('services.resourcesLineError', { entry: needs.entry, example: '<uuid>' })];
   const body = {
     name: text('name'),
     description: text('description'),
