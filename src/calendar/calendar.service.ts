@@ -228,7 +228,8 @@ export async function loadCalendar(
 
   const mode: AxisMode = view === 'day' ? 'elapsed' : 'wall';
   const spanDays = localDays(utcMsToDate(dateToUtcMs(dates[0]!) - DAY_MS), dates[dates.length - 1]!);
-  const hoursOf = new Map(staffColumns.map((s) => [s.id, scheduleSpans(s, zone, spanDays)]));
+  // By resource too: the shown staffers' hours frame the day (the units have no hours of their own).
+  const hoursOf = new Map(shown.map((s) => [s.id, scheduleSpans(s, zone, spanDays)]));
   const opening = workingSpans(
     { weekly: location.opening_hours ?? {}, breaks: {}, overrides: [] },
     zone,
