@@ -323,4 +323,54 @@ describe('the calendar by resource', () => {
     expect(page.body).toContain('حسب المورد');
     expect(page.body).toContain('حجز واحد لا يشغل أي مورد');
   });
+
+  it('many drops onto one free unit at once: the database lets exactly one in', async () => {
+    const spa = await createLocation(t.db, t.workspace.id, { timezone: 'Europe/Berlin' });
+    const ws = t.workspace.id;
+    const sauna = await createService(t.db, ws, [spa.id], { name: 'Sauna', durationMinutes: 60 });
+    const units: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const answer = await api('POST', '/resources', {
+        location_uuid: spa.id,
+        type: 'cabin',
+        name: `Cabin ${i}`,
+      });
+      units.push(answer.body.data.uuid);
+    }
+    expect((await api('PATCH', `/services/${sauna.id}`, { resources: [{ type: 'cabin' }] })).status).toBe(
+      200,
+    );
+    const bookings: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const staffer = await createStaffer(t.db, ws, spa.id, [sauna.id], {
+        firstName: `S${i}`,
+        weekly: ALL_DAY,
+      });
+      const answer = await api('POST', '/bookings', {
+        reserved_on: berlin('10:00'),
+        location_uuid: spa.id,
+        service_uuid: sauna.id,
+        staffer_uuid: staffer.id,
+        customer_phone: `+491517200${String(i).padStart(4, '0')}`,
+      });
+      expect(answer.status).toBe(201);
+      bookings.push(answer.body.data.uuid);
+    }
+    // Cabins 1-6 are taken in creation order; Cabin 7 is free, and all six are dropped on it.
+    await owner.get(`/panel/calendar?location=${spa.id}&date=${DAY}&by=resource`);
+    const answers = await Promise.all(
+      bookings.map((id, i) =>
+        owner.post(`/panel/bookings/${id}/unit`, {
+          idempotency_key: `key-race-${i}`,
+          from_resource: units[i]!,
+          to_resource: units[6]!,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([303, 409, 409, 409, 409, 409]);
+    const held = await Promise.all(bookings.map(async (id) => (await apiBooking(id)).rooms));
+    expect(held.filter((rooms) => rooms[0] === 'Cabin 7')).toHaveLength(1);
+    const winner = answers.findIndex((a) => a.statusCode === 303);
+    held.forEach((rooms, i) => expect(rooms).toEqual([i === winner ? 'Cabin 7' : `Cabin ${i + 1}`]));
+  });
 });
