@@ -3,6 +3,7 @@ import { buildTestApp, createOtherWorkspace, type TestApp } from '../../../test/
 import { FixedClock } from '../../../test/helpers/clock.js';
 import { createLocation, createService, createStaffer } from '../../../test/helpers/factories.js';
 import { makeUser, PanelClient } from '../../../test/helpers/panel-client.js';
+import { recordStatements } from '../../platform/db/statement-recorder.js';
 
 /**
  * The calendar's view by resource through the real app (docs/resources.md): a column per live
@@ -372,5 +373,22 @@ describe('the calendar by resource', () => {
     expect(held.filter((rooms) => rooms[0] === 'Cabin 7')).toHaveLength(1);
     const winner = answers.findIndex((a) => a.statusCode === 303);
     held.forEach((rooms, i) => expect(rooms).toEqual([i === winner ? 'Cabin 7' : `Cabin ${i + 1}`]));
+  });
+
+  it('reads its blocks in one statement, and its columns in one more', async () => {
+    // A write first: the bookings read is not served from the calendar's cache.
+    await api('PATCH', `/services/${haircut.id}`, { name: 'Haircut' });
+    const statements: string[] = [];
+    const stop = recordStatements((statement) => statements.push(statement.sql));
+    try {
+      const page = await owner.get(calendarUrl('by=resource'));
+      expect(page.statusCode).toBe(200);
+    } finally {
+      stop();
+    }
+    const reading = (pattern: RegExp) => statements.filter((sql) => pattern.test(sql));
+    expect(reading(/from "?bookings"? b\b/i)).toHaveLength(1);
+    expect(reading(/resource_occupancies/)).toHaveLength(1);
+    expect(reading(/from "resources"/)).toHaveLength(1);
   });
 });
