@@ -153,12 +153,12 @@ dialog.cal-dialog::backdrop{background:#0006}
   /* The page scrolls, not a box inside it: a nested scroll area on a phone hid the last hours. */
   .cal-scroll{max-height:none}
   /* The controls and date links in few rows, so the grid starts within the first screen. */
-  /* Two rows: location, view, columns; then staff, the date (wide enough for its digits), Show. */
+  /* Two rows: location, view, columns; then staff, the date (wide enough for its digits), Show
+     (wide enough for its longest translation, "Anzeigen"). */
   .cal-controls{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));gap:.4rem .5rem;align-items:end}
   .cal-controls>*{grid-column:span 4}
-  .cal-controls .field:nth-child(2){grid-column:span 3}
+  .cal-controls .field:nth-child(2),.cal-controls .field:nth-child(4){grid-column:span 3}
   .cal-controls .field:nth-child(3),.cal-controls .field:nth-child(5){grid-column:span 5}
-  .cal-controls>button{grid-column:span 3}
   .cal-controls select,.cal-controls input{width:100%;min-width:0}
   .cal-nav{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem}
   .cal-nav .button{text-align:center;padding:.45rem .25rem;font-size:.9rem}
