@@ -214,13 +214,17 @@ export async function loadCalendar(
 
   // Outside busy time of the shown staffers (none unless they connected a calendar).
   const busyByStaffer = new Map<string, { start: number; end: number; title: string | null }[]>();
-  for (const b of await busyTimes(
-    db,
-    args.workspaceId,
-    staffColumns.map((s) => s.id),
-    from,
-    to,
-  )) {
+  const busy =
+    staffColumns.length === 0
+      ? []
+      : await busyTimes(
+          db,
+          args.workspaceId,
+          staffColumns.map((s) => s.id),
+          from,
+          to,
+        );
+  for (const b of busy) {
     const list = busyByStaffer.get(b.staffer_id) ?? [];
     list.push({ start: Date.parse(b.start_time), end: Date.parse(b.end_time), title: b.title });
     busyByStaffer.set(b.staffer_id, list);
