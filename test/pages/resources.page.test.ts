@@ -217,6 +217,21 @@ describe('Setup → Resources', () => {
     expect(after.resources.map((r: { name: string }) => r.name)).toEqual(['Room 3']);
     expect(after.start_time).toBe('2026-09-10T08:00:00Z');
 
+    // Down an hour in its own column: rescheduled, still in Room 3.
+    await page.goto(`${base}/panel/calendar?location=${location.id}&date=2026-09-10&by=resource`);
+    const again = (await page.locator(`a.blk[href="/panel/bookings/${mia}"]`).boundingBox())!;
+    await page.mouse.move(again.x + again.width / 2, again.y + 8);
+    await page.mouse.down();
+    await page.mouse.move(again.x + again.width / 2, again.y + 30, { steps: 4 });
+    await page.mouse.move(again.x + again.width / 2, again.y + 8 + 48, { steps: 4 });
+    await Promise.all([page.waitForURL(/notice=moved/), page.mouse.up()]);
+    const later = (await t.call('GET', `/bookings/${mia}`)).json().data;
+    expect(later.start_time).toBe('2026-09-10T09:00:00Z');
+    expect(later.resources.map((r: { name: string }) => r.name)).toEqual(['Room 3']);
+    await expect(
+      column('Room 3').locator(`a.blk[href="/panel/bookings/${mia}"]`).innerText(),
+    ).resolves.toContain('11:00–12:00');
+
     // In Arabic, right to left.
     await t.db.updateTable('users').set({ language: 'ar' }).where('id', '=', owner.id).execute();
     await page.goto(`${base}/panel/calendar?location=${location.id}&date=2026-09-10&by=resource`);

@@ -184,7 +184,11 @@ function enableDrag(grid: Grid): void {
       const from = current.block.closest<HTMLElement>('section.cal-col')?.dataset.resource ?? '';
       const to = column.dataset.resource ?? '';
       const now = wallOf(Number(current.block.dataset.start), grid.zone);
-      const sameTime = now.date === target.date && now.time === target.time;
+      // Moved less than half a step up or down: straight across, the time kept (a booking off
+      // the step grid, at 10:05, is not rounded to 10:00 by a drag to another room).
+      const sameTime =
+        (now.date === target.date && now.time === target.time) ||
+        Math.abs(event.clientY - current.y) < (grid.step * grid.scale) / 2;
       if (sameTime && from === to) {
         current.block.classList.remove('dragging');
         current.block.style.transform = '';
