@@ -1,4 +1,12 @@
-import { bookingFinal, FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
+import {
+  AppError,
+  bookingFinal,
+  FieldErrorBag,
+  invalidField,
+  NOT_A_CHOICE,
+  notFound,
+  REQUIRED,
+} from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { requireLocation } from '../locations/locations.repository.js';
 import { findPaymentAccount } from '../payment-accounts/payment-accounts.repository.js';
@@ -207,6 +215,39 @@ export function changeResources(
       },
       events: ['booking-updated'],
     };
+  });
+}
+
+/**
+ * The panel calendar's drop of a block on a resource column (docs/resources.md): the booking
+ * then holds `toUnit` where it held `fromUnit` (its other units stay), at `reservedOn` when the
+ * drop also moved it in time. The time is `moveBooking`'s reschedule, which picks the session's
+ * units again as any reschedule does; the units are then set by `changeResources`, the service
+ * of the booking page's "Change resources", so the booking ends in the column it was dropped in.
+ * One transaction: a unit taken at the new time undoes the new time too (409, nothing changed).
+ */
+export function moveToUnit(
+  ctx: BookingContext,
+  bookingId: string,
+  move: { fromUnit: string; toUnit: string; reservedOn?: string | undefined },
+): Promise<BookingView> {
+  return ctx.uow.runJoined(ctx.workspace.id, async (_tx, uow) => {
+    const inner: BookingContext = { ...ctx, db: uow.db, uow };
+    const before = await requireBookingView(uow.db, ctx.workspace.id, bookingId);
+    const from = move.fromUnit.toLowerCase();
+    const to = move.toUnit.toLowerCase();
+    // Another workspace's unit is unknown here, as its booking is.
+    if ((await liveResources(uow.db, ctx.workspace.id, [to])).length === 0) throw notFound('Resource');
+    const held = before.resources.map((unit) => unit.uuid);
+    if (!held.includes(from)) {
+      throw new AppError(
+        409,
+        'resources_changed',
+        'The booking no longer holds that resource: reload the calendar and try again.',
+      );
+    }
+    if (move.reservedOn !== undefined) await moveBooking(inner, bookingId, move.reservedOn, undefined);
+    return changeResources(inner, bookingId, [...new Set(held.map((id) => (id === from ? to : id)))]);
   });
 }
 

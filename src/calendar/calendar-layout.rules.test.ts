@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   assignLanes,
   axisMinutes,
+  bookingsByUnit,
   calendarDay,
   hourMarks,
   place,
+  resourceColumns,
   visibleWindow,
 } from './calendar-layout.rules.js';
 
@@ -151,6 +153,78 @@ describe('place and lanes', () => {
           expect(placed.height).toBeGreaterThan(0);
           expect(placed.top + placed.height).toBeLessThanOrEqual(window.to - window.from);
           if (mode === 'elapsed') expect(placed.height).toBeLessThanOrEqual(minutes);
+        },
+      ),
+    );
+  });
+});
+
+describe('resourceColumns (the view by resource)', () => {
+  const unit = (id: string, type: string, name: string) => ({ id, type, name });
+
+  it('groups the columns by type, then orders them by name, the id breaking ties', () => {
+    const columns = resourceColumns([
+      unit('u5', 'room', 'Room 2'),
+      unit('u1', 'chair', 'Chair B'),
+      unit('u4', 'room', 'Room 1'),
+      unit('u3', 'chair', 'Chair A'),
+      unit('u7', 'wash-station', 'Basin'),
+      unit('u6', 'room', 'Room 1'),
+    ]);
+    expect(columns.map((c) => c.id)).toEqual(['u3', 'u1', 'u4', 'u6', 'u5', 'u7']);
+  });
+
+  it('orders by code point, so every panel language sees one order', () => {
+    expect(
+      resourceColumns([unit('a', 'room', 'Zimmer'), unit('b', 'room', 'Ärztezimmer')]).map((c) => c.name),
+    ).toEqual(['Zimmer', 'Ärztezimmer']);
+  });
+
+  it('does not reorder what it is given', () => {
+    const given = [unit('b', 'room', 'B'), unit('a', 'room', 'A')];
+    resourceColumns(given);
+    expect(given.map((u) => u.id)).toEqual(['b', 'a']);
+  });
+});
+
+describe('bookingsByUnit', () => {
+  const columns = [{ id: 'room1' }, { id: 'room2' }, { id: 'kit' }];
+
+  it('puts a booking in the column of every unit it holds, and one holding none in no column', () => {
+    const massage = { id: 'm', unit_ids: ['room2', 'kit'] };
+    const facial = { id: 'f', unit_ids: ['room1'] };
+    const haircut = { id: 'h', unit_ids: [] };
+    const byUnit = bookingsByUnit(columns, [massage, facial, haircut]);
+    expect([...byUnit.entries()].map(([unit, list]) => [unit, list.map((b) => b.id)])).toEqual([
+      ['room1', ['f']],
+      ['room2', ['m']],
+      ['kit', ['m']],
+    ]);
+  });
+
+  it('leaves out units without a column (archived) and counts a unit named twice once', () => {
+    const byUnit = bookingsByUnit(columns, [
+      { id: 'old', unit_ids: ['archived-room'] },
+      { id: 'twice', unit_ids: ['room1', 'room1'] },
+    ]);
+    expect(byUnit.get('room1')!.map((b) => b.id)).toEqual(['twice']);
+    expect([...byUnit.values()].flat().map((b) => b.id)).toEqual(['twice']);
+    expect(byUnit.has('archived-room')).toBe(false);
+  });
+
+  it('every booking is in exactly as many columns as the distinct live units it holds (property)', () => {
+    const ids = ['room1', 'room2', 'kit', 'gone'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...ids), { maxLength: 4 }), { maxLength: 30 }),
+        (held) => {
+          const bookings = held.map((unit_ids, i) => ({ id: String(i), unit_ids }));
+          const byUnit = bookingsByUnit(columns, bookings);
+          for (const booking of bookings) {
+            const live = new Set(booking.unit_ids.filter((u) => u !== 'gone'));
+            const inColumns = [...byUnit.entries()].filter(([, list]) => list.includes(booking));
+            expect(inColumns.map(([unit]) => unit).sort()).toEqual([...live].sort());
+          }
         },
       ),
     );

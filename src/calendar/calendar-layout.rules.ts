@@ -216,3 +216,36 @@ export function assignLanes<T extends Placed & { lane: number; lanes: number }>(
   close(sorted.length);
   return sorted;
 }
+
+/** A column of the view by resource: one live unit of the location. */
+export interface UnitColumn {
+  id: string;
+  type: string;
+  name: string;
+}
+
+/**
+ * The view by resource's columns, grouped by type then ordered by name (the id breaks ties, so
+ * two rooms of one name keep their order between loads). Compared by code point, not locale:
+ * the same order whatever language the panel is read in.
+ */
+export function resourceColumns<U extends UnitColumn>(units: readonly U[]): U[] {
+  const by = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...units].sort((a, b) => by(a.type, b.type) || by(a.name, b.name) || by(a.id, b.id));
+}
+
+/**
+ * Each booking in the column of every unit it holds (a massage in Room 2 holding the hot-stone
+ * kit too is in both columns). Bookings holding no unit, or only units without a column (archived
+ * ones), are in none: the view by resource leaves them to the view by staffer.
+ */
+export function bookingsByUnit<B extends { unit_ids: readonly string[] }>(
+  columns: readonly { id: string }[],
+  bookings: readonly B[],
+): Map<string, B[]> {
+  const out = new Map<string, B[]>(columns.map((c) => [c.id, []]));
+  for (const booking of bookings) {
+    for (const unit of new Set(booking.unit_ids)) out.get(unit)?.push(booking);
+  }
+  return out;
+}

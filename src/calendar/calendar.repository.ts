@@ -80,6 +80,8 @@ export interface CalendarBooking {
   services: string;
   /** The names of the units (rooms, chairs) its session holds, joined; '' for none (docs/resources.md). */
   resources: string;
+  /** The ids of those units, in the same order: the columns of the view by resource. */
+  unit_ids: string[];
 }
 
 /** The workspace's booking statuses (a handful), to name and colour blocks. */
@@ -109,6 +111,7 @@ type BookingTuple = [
   string,
   string | null,
   string | null,
+  string[] | null,
 ];
 
 /**
@@ -140,7 +143,8 @@ export async function listCalendarBookings(
     ), units AS (
       -- The rooms, chairs, equipment each session holds (docs/resources.md); none for a
       -- workspace without resources, found by the unique index on (workspace, occupancy).
-      SELECT ro.occupancy_id, string_agg(r.name, ', ' ORDER BY r.type, r.name, r.id) AS names
+      SELECT ro.occupancy_id, string_agg(r.name, ', ' ORDER BY r.type, r.name, r.id) AS names,
+             array_agg(r.id ORDER BY r.type, r.name, r.id) AS ids
       FROM resource_occupancies ro
       JOIN resources r ON r.workspace_id = ${args.workspaceId} AND r.id = ro.resource_id
       WHERE ro.workspace_id = ${args.workspaceId}
@@ -150,7 +154,7 @@ export async function listCalendarBookings(
     SELECT json_agg(json_build_array(
              l.id, l.staffer_id, date_part('epoch', l.start_time) * 1000, date_part('epoch', l.end_time) * 1000,
              l.occupancy_id, o.capacity, o.seats_taken, l.completed_at IS NOT NULL,
-             c.first_name, c.last_name, c.phone, l.status_id, n.services, u.names)
+             c.first_name, c.last_name, c.phone, l.status_id, n.services, u.names, u.ids)
            ORDER BY l.start_time, l.id) AS rows
     FROM live l
     JOIN customers c ON c.workspace_id = ${args.workspaceId} AND c.id = l.customer_id
@@ -173,5 +177,30 @@ export async function listCalendarBookings(
     status_id: r[11],
     services: r[12] ?? '',
     resources: r[13] ?? '',
+    unit_ids: r[14] ?? [],
   }));
+}
+
+export interface CalendarResource {
+  id: string;
+  type: string;
+  name: string;
+}
+
+/** The live resources (rooms, chairs, equipment) of a location: the columns of the view by resource. */
+export async function listCalendarResources(
+  db: Db,
+  workspaceId: string,
+  locationId: string,
+): Promise<CalendarResource[]> {
+  return db
+    .selectFrom('resources')
+    .select(['id', 'type', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('location_id', '=', locationId)
+    .where('archived_at', 'is', null)
+    .orderBy('type')
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }

@@ -11,21 +11,25 @@ import { localDays, mergeSpans, subtractSpans, workingSpans } from '../slots/eng
 import {
   type CalendarBooking,
   type CalendarLocation,
+  type CalendarResource,
   type CalendarStaffer,
   listCalendarBookings,
   listCalendarLocations,
+  listCalendarResources,
   listCalendarStaffers,
   listCalendarStatuses,
 } from './calendar.repository.js';
 import {
   type AxisMode,
   assignLanes,
+  bookingsByUnit,
   type CalendarDay,
   calendarDay,
   type HourMark,
   hourMarks,
   type Placed,
   place,
+  resourceColumns,
   type Span,
   visibleWindow,
 } from './calendar-layout.rules.js';
@@ -34,6 +38,8 @@ const DAY_MS = 86_400_000;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 export type CalendarView = 'day' | 'week';
+/** Columns per staffer (the default), or per resource: a room, a chair (docs/resources.md). */
+export type CalendarBy = 'staff' | 'resource';
 
 export interface CalendarQuery {
   location?: string | undefined;
@@ -41,6 +47,8 @@ export interface CalendarQuery {
   view?: string | undefined;
   /** A staffer's uuid, 'all', or absent (a staff member then sees their own column). */
   staffer?: string | undefined;
+  /** 'resource' for the view by resource (a day only); 'staff' or absent for columns per staffer. */
+  by?: string | undefined;
 }
 
 export interface Shade extends Placed {
@@ -57,6 +65,8 @@ export interface Block extends Placed {
   startMs: number;
   endMs: number;
   bookings: { id: string; customer: string; phone: string }[];
+  /** Its staffer: the view by resource names them on the block. */
+  stafferId: string;
   services: string;
   /** The units its session holds ('Room 1, Chair 2'); '' for none. */
   resources: string;
@@ -67,8 +77,10 @@ export interface Block extends Placed {
   changedOutside: boolean;
 }
 
+/** A column of the grid: a staffer's (view by staffer) or a unit's (view by resource). */
 export interface Column {
-  staffer: CalendarStaffer;
+  staffer: CalendarStaffer | undefined;
+  resource: CalendarResource | undefined;
   day: CalendarDay;
   shades: Shade[];
   blocks: Block[];
@@ -78,6 +90,11 @@ export interface CalendarModel {
   locations: CalendarLocation[];
   location: CalendarLocation;
   view: CalendarView;
+  by: CalendarBy;
+  /** The location's live units, by type then name: the columns of the view by resource. */
+  resources: CalendarResource[];
+  /** In the view by resource: the shown bookings that hold no unit, so are in no column. */
+  withoutUnits: number;
   date: string;
   today: string;
   /** All the location's staffers (the picker), and the one shown alone, if any. */
@@ -142,10 +159,15 @@ export async function loadCalendar(
   const location = query.location ? locations.find((l) => l.id === query.location) : locations[0];
   if (!location) throw notFound('Location');
   const zone = location.timezone;
-  const view: CalendarView = query.view === 'week' ? 'week' : 'day';
   if (query.view !== undefined && query.view !== 'day' && query.view !== 'week') {
     throw new AppError(400, 'invalid_view', 'The view must be "day" or "week".');
   }
+  if (query.by !== undefined && query.by !== 'staff' && query.by !== 'resource') {
+    throw new AppError(400, 'invalid_view', 'The columns must be "staff" or "resource".');
+  }
+  const by: CalendarBy = query.by === 'resource' ? 'resource' : 'staff';
+  // The view by resource is a day's: a week of every room side by side is too wide to read.
+  const view: CalendarView = query.view === 'week' && by === 'staff' ? 'week' : 'day';
   const today = todayIn(zone, args.now);
   const date = query.date ?? today;
   if (!DATE_RE.test(date) || !validDate(date)) {
@@ -161,10 +183,12 @@ export async function loadCalendar(
     // A staff member sees their own column first; "All staff" shows everyone.
     stafferId = (await stafferOfMember(db, args.workspaceId, args.userId)) ?? undefined;
   }
-  const [found, statuses] = await Promise.all([
+  const [found, statuses, units] = await Promise.all([
     bookingsOf(db, args.availability, { workspaceId: args.workspaceId, locationId: location.id, from, to }),
     listCalendarStatuses(db, args.workspaceId),
+    by === 'resource' ? listCalendarResources(db, args.workspaceId, location.id) : [],
   ]);
+  const resources = resourceColumns(units);
   const statusById = new Map(statuses.map((s) => [s.id, s]));
   const bookings: CalendarBooking[] = [];
   for (const booking of found) {
@@ -185,16 +209,22 @@ export async function loadCalendar(
   const staffer = stafferId ? staffers.find((s) => s.id === stafferId) : undefined;
   if (stafferId && !staffer && query.staffer !== undefined) throw notFound('Staffer');
   const shown = staffer ? [staffer] : staffers;
+  // By resource, the chosen staffer (or a staff member's own) narrows the blocks, not the columns.
+  const staffColumns = by === 'staff' ? shown : [];
 
   // Outside busy time of the shown staffers (none unless they connected a calendar).
   const busyByStaffer = new Map<string, { start: number; end: number; title: string | null }[]>();
-  for (const b of await busyTimes(
-    db,
-    args.workspaceId,
-    shown.map((s) => s.id),
-    from,
-    to,
-  )) {
+  const busy =
+    staffColumns.length === 0
+      ? []
+      : await busyTimes(
+          db,
+          args.workspaceId,
+          staffColumns.map((s) => s.id),
+          from,
+          to,
+        );
+  for (const b of busy) {
     const list = busyByStaffer.get(b.staffer_id) ?? [];
     list.push({ start: Date.parse(b.start_time), end: Date.parse(b.end_time), title: b.title });
     busyByStaffer.set(b.staffer_id, list);
@@ -202,6 +232,7 @@ export async function loadCalendar(
 
   const mode: AxisMode = view === 'day' ? 'elapsed' : 'wall';
   const spanDays = localDays(utcMsToDate(dateToUtcMs(dates[0]!) - DAY_MS), dates[dates.length - 1]!);
+  // By resource too: the shown staffers' hours frame the day (the units have no hours of their own).
   const hoursOf = new Map(shown.map((s) => [s.id, scheduleSpans(s, zone, spanDays)]));
   const opening = workingSpans(
     { weekly: location.opening_hours ?? {}, breaks: {}, overrides: [] },
@@ -209,7 +240,10 @@ export async function loadCalendar(
     spanDays,
   );
   const shownIds = new Set(shown.map((s) => s.id));
-  const visibleBookings = bookings.filter((b) => shownIds.has(b.staffer_id));
+  const ofShown = bookings.filter((b) => shownIds.has(b.staffer_id));
+  const byUnit = by === 'resource' ? bookingsByUnit(resources, ofShown) : undefined;
+  const inColumns = byUnit ? new Set([...byUnit.values()].flat()) : undefined;
+  const visibleBookings = inColumns ? ofShown.filter((b) => inColumns.has(b)) : ofShown;
   const window = visibleWindow(mode, zone, days, [
     ...opening,
     ...[...hoursOf.values()].flatMap((h) => h.scheduled),
@@ -231,24 +265,41 @@ export async function loadCalendar(
   }
   // Bookings whose event was edited in the staffer's own calendar (docs/calendar-sync.md).
   const changedOutside = await bookingsWithOutsideChange(db, args.workspaceId);
-  const layOut = () =>
+  const layOut = (): { day: CalendarDay; columns: Column[] }[] =>
     days.map((day, i) => ({
       day,
-      columns: shown.map((s) => {
-        const hours = hoursOf.get(s.id)!;
-        const shades: Shade[] = [
-          ...placeAll(mode, zone, day, window, hours.working, 'work'),
-          ...placeAll(mode, zone, day, window, hours.breaks, 'break'),
-          ...clockChangeShades(mode, day, window),
-          ...busyShades(mode, zone, day, window, busyByStaffer.get(s.id) ?? []),
-        ];
-        return {
-          staffer: s,
-          day,
-          shades,
-          blocks: blocksOf(mode, zone, day, window, byStafferDay.get(s.id)?.[i] ?? [], changedOutside),
-        };
-      }),
+      columns: byUnit
+        ? resources.map((unit) => ({
+            staffer: undefined,
+            resource: unit,
+            day,
+            // The location's opening hours light the column, as a staffer's working time does.
+            shades: placeAll(mode, zone, day, window, opening, 'work'),
+            blocks: blocksOf(
+              mode,
+              zone,
+              day,
+              window,
+              (byUnit.get(unit.id) ?? []).filter((b) => b.start_ms < day.endMs && b.end_ms > day.startMs),
+              changedOutside,
+            ),
+          }))
+        : staffColumns.map((s) => {
+            const hours = hoursOf.get(s.id)!;
+            const shades: Shade[] = [
+              ...placeAll(mode, zone, day, window, hours.working, 'work'),
+              ...placeAll(mode, zone, day, window, hours.breaks, 'break'),
+              ...clockChangeShades(mode, day, window),
+              ...busyShades(mode, zone, day, window, busyByStaffer.get(s.id) ?? []),
+            ];
+            return {
+              staffer: s,
+              resource: undefined,
+              day,
+              shades,
+              blocks: blocksOf(mode, zone, day, window, byStafferDay.get(s.id)?.[i] ?? [], changedOutside),
+            };
+          }),
     }));
 
   let groups: ReturnType<typeof layOut> | undefined;
@@ -257,6 +308,9 @@ export async function loadCalendar(
     locations,
     location,
     view,
+    by,
+    resources,
+    withoutUnits: ofShown.length - visibleBookings.length,
     date,
     today,
     staffers,
@@ -406,6 +460,7 @@ function blocksOf(
         customer: `${b.customer_first_name} ${b.customer_last_name}`.trim() || b.customer_phone,
         phone: b.customer_phone,
       })),
+      stafferId: first.staffer_id,
       services: first.services,
       resources: first.resources,
       status: { name: first.status_name, color: first.status_color, type: first.status_type },

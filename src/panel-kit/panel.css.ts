@@ -116,6 +116,7 @@ h2.cal-title{margin:.75rem 0 .5rem;font-size:1.1rem}
 .cal-group-title{font-weight:600;font-size:.85rem;text-align:center;padding:.2rem;border-bottom:1px solid var(--line)}
 .cal-group-cols{display:flex;flex:1}
 .cal-col-title{flex:1 0 9rem;width:9rem;font-size:.8rem;font-weight:600;padding:.3rem .35rem;text-align:center;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.cal-col-type{display:block;font-weight:400;font-size:.7rem;color:var(--muted)}
 .cal-col{flex:1 0 9rem;width:9rem;position:relative;background-color:#eceef2;background-image:linear-gradient(#d6dae0 1px,transparent 1px);background-size:100% 48px;border-inline-start:1px solid var(--line)}
 /* Wide enough for a card's "10:00–11:00" in bold, the one line a card never cuts. */
 .cal-week .cal-col-title,.cal-week .cal-col,.cal-staffer-week .cal-col-title,.cal-staffer-week .cal-col{flex-basis:6.5rem;width:6.5rem}
@@ -152,9 +153,13 @@ dialog.cal-dialog::backdrop{background:#0006}
   /* The page scrolls, not a box inside it: a nested scroll area on a phone hid the last hours. */
   .cal-scroll{max-height:none}
   /* The controls and date links in few rows, so the grid starts within the first screen. */
-  .cal-controls{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem .6rem;align-items:end}
+  /* Two rows: location, view, columns; then staff, the date (wide enough for its digits), Show
+     (wide enough for its longest translation, "Anzeigen"). */
+  .cal-controls{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));gap:.4rem .5rem;align-items:end}
+  .cal-controls>*{grid-column:span 4}
+  .cal-controls .field:nth-child(2),.cal-controls .field:nth-child(4){grid-column:span 3}
+  .cal-controls .field:nth-child(3),.cal-controls .field:nth-child(5){grid-column:span 5}
   .cal-controls select,.cal-controls input{width:100%;min-width:0}
-  .cal-controls .field:nth-child(4){grid-column:span 2}
   .cal-nav{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.4rem}
   .cal-nav .button{text-align:center;padding:.45rem .25rem;font-size:.9rem}
   .cal-nav a:last-child{margin-inline-start:0;align-self:center;text-align:center}

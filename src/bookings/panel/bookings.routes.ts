@@ -41,6 +41,7 @@ import {
   changeStaffer,
   completeBooking,
   moveBooking,
+  moveToUnit,
   setStatus,
 } from '../booking-changes.service.js';
 import { freeTimesOfBooking, nearestSlots } from '../booking-free-times.service.js';
@@ -73,6 +74,8 @@ const access = { config: { panelAccess: 'bookings' as const } };
 const ALL = { page: 1, perPage: 500, offset: 0 };
 
 /** A panel path to go back to after a change (the calendar's own URL); anything else is ignored. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function safeReturn(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   if (!value.startsWith('/panel/') || value.startsWith('//') || /[\\\s]/.test(value)) return undefined;
@@ -262,7 +265,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
    * a taken time, the free ones (`freeTimes`). Anything else is the panel's error page.
    */
   function changeRoute(
-    action: BookingForm,
+    action: BookingForm | 'unit',
     handle: (input: { request: FastifyRequest; workspace: WorkspaceRow; view: BookingView }) => {
       values: FormState['values'];
       returnTo?: string | undefined;
@@ -271,13 +274,16 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       freeTimes?: () => Promise<FreeTime[]>;
       /** When only the staffer's own calendar refuses it: the same change, to send "anyway". */
       override?: Problem['override'];
+      /** The page's form that shows this post's errors, when it has none of its own. */
+      shownAs?: BookingForm;
     },
   ) {
     panel.post(`/bookings/:bookingUuid/${action}`, access, async (request, reply) => {
       const bookingId = uuidParam(request, 'bookingUuid');
       const workspace = await workspaceOf(request);
       const view = await getBookingView(deps.db, workspace.id, bookingId);
-      const { values, returnTo, work, freeTimes, override } = handle({ request, workspace, view });
+      const { values, returnTo, work, freeTimes, override, shownAs } = handle({ request, workspace, view });
+      const form: BookingForm = shownAs ?? (action === 'unit' ? 'move' : action);
       const context = await panelContextOf(request);
       try {
         // The form's key: a repeated submit gets the first one's redirect and changes nothing.
@@ -290,14 +296,14 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         if (error.statusCode === 422 && error.errors) {
           return showBooking(request, reply, workspace, bookingId, {
             status: 422,
-            active: { form: action, state: { values, errors: formErrorsOf(error, panelTextOf(request).t) } },
+            active: { form, state: { values, errors: formErrorsOf(error, panelTextOf(request).t) } },
             returnTo,
           });
         }
         if (error instanceof SlotBlockedOutside && override) {
           return showBooking(request, reply, workspace, bookingId, {
             status: 409,
-            active: { form: action, state: { values, errors: {} } },
+            active: { form, state: { values, errors: {} } },
             problem: { message: panelTextOf(request).t('booking.outsideBusy'), override },
             returnTo,
           });
@@ -310,7 +316,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
               : { message: slotTaken ? panelTextOf(request).t('booking.notFree') : error.message };
           return showBooking(request, reply, workspace, bookingId, {
             status: 409,
-            active: { form: action, state: { values, errors: {} } },
+            active: { form, state: { values, errors: {} } },
             problem,
             returnTo,
           });
@@ -373,6 +379,41 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       },
       freeTimes: () =>
         freeTimesAround(workspace, view, values.staffer_uuid || view.staffer_id, values.date, at.instant!),
+    };
+  });
+
+  // The calendar's view by resource: a block dropped on another unit's column, maybe at another
+  // time (docs/resources.md). A refusal shows the booking's page with the reason, as a refused
+  // drag in the view by staffer does; its errors go with the "Move to…" form.
+  changeRoute('unit', ({ request, view }) => {
+    const values = {
+      date: str(request.body, 'date').trim(),
+      reserved_on: str(request.body, 'reserved_on').trim(),
+      from_resource: str(request.body, 'from_resource').trim(),
+      to_resource: str(request.body, 'to_resource').trim(),
+      return_to: str(request.body, 'return_to'),
+    };
+    const returnTo = safeReturn(values.return_to);
+    // No time sent: the block keeps its time (a drop straight across).
+    const at = values.reserved_on
+      ? wallTimeInstant(view.timezone, values.date, values.reserved_on, 'reserved_on')
+      : undefined;
+    return {
+      values,
+      returnTo,
+      shownAs: 'move',
+      work: async (ctx) => {
+        const errors: FieldErrors = { ...at?.errors };
+        if (!UUID.test(values.from_resource)) errors.from_resource = ['Choose the resource it leaves.'];
+        if (!UUID.test(values.to_resource)) errors.to_resource = ['Choose the resource it goes to.'];
+        if (Object.keys(errors).length > 0) throw validationFailed(errors);
+        await moveToUnit(ctx, view.id, {
+          fromUnit: values.from_resource,
+          toUnit: values.to_resource,
+          reservedOn: at?.instant === undefined ? undefined : toUtcIso(at.instant),
+        });
+        return withNotice(returnTo ?? bookingPath(view.id), 'moved');
+      },
     };
   });
 

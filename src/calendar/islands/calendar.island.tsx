@@ -14,13 +14,24 @@ interface Grid {
   scale: number;
   step: number;
   location: string;
+  /** 'resource': columns are units (rooms, chairs), and a drop changes the booking's unit. */
+  by: 'staff' | 'resource';
   form: HTMLFormElement;
   /** The dialog's title, labels and buttons, and the blocks' hint (the move form's `data-texts`). */
   texts: string[];
 }
 
 /** The island's texts in English; another language's come from the page, one per line. */
-const ENGLISH = ['Move to…', 'Date', 'Time', 'Staffer', 'Move', 'Cancel', 'Drag to move, or press M'];
+const ENGLISH = [
+  'Move to…',
+  'Date',
+  'Time',
+  'Staffer',
+  'Move',
+  'Cancel',
+  'Drag to move, or press M',
+  'Drag to another resource or time',
+];
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -79,6 +90,27 @@ function submitMove(grid: Grid, bookingId: string, date: string, time: string, s
   (form.elements.namedItem('date') as HTMLInputElement).value = date;
   (form.elements.namedItem('reserved_on') as HTMLInputElement).value = time;
   (form.elements.namedItem('staffer_uuid') as HTMLInputElement).value = staffer;
+  form.submit();
+}
+
+/**
+ * A drop on a unit's column (the view by resource): the booking leaves the unit of the column it
+ * was in for the one it is dropped on, at the dropped time if that moved. The server decides
+ * (POST /panel/bookings/:uuid/unit, through the booking page's "Change resources" service).
+ */
+function submitUnit(
+  grid: Grid,
+  bookingId: string,
+  from: string,
+  to: string,
+  at: { date: string; time: string } | undefined,
+): void {
+  const form = grid.form;
+  form.action = `/panel/bookings/${bookingId}/unit`;
+  (form.elements.namedItem('date') as HTMLInputElement).value = at?.date ?? '';
+  (form.elements.namedItem('reserved_on') as HTMLInputElement).value = at?.time ?? '';
+  (form.elements.namedItem('from_resource') as HTMLInputElement).value = from;
+  (form.elements.namedItem('to_resource') as HTMLInputElement).value = to;
   form.submit();
 }
 
@@ -148,6 +180,24 @@ function enableDrag(grid: Grid): void {
     }
     const top = event.clientY - current.grabY - column.getBoundingClientRect().top;
     const target = targetOf(grid, column, top);
+    if (grid.by === 'resource') {
+      const from = current.block.closest<HTMLElement>('section.cal-col')?.dataset.resource ?? '';
+      const to = column.dataset.resource ?? '';
+      const now = wallOf(Number(current.block.dataset.start), grid.zone);
+      // Moved less than half a step up or down: straight across, the time kept (a booking off
+      // the step grid, at 10:05, is not rounded to 10:00 by a drag to another room).
+      const sameTime =
+        (now.date === target.date && now.time === target.time) ||
+        Math.abs(event.clientY - current.y) < (grid.step * grid.scale) / 2;
+      if (sameTime && from === to) {
+        current.block.classList.remove('dragging');
+        current.block.style.transform = '';
+        return;
+      }
+      current.block.setAttribute('aria-busy', 'true');
+      submitUnit(grid, bookingIdOf(current.block), from, to, sameTime ? undefined : target);
+      return;
+    }
     current.block.setAttribute('aria-busy', 'true');
     submitMove(grid, bookingIdOf(current.block), target.date, target.time, column.dataset.staffer ?? '');
   };
@@ -225,12 +275,11 @@ function enableClickToBook(grid: Grid): void {
     if (!column) return;
     const top = event.clientY - column.getBoundingClientRect().top;
     const at = targetOf(grid, column, top);
-    const params = new URLSearchParams({
-      location_uuid: grid.location,
-      staffer_uuid: column.dataset.staffer ?? '',
-      date: at.date,
-      reserved_on: at.time,
-    });
+    const params = new URLSearchParams({ location_uuid: grid.location });
+    // A unit's column names no staffer: the new-booking page asks for one.
+    if (column.dataset.staffer) params.set('staffer_uuid', column.dataset.staffer);
+    params.set('date', at.date);
+    params.set('reserved_on', at.time);
     window.location.assign(`/panel/bookings/new?${params}`);
   });
 }
@@ -246,11 +295,17 @@ for (const root of document.querySelectorAll<HTMLElement>('[data-calendar]')) {
     scale: Number(root.dataset.scale),
     step: Number(root.dataset.step) || 15,
     location: root.dataset.location ?? '',
+    by: root.dataset.by === 'resource' ? 'resource' : 'staff',
     form,
     texts:
       form.dataset.texts?.split('\n').length === ENGLISH.length ? form.dataset.texts.split('\n') : ENGLISH,
   };
   enableDrag(grid);
-  enableMoveDialog(grid);
+  if (grid.by === 'resource') {
+    // No "Move to…" dialog here (it picks a staffer): a keyboard opens the booking's page, whose
+    // "Change resources" and "Move to…" forms do the same.
+    for (const block of root.querySelectorAll<HTMLElement>('a.blk[data-start]'))
+      block.title = grid.texts[7] ?? '';
+  } else enableMoveDialog(grid);
   enableClickToBook(grid);
 }

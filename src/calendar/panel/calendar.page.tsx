@@ -130,6 +130,8 @@ function calendarHref(model: CalendarModel, change: Record<string, string | unde
     view: model.view,
     date: model.date,
     staffer: model.staffer?.id ?? 'all',
+    // Only the view by resource says so: the view by staffer's links stay as they were.
+    by: model.by === 'resource' ? 'resource' : undefined,
     ...change,
   };
   for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, value);
@@ -202,12 +204,15 @@ export function CalendarGrid(props: {
   const currentUrl = calendarHref(model, {});
   const multiDay = model.view === 'week';
   const perStaffer = multiDay && model.staffer !== undefined;
+  const byResource = model.by === 'resource';
   const axisHeight = (model.window.to - model.window.from) * scaleOf(model);
   const heightClass = styles.box(0, model.window.to - model.window.from);
   const groups = model.layout();
+  // The view by resource names each block's staffer.
+  const names = byResource ? new Map(model.staffers.map((s) => [s.id, stafferName(s)])) : undefined;
   return (
     <div
-      class={`cal ${multiDay ? (perStaffer ? 'cal-staffer-week' : 'cal-week') : 'cal-day'}`}
+      class={`cal ${multiDay ? (perStaffer ? 'cal-staffer-week' : 'cal-week') : 'cal-day'}${byResource ? ' cal-units' : ''}`}
       data-calendar=""
       data-zone={zone}
       data-mode={model.mode}
@@ -215,6 +220,7 @@ export function CalendarGrid(props: {
       data-scale={String(scaleOf(model))}
       data-step={String(props.slotStep)}
       data-location={model.location.id}
+      data-by={model.by}
       data-return={currentUrl}
       data-height={String(axisHeight)}
     >
@@ -226,11 +232,20 @@ export function CalendarGrid(props: {
             <div class={groupClass(model, group.day.date)}>
               {multiDay && !perStaffer && <div class="cal-group-title">{shortOf(group.day.date, text)}</div>}
               <div class="cal-group-cols">
-                {group.columns.map((column) => (
-                  <div class="cal-col-title">
-                    {perStaffer ? shortOf(group.day.date, text) : stafferName(column.staffer)}
-                  </div>
-                ))}
+                {group.columns.map((column) =>
+                  column.resource ? (
+                    <div class="cal-col-title unit">
+                      {column.resource.name}
+                      <span class="cal-col-type">{column.resource.type}</span>
+                    </div>
+                  ) : (
+                    <div class="cal-col-title">
+                      {perStaffer || !column.staffer
+                        ? shortOf(group.day.date, text)
+                        : stafferName(column.staffer)}
+                    </div>
+                  ),
+                )}
               </div>
             </div>
           ))}
@@ -244,7 +259,9 @@ export function CalendarGrid(props: {
           {groups.map((group) => (
             <div class={groupClass(model, group.day.date)}>
               <div class="cal-group-cols">
-                {group.columns.map((column) => ColumnView({ column, model, styles, heightClass, text }))}
+                {group.columns.map((column) =>
+                  ColumnView({ column, model, styles, heightClass, text, names }),
+                )}
               </div>
             </div>
           ))}
@@ -290,6 +307,8 @@ export function CalendarPage(props: {
         <input type="hidden" name="date" value="" />
         <input type="hidden" name="reserved_on" value="" />
         <input type="hidden" name="staffer_uuid" value="" />
+        <input type="hidden" name="from_resource" value="" />
+        <input type="hidden" name="to_resource" value="" />
         <input type="hidden" name="return_to" value={currentUrl} />
       </form>
     </>
@@ -322,6 +341,17 @@ export function CalendarPage(props: {
             </option>
             <option value="week" selected={model.view === 'week'}>
               {t('calendar.week')}
+            </option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="cal-by">{t('calendar.columns')}</label>
+          <select id="cal-by" name="by">
+            <option value="staff" selected={model.by === 'staff'}>
+              {t('calendar.byStaffer')}
+            </option>
+            <option value="resource" selected={model.by === 'resource'}>
+              {t('calendar.byResource')}
             </option>
           </select>
         </div>
@@ -388,7 +418,12 @@ export function CalendarPage(props: {
         </p>
       ))}
       <DayPager model={model} text={text} />
-      {model.staffers.length === 0 ? (
+      {model.by === 'resource' && model.resources.length === 0 ? (
+        <p class="card">
+          {t('calendar.noResource')}{' '}
+          {props.canSetup && <a href={`${PANEL_PREFIX}/setup/resources`}>{t('calendar.setUpResources')}</a>}
+        </p>
+      ) : model.by === 'staff' && model.staffers.length === 0 ? (
         <p class="card">
           {t('calendar.noStaffer')}{' '}
           {props.canSetup && <a href={`${PANEL_PREFIX}/setup/staffers`}>{t('calendar.setUpStaff')}</a>}
@@ -396,12 +431,22 @@ export function CalendarPage(props: {
       ) : (
         grid
       )}
+      {model.by === 'resource' && model.resources.length > 0 && model.withoutUnits > 0 && (
+        <p class="muted">
+          {t('calendar.withoutUnits', { n: model.withoutUnits })}{' '}
+          <a href={calendarHref(model, { by: undefined })}>{t('calendar.byStaffer')}</a>
+        </p>
+      )}
       <p class="muted cal-legend">
-        {withElements((values) => t('calendar.legend', { ...values, n: model.bookingCount }), {
-          work: <span class="key work" />,
-          break: <span class="key break" />,
-          off: <span class="key off" />,
-        })}
+        {model.by === 'resource'
+          ? withElements((values) => t('calendar.unitLegend', { ...values, n: model.bookingCount }), {
+              work: <span class="key work" />,
+            })
+          : withElements((values) => t('calendar.legend', { ...values, n: model.bookingCount }), {
+              work: <span class="key work" />,
+              break: <span class="key break" />,
+              off: <span class="key off" />,
+            })}
       </p>
     </>
   );
@@ -413,15 +458,18 @@ function ColumnView(props: {
   styles: GridStyles;
   heightClass: string;
   text: PanelText;
+  names: Map<string, string> | undefined;
 }) {
   const { column, model, styles, text } = props;
   const zone = model.location.timezone;
-  const label = `${stafferName(column.staffer)}, ${titleOf(column.day.date, text)}`;
+  const who = column.resource ? column.resource.name : column.staffer ? stafferName(column.staffer) : '';
+  const label = `${who}, ${titleOf(column.day.date, text)}`;
   return (
     <section
       class={`cal-col ${props.heightClass}`}
       aria-label={label}
-      data-staffer={column.staffer.id}
+      data-staffer={column.staffer?.id}
+      data-resource={column.resource?.id}
       data-date={column.day.date}
       data-day-start={String(column.day.startMs)}
     >
@@ -440,7 +488,7 @@ function ColumnView(props: {
           </div>
         ),
       )}
-      {column.blocks.map((block) => BlockView({ block, zone, styles, text }))}
+      {column.blocks.map((block) => BlockView({ block, zone, styles, text, names: props.names }))}
     </section>
   );
 }
@@ -458,6 +506,7 @@ function islandTexts({ t }: PanelText): string {
     t('calendar.move'),
     t('calendar.cancel'),
     t('calendar.dragHint'),
+    t('calendar.dragUnitHint'),
   ].join('\n');
 }
 
@@ -476,8 +525,16 @@ function fitClass(heightPx: number): string {
   return lines >= 3 ? '' : lines === 2 ? ' fit2' : ' fit1';
 }
 
-function BlockView(props: { block: Block; zone: string; styles: GridStyles; text: PanelText }) {
-  const { block, zone, styles, text } = props;
+function BlockView(props: {
+  block: Block;
+  zone: string;
+  styles: GridStyles;
+  text: PanelText;
+  /** Staffer names by id, in the view by resource: each block then names its staffer. */
+  names: Map<string, string> | undefined;
+}) {
+  const { block, zone, styles, text, names } = props;
+  const staffer = names ? `${names.get(block.stafferId) ?? ''} · ` : '';
   const time = `${wallTime(block.startMs, zone)}–${wallTime(block.endMs, zone)}`;
   const geometry = styles.box(block.top, block.height, block.lane, block.lanes);
   const status = styles.colour(block.status.color);
@@ -496,6 +553,7 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles; text
           {time} · {text.t('calendar.seats', { taken: block.seats.taken, capacity: block.seats.capacity })}
         </span>
         <span class="blk-what">
+          {staffer}
           {block.services}
           {block.resources ? ` · ${block.resources}` : ''}
         </span>
@@ -511,13 +569,19 @@ function BlockView(props: { block: Block; zone: string; styles: GridStyles; text
   }
   const booking = block.bookings[0]!;
   return (
-    <a class={classes} href={`${PANEL_PREFIX}/bookings/${booking.id}`} data-start={String(block.startMs)}>
+    <a
+      class={classes}
+      href={`${PANEL_PREFIX}/bookings/${booking.id}`}
+      data-start={String(block.startMs)}
+      data-staffer={names ? block.stafferId : undefined}
+    >
       <span class="blk-time">
         {flag}
         {time}
       </span>{' '}
       <span class="blk-who">{booking.customer}</span>{' '}
       <span class="blk-what">
+        {staffer}
         {block.services}
         {block.resources ? ` · ${block.resources}` : ''} · {block.status.name}
         {block.completed ? ` · ${text.t('calendar.completed')}` : ''}

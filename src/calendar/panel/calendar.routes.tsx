@@ -23,8 +23,8 @@ const grids = new BoundedCache<{ html: string; css: string }>(
 );
 
 function gridKey(model: CalendarModel, version: string, slotStep: number, text: PanelText): string {
-  const { location, view, date, staffer } = model;
-  return `${location.id}|${version}|${view}|${date}|${staffer?.id ?? 'all'}|${slotStep}|${text.lang}|${text.locale}`;
+  const { location, view, date, staffer, by } = model;
+  return `${location.id}|${version}|${view}|${by}|${date}|${staffer?.id ?? 'all'}|${slotStep}|${text.lang}|${text.locale}`;
 }
 
 const access = { config: { panelAccess: 'bookings' as const } };
@@ -47,7 +47,13 @@ export function calendarRoutes(panel: FastifyInstance, deps: AppDeps): void {
       role: session.workspace.role,
       now: deps.clock.now(),
       availability: deps.availability,
-      query: { location: query.location, date: query.date, view: query.view, staffer: query.staffer },
+      query: {
+        location: query.location,
+        date: query.date,
+        view: query.view,
+        staffer: query.staffer,
+        by: query.by,
+      },
     });
     if ('empty' in model) {
       return reply.page({

@@ -328,6 +328,16 @@ export default {
   'calendar.move': 'نقل',
   'calendar.cancel': 'إلغاء',
   'calendar.dragHint': 'اسحب للنقل، أو اضغط M',
+  'calendar.columns': 'الأعمدة',
+  'calendar.byStaffer': 'حسب الموظف',
+  'calendar.byResource': 'حسب المورد',
+  'calendar.noResource': 'لا توجد في هذا الفرع موارد (غرف، كراسٍ، معدات) بعد.',
+  'calendar.setUpResources': 'إعداد الموارد',
+  'calendar.withoutUnits':
+    '{n, plural, zero {لا حجوزات بلا مورد.} one {حجز واحد لا يشغل أي مورد، لذا لا يظهر في هذا العرض.} two {حجزان لا يشغلان أي مورد، لذا لا يظهران في هذا العرض.} few {# حجوزات لا تشغل أي مورد، لذا لا تظهر في هذا العرض.} many {# حجزًا لا يشغل أي مورد، لذا لا تظهر في هذا العرض.} other {# حجز لا يشغل أي مورد، لذا لا تظهر في هذا العرض.}}',
+  'calendar.dragUnitHint': 'اسحب إلى مورد آخر أو وقت آخر',
+  'calendar.unitLegend':
+    '{work} ساعات العمل للفرع · {n, plural, zero {لا حجوزات معروضة} one {حجز واحد معروض} two {حجزان معروضان} few {# حجوزات معروضة} many {# حجزًا معروضًا} other {# حجز معروض}}. اسحب حجزًا إلى عمود آخر لتغيير مورده، أو إلى أعلى أو أسفل لنقله في الوقت؛ وصفحته تغيّر الموارد دون سحب.',
   'booking.title': 'حجز · {services}',
   'booking.created': 'تم إنشاء الحجز.',
   'booking.moved': 'تم نقل الحجز.',

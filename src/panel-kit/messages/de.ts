@@ -337,6 +337,16 @@ export default {
   'calendar.move': 'Verschieben',
   'calendar.cancel': 'Abbrechen',
   'calendar.dragHint': 'Ziehen zum Verschieben, oder M drücken',
+  'calendar.columns': 'Spalten',
+  'calendar.byStaffer': 'Nach Team',
+  'calendar.byResource': 'Nach Ressource',
+  'calendar.noResource': 'Dieser Standort hat noch keine Ressourcen (Räume, Stühle, Geräte).',
+  'calendar.setUpResources': 'Ressourcen einrichten',
+  'calendar.withoutUnits':
+    '{n, plural, one {# Buchung belegt keine Ressource und fehlt daher in dieser Ansicht.} other {# Buchungen belegen keine Ressource und fehlen daher in dieser Ansicht.}}',
+  'calendar.dragUnitHint': 'Zu einer anderen Ressource oder Zeit ziehen',
+  'calendar.unitLegend':
+    '{work} Öffnungszeiten · {n, plural, one {# Buchung angezeigt} other {# Buchungen angezeigt}}. Ziehen Sie eine Buchung in eine andere Spalte, um ihre Ressource zu ändern, oder nach oben oder unten, um sie zeitlich zu verschieben; auf ihrer Seite ändern Sie die Ressourcen ohne Ziehen.',
   'booking.title': 'Buchung · {services}',
   'booking.created': 'Die Buchung ist angelegt.',
   'booking.moved': 'Die Buchung ist verschoben.',

@@ -338,6 +338,16 @@ export default {
   'calendar.move': 'Move',
   'calendar.cancel': 'Cancel',
   'calendar.dragHint': 'Drag to move, or press M',
+  'calendar.columns': 'Columns',
+  'calendar.byStaffer': 'By staffer',
+  'calendar.byResource': 'By resource',
+  'calendar.noResource': 'This location has no resources (rooms, chairs, equipment) yet.',
+  'calendar.setUpResources': 'Set up resources',
+  'calendar.withoutUnits':
+    '{n, plural, one {# booking holds no resource, so it is not in this view.} other {# bookings hold no resource, so they are not in this view.}}',
+  'calendar.dragUnitHint': 'Drag to another resource or time',
+  'calendar.unitLegend':
+    '{work} opening hours · {n, plural, one {# booking shown} other {# bookings shown}}. Drag a booking to another column to change its resource, or up or down to move it in time; its page changes resources without dragging.',
   // A booking's page (bookings/panel/booking.page.tsx, bookings.routes.ts).
   'booking.title': 'Booking · {services}',
   'booking.created': 'The booking is made.',

@@ -332,6 +332,16 @@ export default {
   'calendar.move': 'Mover',
   'calendar.cancel': 'Cancelar',
   'calendar.dragHint': 'Arrastra para mover, o pulsa M',
+  'calendar.columns': 'Columnas',
+  'calendar.byStaffer': 'Por persona',
+  'calendar.byResource': 'Por recurso',
+  'calendar.noResource': 'Este centro aún no tiene recursos (salas, sillones, equipos).',
+  'calendar.setUpResources': 'Configurar recursos',
+  'calendar.withoutUnits':
+    '{n, plural, one {# reserva no ocupa ningún recurso, así que no está en esta vista.} other {# reservas no ocupan ningún recurso, así que no están en esta vista.}}',
+  'calendar.dragUnitHint': 'Arrastra a otro recurso u otra hora',
+  'calendar.unitLegend':
+    '{work} horario de apertura · {n, plural, one {# reserva mostrada} other {# reservas mostradas}}. Arrastra una reserva a otra columna para cambiar su recurso, o arriba o abajo para cambiar su hora; su página cambia los recursos sin arrastrar.',
   'booking.title': 'Reserva · {services}',
   'booking.created': 'La reserva está hecha.',
   'booking.moved': 'La reserva se ha movido.',

@@ -339,6 +339,16 @@ export default {
   'calendar.move': 'Déplacer',
   'calendar.cancel': 'Annuler',
   'calendar.dragHint': 'Glissez pour déplacer, ou appuyez sur M',
+  'calendar.columns': 'Colonnes',
+  'calendar.byStaffer': 'Par membre',
+  'calendar.byResource': 'Par ressource',
+  'calendar.noResource': 'Ce lieu n’a pas encore de ressources (salles, fauteuils, équipements).',
+  'calendar.setUpResources': 'Configurer les ressources',
+  'calendar.withoutUnits':
+    '{n, plural, one {# réservation n’occupe aucune ressource : elle n’est pas dans cette vue.} other {# réservations n’occupent aucune ressource : elles ne sont pas dans cette vue.}}',
+  'calendar.dragUnitHint': 'Glissez vers une autre ressource ou un autre horaire',
+  'calendar.unitLegend':
+    '{work} heures d’ouverture · {n, plural, one {# réservation affichée} other {# réservations affichées}}. Faites glisser une réservation vers une autre colonne pour changer sa ressource, ou vers le haut ou le bas pour changer son horaire ; sa page change les ressources sans glisser.',
   'booking.title': 'Réservation · {services}',
   'booking.created': 'La réservation est créée.',
   'booking.moved': 'La réservation est déplacée.',

@@ -334,6 +334,16 @@ export default {
   'calendar.move': 'Sposta',
   'calendar.cancel': 'Annulla',
   'calendar.dragHint': 'Trascina per spostare, oppure premi M',
+  'calendar.columns': 'Colonne',
+  'calendar.byStaffer': 'Per persona',
+  'calendar.byResource': 'Per risorsa',
+  'calendar.noResource': 'Questa sede non ha ancora risorse (sale, poltrone, attrezzature).',
+  'calendar.setUpResources': 'Configura le risorse',
+  'calendar.withoutUnits':
+    '{n, plural, one {# prenotazione non occupa alcuna risorsa, quindi non è in questa vista.} other {# prenotazioni non occupano alcuna risorsa, quindi non sono in questa vista.}}',
+  'calendar.dragUnitHint': 'Trascina su un’altra risorsa o un altro orario',
+  'calendar.unitLegend':
+    '{work} orario di apertura · {n, plural, one {# prenotazione mostrata} other {# prenotazioni mostrate}}. Trascina una prenotazione in un’altra colonna per cambiarne la risorsa, oppure in alto o in basso per spostarla nel tempo; la sua pagina cambia le risorse senza trascinare.',
   'booking.title': 'Prenotazione · {services}',
   'booking.created': 'La prenotazione è fatta.',
   'booking.moved': 'La prenotazione è spostata.',

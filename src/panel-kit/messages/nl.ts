@@ -332,6 +332,16 @@ export default {
   'calendar.move': 'Verplaatsen',
   'calendar.cancel': 'Annuleren',
   'calendar.dragHint': 'Sleep om te verplaatsen, of druk op M',
+  'calendar.columns': 'Kolommen',
+  'calendar.byStaffer': 'Per medewerker',
+  'calendar.byResource': 'Per middel',
+  'calendar.noResource': 'Deze locatie heeft nog geen middelen (ruimtes, stoelen, apparatuur).',
+  'calendar.setUpResources': 'Middelen instellen',
+  'calendar.withoutUnits':
+    '{n, plural, one {# boeking bezet geen middel en staat daarom niet in deze weergave.} other {# boekingen bezetten geen middel en staan daarom niet in deze weergave.}}',
+  'calendar.dragUnitHint': 'Sleep naar een ander middel of een andere tijd',
+  'calendar.unitLegend':
+    '{work} openingstijden · {n, plural, one {# boeking getoond} other {# boekingen getoond}}. Sleep een boeking naar een andere kolom om haar middel te wijzigen, of omhoog of omlaag om haar in de tijd te verplaatsen; op haar pagina wijzigt u middelen zonder slepen.',
   'booking.title': 'Boeking · {services}',
   'booking.created': 'De boeking is gemaakt.',
   'booking.moved': 'De boeking is verplaatst.',

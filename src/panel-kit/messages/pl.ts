@@ -333,6 +333,16 @@ export default {
   'calendar.move': 'Przenieś',
   'calendar.cancel': 'Anuluj',
   'calendar.dragHint': 'Przeciągnij, aby przenieść, albo naciśnij M',
+  'calendar.columns': 'Kolumny',
+  'calendar.byStaffer': 'Według osób',
+  'calendar.byResource': 'Według zasobów',
+  'calendar.noResource': 'Ta placówka nie ma jeszcze zasobów (sal, foteli, sprzętu).',
+  'calendar.setUpResources': 'Skonfiguruj zasoby',
+  'calendar.withoutUnits':
+    '{n, plural, one {# rezerwacja nie zajmuje żadnego zasobu, więc nie ma jej w tym widoku.} few {# rezerwacje nie zajmują żadnego zasobu, więc nie ma ich w tym widoku.} many {# rezerwacji nie zajmuje żadnego zasobu, więc nie ma ich w tym widoku.} other {# rezerwacji nie zajmuje żadnego zasobu, więc nie ma ich w tym widoku.}}',
+  'calendar.dragUnitHint': 'Przeciągnij do innego zasobu lub na inną godzinę',
+  'calendar.unitLegend':
+    '{work} godziny otwarcia · {n, plural, one {# rezerwacja widoczna} few {# rezerwacje widoczne} many {# rezerwacji widocznych} other {# rezerwacji widocznej}}. Przeciągnij rezerwację do innej kolumny, aby zmienić jej zasób, albo w górę lub w dół, aby zmienić godzinę; na jej stronie zmienisz zasoby bez przeciągania.',
   'booking.title': 'Rezerwacja · {services}',
   'booking.created': 'Rezerwacja została utworzona.',
   'booking.moved': 'Rezerwacja została przeniesiona.',

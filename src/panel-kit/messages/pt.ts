@@ -329,6 +329,16 @@ export default {
   'calendar.move': 'Mover',
   'calendar.cancel': 'Cancelar',
   'calendar.dragHint': 'Arraste para mover, ou prima M',
+  'calendar.columns': 'Colunas',
+  'calendar.byStaffer': 'Por pessoa',
+  'calendar.byResource': 'Por recurso',
+  'calendar.noResource': 'Este local ainda não tem recursos (salas, cadeiras, equipamentos).',
+  'calendar.setUpResources': 'Configurar recursos',
+  'calendar.withoutUnits':
+    '{n, plural, one {# marcação não ocupa nenhum recurso, por isso não está nesta vista.} other {# marcações não ocupam nenhum recurso, por isso não estão nesta vista.}}',
+  'calendar.dragUnitHint': 'Arraste para outro recurso ou outra hora',
+  'calendar.unitLegend':
+    '{work} horário de abertura · {n, plural, one {# marcação mostrada} other {# marcações mostradas}}. Arraste uma marcação para outra coluna para mudar o recurso, ou para cima ou para baixo para mudar a hora; a página dela muda os recursos sem arrastar.',
   'booking.title': 'Marcação · {services}',
   'booking.created': 'A marcação foi feita.',
   'booking.moved': 'A marcação foi movida.',

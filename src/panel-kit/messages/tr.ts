@@ -326,6 +326,16 @@ export default {
   'calendar.move': 'Taşı',
   'calendar.cancel': 'İptal',
   'calendar.dragHint': 'Taşımak için sürükleyin ya da M’ye basın',
+  'calendar.columns': 'Sütunlar',
+  'calendar.byStaffer': 'Personele göre',
+  'calendar.byResource': 'Kaynağa göre',
+  'calendar.noResource': 'Bu şubenin henüz kaynağı (oda, koltuk, ekipman) yok.',
+  'calendar.setUpResources': 'Kaynakları ayarla',
+  'calendar.withoutUnits':
+    '{n, plural, one {# randevu hiçbir kaynak kullanmıyor, bu yüzden bu görünümde yok.} other {# randevu hiçbir kaynak kullanmıyor, bu yüzden bu görünümde yok.}}',
+  'calendar.dragUnitHint': 'Başka bir kaynağa ya da saate sürükleyin',
+  'calendar.unitLegend':
+    '{work} açılış saatleri · {n, plural, one {# randevu gösteriliyor} other {# randevu gösteriliyor}}. Kaynağını değiştirmek için bir randevuyu başka bir sütuna, saatini değiştirmek için yukarı ya da aşağı sürükleyin; randevunun sayfası kaynakları sürüklemeden değiştirir.',
   'booking.title': 'Randevu · {services}',
   'booking.created': 'Randevu oluşturuldu.',
   'booking.moved': 'Randevu taşındı.',
