@@ -60,46 +60,68 @@ async function expectPiecesMatchHolds(workspaceId: string, resourceId: string): 
   expect(mergeBusy(pieces)).toEqual(mergeBusy(await holdsOf(workspaceId, resourceId)));
 }
 
+/**
+ * A workspace of its own with one location, `staffers` staffers of a 60-minute service that needs
+ * one unit of `type`, and its API (the units are made by `unit`).
+ */
+async function studioOf(options: { timezone: string; staffers: number; type: string }) {
+  const other = await createOtherWorkspace(t.db);
+  const ws = other.workspace.id;
+  const location = await createLocation(t.db, ws, { timezone: options.timezone });
+  const service = await createService(t.db, ws, [location.id], { name: 'Massage', durationMinutes: 60 });
+  for (let i = 0; i < options.staffers; i++)
+    await createStaffer(t.db, ws, location.id, [service.id], { firstName: `S${i}` });
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await t.app.inject({
+      method: method as 'GET',
+      url: `${API}${url}`,
+      headers: other.headers,
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    return { status: response.statusCode, body: response.body === '' ? {} : response.json() };
+  };
+  const unit = async (name: string) => {
+    const answer = await call('POST', '/resources', { location_uuid: location.id, type: options.type, name });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    return answer.body.data.uuid as string;
+  };
+  const needs = await call('PATCH', `/services/${service.id}`, {
+    resources: [{ type: options.type, units: 1 }],
+  });
+  expect(needs.status).toBe(200);
+  const book = async (reservedOn: string, index: number) => {
+    const answer = await call('POST', '/bookings', {
+      reserved_on: reservedOn,
+      location_uuid: location.id,
+      service_uuid: service.id,
+      customer_phone: phoneNumber(index),
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    return answer.body.data.uuid as string;
+  };
+  return { ws, location, service, call, unit, book };
+}
+
 describe('resource busy pieces through the API', () => {
   it('follow creates, cancels, moves to another room and reschedules', async () => {
-    const other = await createOtherWorkspace(t.db);
-    const ws = other.workspace.id;
-    const location = await createLocation(t.db, ws, { timezone: 'Europe/Berlin' });
-    const service = await createService(t.db, ws, [location.id], { name: 'Massage', durationMinutes: 60 });
-    for (let i = 0; i < 3; i++)
-      await createStaffer(t.db, ws, location.id, [service.id], { firstName: `S${i}` });
-    const call = async (method: string, url: string, body?: unknown) => {
-      const response = await t.app.inject({
-        method: method as 'GET',
-        url: `${API}${url}`,
-        headers: other.headers,
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      return { status: response.statusCode, body: response.body === '' ? {} : response.json() };
-    };
-    const room = async (name: string) => {
-      const answer = await call('POST', '/resources', { location_uuid: location.id, type: 'room', name });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-      return answer.body.data.uuid as string;
-    };
-    const first = await room('Room 1');
-    const second = await room('Room 2');
-    expect(
-      (await call('PATCH', `/services/${service.id}`, { resources: [{ type: 'room', units: 1 }] })).status,
-    ).toBe(200);
+    const {
+      ws,
+      location,
+      service,
+      call,
+      unit,
+      book: bookAt,
+    } = await studioOf({
+      timezone: 'Europe/Berlin',
+      staffers: 3,
+      type: 'room',
+    });
+    const first = await unit('Room 1');
+    const second = await unit('Room 2');
     // 2026-09-10 in Berlin is UTC+2: 09:00 local is 07:00Z.
     const at = (hhmmUtc: string) => `2026-09-10T${hhmmUtc}:00Z`;
     const ms = (hhmmUtc: string) => Date.parse(at(hhmmUtc));
-    const book = async (hhmmUtc: string, index: number) => {
-      const answer = await call('POST', '/bookings', {
-        reserved_on: at(hhmmUtc),
-        location_uuid: location.id,
-        service_uuid: service.id,
-        customer_phone: phoneNumber(index),
-      });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-      return answer.body.data.uuid as string;
-    };
+    const book = (hhmmUtc: string, index: number) => bookAt(at(hhmmUtc), index);
 
     const nine = await book('07:00', 1);
     const ten = await book('08:00', 2);
@@ -143,40 +165,11 @@ describe('resource busy pieces through the API', () => {
 
 describe('resource busy pieces under concurrent changes', () => {
   it('eight neighbouring bookings of one room cancelled at once leave no piece', async () => {
-    const other = await createOtherWorkspace(t.db);
-    const ws = other.workspace.id;
-    const location = await createLocation(t.db, ws, { timezone: 'UTC' });
-    const service = await createService(t.db, ws, [location.id], { name: 'Studio', durationMinutes: 60 });
-    await createStaffer(t.db, ws, location.id, [service.id], {});
-    const call = async (method: string, url: string, body?: unknown) => {
-      const response = await t.app.inject({
-        method: method as 'GET',
-        url: `${API}${url}`,
-        headers: other.headers,
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      return { status: response.statusCode, body: response.body === '' ? {} : response.json() };
-    };
-    const made = await call('POST', '/resources', {
-      location_uuid: location.id,
-      type: 'studio',
-      name: 'Studio A',
-    });
-    const studio = made.body.data.uuid as string;
-    expect(
-      (await call('PATCH', `/services/${service.id}`, { resources: [{ type: 'studio', units: 1 }] })).status,
-    ).toBe(200);
+    const { ws, call, unit, book } = await studioOf({ timezone: 'UTC', staffers: 1, type: 'studio' });
+    const studio = await unit('Studio A');
     const bookings: string[] = [];
-    for (let hour = 9; hour < 17; hour++) {
-      const answer = await call('POST', '/bookings', {
-        reserved_on: `2026-09-10T${String(hour).padStart(2, '0')}:00:00Z`,
-        location_uuid: location.id,
-        service_uuid: service.id,
-        customer_phone: phoneNumber(hour),
-      });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-      bookings.push(answer.body.data.uuid as string);
-    }
+    for (let hour = 9; hour < 17; hour++)
+      bookings.push(await book(`2026-09-10T${String(hour).padStart(2, '0')}:00:00Z`, hour));
     expect(await piecesOf(ws, studio)).toEqual([
       { start: Date.parse('2026-09-10T09:00:00Z'), end: Date.parse('2026-09-10T17:00:00Z') },
     ]);
