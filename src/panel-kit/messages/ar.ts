@@ -1347,4 +1347,7 @@ export default {
     'لا تزال آخر أوقات الانشغال المعروفة تحجب؛ ولا تزال الحجوزات تُقبل. آخر خطأ: {error}',
   'staffers.cal.readNow': 'اقرأ التقويم الآن',
   'staffers.cal.change': 'تغيير التقويم أو فصله',
+  'hooks.event.series-created': 'إنشاء سلسلة حجوزات متكررة',
+  'hooks.event.series-updated': 'تغيير مواعيد سلسلة أو إلغاء بعضها',
+  'hooks.event.series-canceled': 'إلغاء سلسلة كاملة',
 } satisfies PanelCatalog;

@@ -1409,4 +1409,7 @@ export default {
     'Die zuletzt bekannten belegten Zeiten blockieren weiterhin; Buchungen werden weiter angenommen. Letzter Fehler: {error}',
   'staffers.cal.readNow': 'Den Kalender jetzt lesen',
   'staffers.cal.change': 'Kalender ändern oder trennen',
+  'hooks.event.series-created': 'eine Serie wiederkehrender Buchungen wird angelegt',
+  'hooks.event.series-updated': 'Termine einer Serie werden geändert oder einzelne storniert',
+  'hooks.event.series-canceled': 'eine ganze Serie wird storniert',
 } satisfies PanelCatalog;

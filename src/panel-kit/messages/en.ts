@@ -1385,4 +1385,7 @@ export default {
     'Its last known busy times still block; bookings are still taken. Last error: {error}',
   'staffers.cal.readNow': 'Read the calendar now',
   'staffers.cal.change': 'Change or disconnect the calendar',
+  'hooks.event.series-created': 'a series of recurring bookings is made',
+  'hooks.event.series-updated': 'occurrences of a series are changed or some canceled',
+  'hooks.event.series-canceled': 'a whole series is canceled',
 };

@@ -1389,4 +1389,7 @@ export default {
     'Sus últimas horas ocupadas conocidas siguen bloqueando; las reservas se siguen aceptando. Último error: {error}',
   'staffers.cal.readNow': 'Leer el calendario ahora',
   'staffers.cal.change': 'Cambiar o desconectar el calendario',
+  'hooks.event.series-created': 'se crea una serie de reservas periódicas',
+  'hooks.event.series-updated': 'se cambian citas de una serie o se cancelan algunas',
+  'hooks.event.series-canceled': 'se cancela una serie completa',
 } satisfies PanelCatalog;

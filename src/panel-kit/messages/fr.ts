@@ -1402,4 +1402,7 @@ export default {
     'Ses dernières plages occupées connues bloquent toujours ; les réservations sont toujours acceptées. Dernière erreur : {error}',
   'staffers.cal.readNow': 'Lire l’agenda maintenant',
   'staffers.cal.change': 'Modifier ou déconnecter l’agenda',
+  'hooks.event.series-created': 'une série de réservations récurrentes est créée',
+  'hooks.event.series-updated': 'des occurrences d’une série sont modifiées ou certaines annulées',
+  'hooks.event.series-canceled': 'une série entière est annulée',
 } satisfies PanelCatalog;

@@ -1397,4 +1397,7 @@ export default {
     'Gli ultimi orari occupati noti continuano a bloccare; le prenotazioni sono ancora accettate. Ultimo errore: {error}',
   'staffers.cal.readNow': 'Leggi il calendario ora',
   'staffers.cal.change': 'Cambia o scollega il calendario',
+  'hooks.event.series-created': 'viene creata una serie di prenotazioni ricorrenti',
+  'hooks.event.series-updated': 'occorrenze di una serie vengono modificate o alcune annullate',
+  'hooks.event.series-canceled': 'un’intera serie viene annullata',
 } satisfies PanelCatalog;

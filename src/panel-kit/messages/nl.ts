@@ -1390,4 +1390,7 @@ export default {
     'De laatst bekende bezette tijden blokkeren nog; boekingen worden nog aangenomen. Laatste fout: {error}',
   'staffers.cal.readNow': 'De agenda nu lezen',
   'staffers.cal.change': 'Agenda wijzigen of ontkoppelen',
+  'hooks.event.series-created': 'een reeks terugkerende boekingen wordt gemaakt',
+  'hooks.event.series-updated': 'afspraken van een reeks worden gewijzigd of enkele geannuleerd',
+  'hooks.event.series-canceled': 'een hele reeks wordt geannuleerd',
 } satisfies PanelCatalog;

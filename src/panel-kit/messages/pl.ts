@@ -1394,4 +1394,7 @@ export default {
     'Ostatnie znane zajęte terminy nadal blokują; rezerwacje są nadal przyjmowane. Ostatni błąd: {error}',
   'staffers.cal.readNow': 'Odczytaj kalendarz teraz',
   'staffers.cal.change': 'Zmień lub odłącz kalendarz',
+  'hooks.event.series-created': 'utworzono serię cyklicznych rezerwacji',
+  'hooks.event.series-updated': 'terminy serii zostają zmienione lub część anulowana',
+  'hooks.event.series-canceled': 'cała seria zostaje anulowana',
 } satisfies PanelCatalog;

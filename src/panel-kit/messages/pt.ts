@@ -1387,4 +1387,7 @@ export default {
     'Os últimos horários ocupados conhecidos continuam a bloquear; as reservas continuam a ser aceites. Último erro: {error}',
   'staffers.cal.readNow': 'Ler o calendário agora',
   'staffers.cal.change': 'Alterar ou desligar o calendário',
+  'hooks.event.series-created': 'é criada uma série de reservas recorrentes',
+  'hooks.event.series-updated': 'ocorrências de uma série são alteradas ou algumas canceladas',
+  'hooks.event.series-canceled': 'uma série inteira é cancelada',
 } satisfies PanelCatalog;

@@ -1361,4 +1361,7 @@ export default {
     'Bilinen son meşgul zamanlar engellemeye devam eder; rezervasyonlar alınmaya devam eder. Son hata: {error}',
   'staffers.cal.readNow': 'Takvimi şimdi oku',
   'staffers.cal.change': 'Takvimi değiştir veya bağlantısını kes',
+  'hooks.event.series-created': 'tekrarlanan randevu serisi oluşturulur',
+  'hooks.event.series-updated': 'bir serinin randevuları değiştirilir veya bazıları iptal edilir',
+  'hooks.event.series-canceled': 'bir serinin tamamı iptal edilir',
 } satisfies PanelCatalog;

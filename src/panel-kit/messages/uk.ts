@@ -1377,4 +1377,7 @@ export default {
     'Останні відомі зайняті часи й далі блокують; бронювання й далі приймаються. Остання помилка: {error}',
   'staffers.cal.readNow': 'Прочитати календар зараз',
   'staffers.cal.change': 'Змінити або відключити календар',
+  'hooks.event.series-created': 'створено серію повторюваних бронювань',
+  'hooks.event.series-updated': 'змінено або частково скасовано бронювання серії',
+  'hooks.event.series-canceled': 'скасовано всю серію',
 } satisfies PanelCatalog;
