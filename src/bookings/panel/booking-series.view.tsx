@@ -6,7 +6,7 @@ export interface SeriesCardProps {
   /** "Every 2 weeks, 10:00": the rule as people read it. */
   rule: string;
   occurrences: { href: string; when: string; status: string; current: boolean; canceled: boolean }[];
-  /** Whether an occurrence is still open (the forms are shown). */
+  /** Whether this booking is still open: the scoped changes start at it (the forms are shown). */
   open: boolean;
   path: string;
   csrf: string;

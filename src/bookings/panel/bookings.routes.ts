@@ -235,9 +235,11 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           : 'series.ruleMonthly',
       { count: interval, time },
     );
+    const current = series.occurrences.find((o) => o.booking_uuid === bookingId);
     return {
       rule,
-      open: series.occurrences.some((o) => !o.is_canceled && !o.is_completed),
+      // The series' changes start at this booking: offered while it is open, as its own forms are.
+      open: current !== undefined && !current.is_canceled && !current.is_completed,
       occurrences: series.occurrences.map((o) => {
         const at = Date.parse(o.start_time);
         return {
