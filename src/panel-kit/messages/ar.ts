@@ -1392,4 +1392,8 @@ export default {
   'booking.seriesCreated': 'أُنشئت السلسلة: حجوزاتها مدرجة أدناه.',
   'booking.seriesMoved': 'نُقلت حجوزات السلسلة.',
   'booking.seriesCanceled': 'أُلغيت حجوزات السلسلة.',
+  'services.series': 'السلاسل في صفحة الحجز',
+  'services.seriesHint':
+    'يمكن للعملاء حينها تكرار حجز هذه الخدمة كل بضعة أسابيع. يمكن للوحة والواجهة البرمجية إنشاء سلسلة دائمًا.',
+  'services.seriesBookable': 'قابلة للحجز كسلسلة في صفحة الحجز',
 } satisfies PanelCatalog;

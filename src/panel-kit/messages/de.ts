@@ -1453,4 +1453,8 @@ export default {
   'booking.seriesCreated': 'Die Serie wurde angelegt: Ihre Buchungen stehen unten.',
   'booking.seriesMoved': 'Die Buchungen der Serie wurden verschoben.',
   'booking.seriesCanceled': 'Die Buchungen der Serie wurden storniert.',
+  'services.series': 'Serien auf der Buchungsseite',
+  'services.seriesHint':
+    'Kunden können eine Buchung dieser Leistung dann alle paar Wochen wiederholen. Im Panel und über die API geht eine Serie immer.',
+  'services.seriesBookable': 'Auf der Buchungsseite als Serie buchbar',
 } satisfies PanelCatalog;

@@ -1426,4 +1426,8 @@ export default {
   'booking.seriesCreated': 'The series was created: its bookings are listed below.',
   'booking.seriesMoved': 'The bookings of the series were moved.',
   'booking.seriesCanceled': 'The bookings of the series were canceled.',
+  'services.series': 'Series on the booking page',
+  'services.seriesHint':
+    'Customers may then repeat a booking of this service every few weeks. The panel and the API can always make a series.',
+  'services.seriesBookable': 'Bookable in series on the booking page',
 };

@@ -1432,4 +1432,8 @@ export default {
   'booking.seriesCreated': 'Se ha creado la serie: sus reservas aparecen abajo.',
   'booking.seriesMoved': 'Se han movido las reservas de la serie.',
   'booking.seriesCanceled': 'Se han cancelado las reservas de la serie.',
+  'services.series': 'Series en la página de reservas',
+  'services.seriesHint':
+    'Los clientes podrán repetir una reserva de este servicio cada pocas semanas. El panel y la API siempre pueden crear una serie.',
+  'services.seriesBookable': 'Reservable en serie en la página de reservas',
 } satisfies PanelCatalog;

@@ -1446,4 +1446,8 @@ export default {
   'booking.seriesCreated': 'La série a été créée : ses réservations sont listées ci-dessous.',
   'booking.seriesMoved': 'Les réservations de la série ont été déplacées.',
   'booking.seriesCanceled': 'Les réservations de la série ont été annulées.',
+  'services.series': 'Séries sur la page de réservation',
+  'services.seriesHint':
+    'Les clients peuvent alors répéter une réservation de ce service toutes les quelques semaines. Le panneau et l’API peuvent toujours créer une série.',
+  'services.seriesBookable': 'Réservable en série sur la page de réservation',
 } satisfies PanelCatalog;

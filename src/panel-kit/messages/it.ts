@@ -1441,4 +1441,8 @@ export default {
   'booking.seriesCreated': 'La serie è stata creata: le sue prenotazioni sono elencate sotto.',
   'booking.seriesMoved': 'Le prenotazioni della serie sono state spostate.',
   'booking.seriesCanceled': 'Le prenotazioni della serie sono state annullate.',
+  'services.series': 'Serie nella pagina di prenotazione',
+  'services.seriesHint':
+    'I clienti potranno ripetere una prenotazione di questo servizio ogni qualche settimana. Il pannello e l’API possono sempre creare una serie.',
+  'services.seriesBookable': 'Prenotabile in serie nella pagina di prenotazione',
 } satisfies PanelCatalog;

@@ -1432,4 +1432,8 @@ export default {
   'booking.seriesCreated': 'De reeks is gemaakt: de boekingen staan hieronder.',
   'booking.seriesMoved': 'De boekingen van de reeks zijn verplaatst.',
   'booking.seriesCanceled': 'De boekingen van de reeks zijn geannuleerd.',
+  'services.series': 'Reeksen op de boekingspagina',
+  'services.seriesHint':
+    'Klanten kunnen een boeking van deze dienst dan om de paar weken herhalen. Het paneel en de API kunnen altijd een reeks maken.',
+  'services.seriesBookable': 'Als reeks te boeken op de boekingspagina',
 } satisfies PanelCatalog;

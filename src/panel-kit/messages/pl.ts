@@ -1440,4 +1440,8 @@ export default {
   'booking.seriesCreated': 'Utworzono serię: jej rezerwacje są wymienione poniżej.',
   'booking.seriesMoved': 'Rezerwacje serii zostały przeniesione.',
   'booking.seriesCanceled': 'Rezerwacje serii zostały anulowane.',
+  'services.series': 'Serie na stronie rezerwacji',
+  'services.seriesHint':
+    'Klienci mogą wtedy powtarzać rezerwację tej usługi co kilka tygodni. Panel i API zawsze mogą utworzyć serię.',
+  'services.seriesBookable': 'Można rezerwować w serii na stronie rezerwacji',
 } satisfies PanelCatalog;

@@ -1429,4 +1429,8 @@ export default {
   'booking.seriesCreated': 'A série foi criada: as suas reservas estão listadas abaixo.',
   'booking.seriesMoved': 'As reservas da série foram movidas.',
   'booking.seriesCanceled': 'As reservas da série foram canceladas.',
+  'services.series': 'Séries na página de reservas',
+  'services.seriesHint':
+    'Os clientes podem então repetir uma reserva deste serviço a cada poucas semanas. O painel e a API podem sempre criar uma série.',
+  'services.seriesBookable': 'Reservável em série na página de reservas',
 } satisfies PanelCatalog;

@@ -1402,4 +1402,8 @@ export default {
   'booking.seriesCreated': 'Seri oluşturuldu: randevuları aşağıda listelenmiştir.',
   'booking.seriesMoved': 'Serinin randevuları taşındı.',
   'booking.seriesCanceled': 'Serinin randevuları iptal edildi.',
+  'services.series': 'Rezervasyon sayfasında seriler',
+  'services.seriesHint':
+    'Müşteriler bu hizmetin randevusunu birkaç haftada bir tekrarlayabilir. Panel ve API her zaman seri oluşturabilir.',
+  'services.seriesBookable': 'Rezervasyon sayfasında seri olarak ayrılabilir',
 } satisfies PanelCatalog;

@@ -1423,4 +1423,8 @@ export default {
   'booking.seriesCreated': 'Серію створено: її бронювання наведено нижче.',
   'booking.seriesMoved': 'Бронювання серії перенесено.',
   'booking.seriesCanceled': 'Бронювання серії скасовано.',
+  'services.series': 'Серії на сторінці бронювання',
+  'services.seriesHint':
+    'Тоді клієнти можуть повторювати бронювання цієї послуги кожні кілька тижнів. Панель і API завжди можуть створити серію.',
+  'services.seriesBookable': 'Можна бронювати серією на сторінці бронювання',
 } satisfies PanelCatalog;
