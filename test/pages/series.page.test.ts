@@ -77,4 +77,62 @@ describe('Panel: a booking repeated weekly', () => {
     expect(checks.findings).toEqual([]);
     await context.close();
   });
+
+  it('the booking page offers a series for a service marked bookable in series, and confirms every date', async () => {
+    const ws = t.workspace.id;
+    const location = await createLocation(t.db, ws, { name: 'Kreuzberg', timezone: 'Europe/Berlin' });
+    const lesson = await createService(t.db, ws, [location.id], {
+      name: 'Piano lesson',
+      durationMinutes: 45,
+    });
+    const ben = await createStaffer(t.db, ws, location.id, [lesson.id], {
+      firstName: 'Ben',
+      weekly: EVERY_DAY_9_TO_17,
+    });
+    const marked = await t.call('PATCH', `/services/${lesson.id}`, { series_bookable: true });
+    expect(marked.statusCode, marked.body).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const state = new URLSearchParams({
+      lang: 'en',
+      location: location.id,
+      service: lesson.id,
+      staffer: ben.id,
+      at: '2026-09-15T07:00:00Z',
+    });
+    await page.goto(`${base}/book/${t.workspace.slug}?${state}`);
+    await page.getByRole('heading', { name: 'Your details' }).waitFor();
+    await page.getByLabel('Phone').fill('+49 151 23456789');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Check and confirm' }).waitFor();
+    await page.getByLabel('How often').selectOption('2');
+    await page.getByLabel('How many times').selectOption('4');
+    await checks.check(page, 'booking-page-confirm');
+    await page.getByRole('button', { name: 'Confirm booking' }).click();
+    await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
+    expect(await page.getByText('Also booked, 3 more dates on the same terms:').count()).toBe(1);
+    await checks.check(page, 'booking-page-booked');
+    expect(errors).toEqual([]);
+    expect(checks.findings).toEqual([]);
+    await context.close();
+  });
+
+  it('the service form shows the series setting', async () => {
+    const ws = t.workspace.id;
+    const place = await createLocation(t.db, ws, { name: 'Neukölln', timezone: 'Europe/Berlin' });
+    const service = { uuid: (await createService(t.db, ws, [place.id], { name: 'Yoga' })).id };
+    const owner = await makeUser(t.db, [{ workspaceId: ws, role: 'owner' }]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await context.addCookies([
+      { name: 'kairos_session', value: await startSession(t.db, owner.id, ws, clock.now()), url: base },
+    ]);
+    const page = await context.newPage();
+    await page.goto(`${base}/panel/setup/services/${service.uuid}`);
+    await page.getByLabel('Bookable in series on the booking page').waitFor();
+    await checks.check(page, 'service-form');
+    expect(checks.findings).toEqual([]);
+    await context.close();
+  });
 });
