@@ -296,6 +296,41 @@ describe('changing a series: this, this and the following, all', () => {
     expect(await historyActions(ids[0]!)).toEqual(['created']);
   });
 
+  it('changes the staffer of this one, and the services of all, each through the booking change', async () => {
+    const answer = await created({
+      ...bookingBody(s.f, at('2026-09-28', '16:00'), { staffer_uuid: s.f.ben.id }),
+      recurrence: { frequency: 'daily', count: 2 },
+    });
+    const ids: string[] = answer.data.occurrences.map((o: Json) => o.booking_uuid);
+    const restaffed = await s.t.call('PATCH', `/series/${answer.data.uuid}`, {
+      scope: 'this',
+      booking_uuid: ids[1],
+      staffer_uuid: s.f.anna.id,
+    });
+    expect(restaffed.statusCode, restaffed.body).toBe(200);
+    expect(restaffed.json().data.occurrences.map((o: Json) => o.staffer_uuid)).toEqual([
+      s.f.ben.id,
+      s.f.anna.id,
+    ]);
+    expect(await historyActions(ids[1]!)).toEqual(['created', 'staffer_changed']);
+    expect(await historyActions(ids[0]!)).toEqual(['created']);
+    const serviced = await s.t.call('PATCH', `/series/${answer.data.uuid}`, {
+      scope: 'all',
+      service_uuids: [s.f.color.id],
+    });
+    expect(serviced.statusCode, serviced.body).toBe(200);
+    for (const id of ids) {
+      const booking = (await s.t.call('GET', `/bookings/${id}`)).json().data;
+      expect(booking.ordered_services.map((line: Json) => line.name)).toEqual(['Color']);
+      expect((await historyActions(id)).at(-1)).toBe('services_changed');
+    }
+    expect((await seriesEvents(answer.data.uuid)).map((e) => e.type)).toEqual([
+      'series-created',
+      'series-updated',
+      'series-updated',
+    ]);
+  });
+
   it('refuses a booking of another series, and an unknown series', async () => {
     const answer = await created({
       ...bookingBody(s.f, at('2026-09-23', '09:00'), { staffer_uuid: s.f.ben.id }),
