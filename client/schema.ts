@@ -6226,6 +6226,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             }[];
@@ -8163,6 +8168,8 @@ export interface paths {
                             /** @description How many units of the type; default 1 */
                             units?: number;
                         }[];
+                        /** @description true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); default false. The API and the panel make a series of any service. */
+                        series_bookable?: boolean;
                     };
                 };
             };
@@ -8242,6 +8249,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -8350,6 +8362,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -8455,6 +8472,8 @@ export interface paths {
                             /** @description How many units of the type; default 1 */
                             units?: number;
                         }[];
+                        /** @description true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); default false. The API and the panel make a series of any service. */
+                        series_bookable?: boolean;
                     };
                 };
             };
@@ -8534,6 +8553,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             };
