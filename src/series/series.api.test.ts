@@ -12,10 +12,13 @@ import {
   PHONE,
   type Studio,
 } from '../../test/bookings/bookings-kit.js';
+import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
+import { outboxHandlers } from '../workers.js';
 
 let s: Studio;
 beforeAll(async () => {
-  s = await openStudio();
+  // The webhook tests subscribe a local address (no delivery is attempted: no worker runs).
+  s = await openStudio({ config: { webhooksAllowPrivate: true } });
 });
 afterAll(() => s.t.close());
 
@@ -345,5 +348,47 @@ describe('changing a series: this, this and the following, all', () => {
       ['booking_uuid'],
     );
     expectError(await s.t.call('GET', '/series/00000000-0000-4000-8000-000000000000'), 404, 'not_found');
+  });
+});
+
+describe('webhooks of a series', () => {
+  it('a subscription to the series events gets them, and one to booking-created each occurrence', async () => {
+    // What the other tests recorded goes out first, before these subscriptions exist.
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
+    const seriesHook = (
+      await s.t.call('POST', '/webhooks', {
+        url: 'http://127.0.0.1:9/series',
+        events: ['series-created', 'series-canceled'],
+      })
+    ).json().data;
+    const bookingHook = (
+      await s.t.call('POST', '/webhooks', { url: 'http://127.0.0.1:9/bookings', events: ['booking-created'] })
+    ).json().data;
+    const answer = await created({
+      ...bookingBody(s.f, at('2026-09-29', '10:00'), { staffer_uuid: s.f.ben.id }),
+      recurrence: { frequency: 'daily', count: 2 },
+    });
+    const canceled = await s.t.call('POST', `/series/${answer.data.uuid}/cancel`, { scope: 'all' });
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    await dispatchOutbox(s.t.db, outboxHandlers(), s.clock.now(), 1_000);
+    const deliveries = async (webhookId: string) =>
+      (
+        await s.t.db
+          .selectFrom('webhook_deliveries')
+          .select(['event_type', 'body'])
+          .where('workspace_id', '=', s.t.workspace.id)
+          .where('webhook_id', '=', webhookId)
+          .orderBy('created_at')
+          .execute()
+      ).map((row) => ({ type: row.event_type, body: JSON.parse(row.body) as Json }));
+    const series = await deliveries(seriesHook.uuid);
+    expect(series.map((d) => d.type)).toEqual(['series-created', 'series-canceled']);
+    expect(series.map((d) => d.body.data.series.uuid)).toEqual([answer.data.uuid, answer.data.uuid]);
+    expect(series[1]!.body.data.series.is_canceled).toBe(true);
+    const bookings = await deliveries(bookingHook.uuid);
+    expect(bookings.map((d) => [d.type, d.body.data.booking.series_uuid])).toEqual([
+      ['booking-created', answer.data.uuid],
+      ['booking-created', answer.data.uuid],
+    ]);
   });
 });
