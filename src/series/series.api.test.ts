@@ -150,6 +150,23 @@ describe('POST /series', () => {
     }
   });
 
+  it('books the most a series takes, 52 dates, in one request', async () => {
+    // Every day from 2026-09-02 at 16:00 Berlin with Ben, free then so far; canceled at the end
+    // so later tests find those times free again.
+    const answer = await created({
+      ...bookingBody(s.f, at('2026-09-02', '16:00'), {
+        staffer_uuid: s.f.ben.id,
+        customer_phone: '+4915133333333',
+      }),
+      recurrence: { frequency: 'daily', count: 52 },
+    });
+    expect(answer.results).toHaveLength(52);
+    expect(answer.results.every((r: Json) => r.result === 'booked')).toBe(true);
+    expect(answer.results.at(-1).date).toBe('2026-10-23');
+    const cancel = await s.t.call('POST', `/series/${answer.data.uuid}/cancel`, { scope: 'all' });
+    expect(cancel.statusCode).toBe(200);
+  });
+
   it('refuses a bad rule in one 422 with the booking fields', async () => {
     expect422(
       await postSeries({
