@@ -95,6 +95,10 @@ describe('New booking: Repeat', () => {
     expect(page.body).toContain('Every week at 09:00');
     for (const occurrence of series.occurrences.slice(1))
       expect(page.body).toContain(`href="/panel/bookings/${occurrence.booking_uuid}"`);
+    // The bookings list marks each of them as part of a series.
+    const list = await staff.get('/panel/bookings?from=2026-10-05&to=2026-10-19');
+    expect(list.statusCode).toBe(200);
+    expect(list.body.split('Part of a series').length - 1).toBeGreaterThanOrEqual(3);
   });
 
   it('all or nothing with a date taken: a 409 naming each date, nothing booked', async () => {

@@ -1396,4 +1396,5 @@ export default {
   'services.seriesHint':
     'يمكن للعملاء حينها تكرار حجز هذه الخدمة كل بضعة أسابيع. يمكن للوحة والواجهة البرمجية إنشاء سلسلة دائمًا.',
   'services.seriesBookable': 'قابلة للحجز كسلسلة في صفحة الحجز',
+  'list.series': 'جزء من سلسلة',
 } satisfies PanelCatalog;

@@ -1457,4 +1457,5 @@ export default {
   'services.seriesHint':
     'Kunden können eine Buchung dieser Leistung dann alle paar Wochen wiederholen. Im Panel und über die API geht eine Serie immer.',
   'services.seriesBookable': 'Auf der Buchungsseite als Serie buchbar',
+  'list.series': 'Teil einer Serie',
 } satisfies PanelCatalog;

@@ -1430,4 +1430,5 @@ export default {
   'services.seriesHint':
     'Customers may then repeat a booking of this service every few weeks. The panel and the API can always make a series.',
   'services.seriesBookable': 'Bookable in series on the booking page',
+  'list.series': 'Part of a series',
 };

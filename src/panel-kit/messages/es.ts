@@ -1436,4 +1436,5 @@ export default {
   'services.seriesHint':
     'Los clientes podrán repetir una reserva de este servicio cada pocas semanas. El panel y la API siempre pueden crear una serie.',
   'services.seriesBookable': 'Reservable en serie en la página de reservas',
+  'list.series': 'Parte de una serie',
 } satisfies PanelCatalog;

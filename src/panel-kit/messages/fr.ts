@@ -1450,4 +1450,5 @@ export default {
   'services.seriesHint':
     'Les clients peuvent alors répéter une réservation de ce service toutes les quelques semaines. Le panneau et l’API peuvent toujours créer une série.',
   'services.seriesBookable': 'Réservable en série sur la page de réservation',
+  'list.series': 'Fait partie d’une série',
 } satisfies PanelCatalog;

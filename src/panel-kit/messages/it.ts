@@ -1445,4 +1445,5 @@ export default {
   'services.seriesHint':
     'I clienti potranno ripetere una prenotazione di questo servizio ogni qualche settimana. Il pannello e l’API possono sempre creare una serie.',
   'services.seriesBookable': 'Prenotabile in serie nella pagina di prenotazione',
+  'list.series': 'Parte di una serie',
 } satisfies PanelCatalog;

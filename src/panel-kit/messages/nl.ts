@@ -1436,4 +1436,5 @@ export default {
   'services.seriesHint':
     'Klanten kunnen een boeking van deze dienst dan om de paar weken herhalen. Het paneel en de API kunnen altijd een reeks maken.',
   'services.seriesBookable': 'Als reeks te boeken op de boekingspagina',
+  'list.series': 'Deel van een reeks',
 } satisfies PanelCatalog;

@@ -1444,4 +1444,5 @@ export default {
   'services.seriesHint':
     'Klienci mogą wtedy powtarzać rezerwację tej usługi co kilka tygodni. Panel i API zawsze mogą utworzyć serię.',
   'services.seriesBookable': 'Można rezerwować w serii na stronie rezerwacji',
+  'list.series': 'Część serii',
 } satisfies PanelCatalog;

@@ -1433,4 +1433,5 @@ export default {
   'services.seriesHint':
     'Os clientes podem então repetir uma reserva deste serviço a cada poucas semanas. O painel e a API podem sempre criar uma série.',
   'services.seriesBookable': 'Reservável em série na página de reservas',
+  'list.series': 'Parte de uma série',
 } satisfies PanelCatalog;

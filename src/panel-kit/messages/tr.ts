@@ -1406,4 +1406,5 @@ export default {
   'services.seriesHint':
     'Müşteriler bu hizmetin randevusunu birkaç haftada bir tekrarlayabilir. Panel ve API her zaman seri oluşturabilir.',
   'services.seriesBookable': 'Rezervasyon sayfasında seri olarak ayrılabilir',
+  'list.series': 'Bir serinin parçası',
 } satisfies PanelCatalog;

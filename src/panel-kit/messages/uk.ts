@@ -1427,4 +1427,5 @@ export default {
   'services.seriesHint':
     'Тоді клієнти можуть повторювати бронювання цієї послуги кожні кілька тижнів. Панель і API завжди можуть створити серію.',
   'services.seriesBookable': 'Можна бронювати серією на сторінці бронювання',
+  'list.series': 'Частина серії',
 } satisfies PanelCatalog;
