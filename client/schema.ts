@@ -239,6 +239,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -538,6 +543,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -814,6 +824,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -1346,6 +1361,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -1625,6 +1645,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -1905,6 +1930,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2184,6 +2214,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2464,6 +2499,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -2743,6 +2783,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -3023,6 +3068,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -3302,6 +3352,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -3584,6 +3639,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -3902,6 +3962,11 @@ export interface paths {
                                     /** Format: uuid */
                                     uuid: string;
                                 }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
                                 source: string;
                                 staffer: {
                                     first_name: string;
@@ -6161,6 +6226,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             }[];
@@ -7262,6 +7332,797 @@ export interface paths {
         };
         trace?: never;
     };
+    "/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a series of recurring bookings (201): each occurrence a normal booking; 409 with every occurrence's verdict when all_or_nothing meets a conflict (or nothing is free) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Required when the booking form says so */
+                        booking_callback?: boolean | null;
+                        /** @description Required when the booking form says so */
+                        booking_comment?: string;
+                        /** @description Required when the booking form says so */
+                        customer_email?: string;
+                        /** @description Required when the booking form says so */
+                        customer_first_name?: string;
+                        /** @description Required when the booking form says so */
+                        customer_last_name?: string;
+                        /** @description International format, e.g. +4915112345678 */
+                        customer_phone: string;
+                        /** Format: uuid */
+                        location_uuid: string;
+                        /** @description Exactly one of `until` and `count`; at most 52 occurrences. The first occurrence is `reserved_on`; its wall time in the location's zone is kept on every date, across DST changes. */
+                        recurrence: {
+                            count?: number;
+                            /**
+                             * @description daily: every `interval` days; weekly: every `interval` weeks on `weekdays`; monthly: every `interval` months on the same weekday of the same rank as the first (its 2nd Tuesday; a 5th weekday reads as the last)
+                             * @enum {unknown}
+                             */
+                            frequency: "daily" | "weekly" | "monthly";
+                            /** @default 1 */
+                            interval?: number;
+                            /**
+                             * @description all_or_nothing (default): every occurrence is booked or none is (409 listing each one); book_free: the free ones are booked, the others reported
+                             * @enum {unknown}
+                             */
+                            mode?: "all_or_nothing" | "book_free";
+                            /**
+                             * @description The last local date (the location's zone) an occurrence may fall on, inclusive
+                             * @example 2026-12-17
+                             */
+                            until?: string;
+                            /** @description weekly only; absent or empty: the first occurrence's weekday */
+                            weekdays?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        };
+                        /** @description UTC ISO 8601, e.g. 2026-09-10T12:00:00Z */
+                        reserved_on: string;
+                        /** Format: uuid */
+                        service_uuid: string;
+                        /** @description Origin of the booking; default 'api' */
+                        source?: string;
+                        /** @description Required unless the workspace assigns staffers automatically */
+                        staffer_uuid?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                canceled_at: string | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                /** Format: uuid */
+                                customer_uuid: string;
+                                is_canceled: boolean;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** @enum {unknown} */
+                                mode: "all_or_nothing" | "book_free";
+                                occurrences: {
+                                    /** Format: uuid */
+                                    booking_uuid: string;
+                                    date: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    end_time: string;
+                                    is_canceled: boolean;
+                                    is_completed: boolean;
+                                    /** Format: uuid */
+                                    staffer_uuid: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                    status: {
+                                        name: string;
+                                        type: string;
+                                    };
+                                }[];
+                                recurrence: {
+                                    count: number | null;
+                                    first_date: string;
+                                    /** @enum {unknown} */
+                                    frequency: "daily" | "weekly" | "monthly";
+                                    interval: number;
+                                    /** @description The wall time 'HH:MM' the series was made at */
+                                    time: string;
+                                    until: string | null;
+                                    weekdays: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                            results: {
+                                /** Format: uuid */
+                                booking_uuid: string | null;
+                                /** @description The local date in the location's zone */
+                                date: string;
+                                /** @description For a conflict: up to 6 free starts nearest to the asked time on that date */
+                                nearest_free_times: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                }[];
+                                /** @enum {unknown} */
+                                reason: "taken" | "not_on_grid" | "too_soon" | "beyond_horizon" | null;
+                                /**
+                                 * @description booked: made (or changed); conflict: the time cannot be booked (`reason`, and `nearest_free_times` that date); not_booked: free, but left out because another occurrence conflicted (all_or_nothing)
+                                 * @enum {unknown}
+                                 */
+                                result: "booked" | "conflict" | "not_booked";
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                start_time_local: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "series_conflict";
+                            message: string;
+                            results: {
+                                /** Format: uuid */
+                                booking_uuid: string | null;
+                                /** @description The local date in the location's zone */
+                                date: string;
+                                /** @description For a conflict: up to 6 free starts nearest to the asked time on that date */
+                                nearest_free_times: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                }[];
+                                /** @enum {unknown} */
+                                reason: "taken" | "not_on_grid" | "too_soon" | "beyond_horizon" | null;
+                                /**
+                                 * @description booked: made (or changed); conflict: the time cannot be booked (`reason`, and `nearest_free_times` that date); not_booked: free, but left out because another occurrence conflicted (all_or_nothing)
+                                 * @enum {unknown}
+                                 */
+                                result: "booked" | "conflict" | "not_booked";
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                start_time_local: string;
+                            }[];
+                        } | {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/series/{seriesUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A series: its rule and every occurrence with its state */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    seriesUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                canceled_at: string | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                /** Format: uuid */
+                                customer_uuid: string;
+                                is_canceled: boolean;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** @enum {unknown} */
+                                mode: "all_or_nothing" | "book_free";
+                                occurrences: {
+                                    /** Format: uuid */
+                                    booking_uuid: string;
+                                    date: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    end_time: string;
+                                    is_canceled: boolean;
+                                    is_completed: boolean;
+                                    /** Format: uuid */
+                                    staffer_uuid: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                    status: {
+                                        name: string;
+                                        type: string;
+                                    };
+                                }[];
+                                recurrence: {
+                                    count: number | null;
+                                    first_date: string;
+                                    /** @enum {unknown} */
+                                    frequency: "daily" | "weekly" | "monthly";
+                                    interval: number;
+                                    /** @description The wall time 'HH:MM' the series was made at */
+                                    time: string;
+                                    until: string | null;
+                                    weekdays: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change this occurrence, this and the following, or all: a new wall time on each date, a staffer, services; all or nothing; emits each booking’s events and series-updated */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    seriesUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The occurrence the scope starts at; required unless scope is all
+                         */
+                        booking_uuid?: string;
+                        /**
+                         * @description this: only `booking_uuid`; following: it and the later occurrences; all: every occurrence not yet completed or canceled (past ones included)
+                         * @enum {unknown}
+                         */
+                        scope: "this" | "following" | "all";
+                        service_uuids?: string[];
+                        /** Format: uuid */
+                        staffer_uuid?: string;
+                        /** @description A new wall time 'HH:MM' for each occurrence in scope, on its own date, in the location's zone */
+                        time?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                canceled_at: string | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                /** Format: uuid */
+                                customer_uuid: string;
+                                is_canceled: boolean;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** @enum {unknown} */
+                                mode: "all_or_nothing" | "book_free";
+                                occurrences: {
+                                    /** Format: uuid */
+                                    booking_uuid: string;
+                                    date: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    end_time: string;
+                                    is_canceled: boolean;
+                                    is_completed: boolean;
+                                    /** Format: uuid */
+                                    staffer_uuid: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                    status: {
+                                        name: string;
+                                        type: string;
+                                    };
+                                }[];
+                                recurrence: {
+                                    count: number | null;
+                                    first_date: string;
+                                    /** @enum {unknown} */
+                                    frequency: "daily" | "weekly" | "monthly";
+                                    interval: number;
+                                    /** @description The wall time 'HH:MM' the series was made at */
+                                    time: string;
+                                    until: string | null;
+                                    weekdays: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                            results: {
+                                /** Format: uuid */
+                                booking_uuid: string | null;
+                                /** @description The local date in the location's zone */
+                                date: string;
+                                /** @description For a conflict: up to 6 free starts nearest to the asked time on that date */
+                                nearest_free_times: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                }[];
+                                /** @enum {unknown} */
+                                reason: "taken" | "not_on_grid" | "too_soon" | "beyond_horizon" | null;
+                                /**
+                                 * @description booked: made (or changed); conflict: the time cannot be booked (`reason`, and `nearest_free_times` that date); not_booked: free, but left out because another occurrence conflicted (all_or_nothing)
+                                 * @enum {unknown}
+                                 */
+                                result: "booked" | "conflict" | "not_booked";
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                start_time_local: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "series_conflict";
+                            message: string;
+                            results: {
+                                /** Format: uuid */
+                                booking_uuid: string | null;
+                                /** @description The local date in the location's zone */
+                                date: string;
+                                /** @description For a conflict: up to 6 free starts nearest to the asked time on that date */
+                                nearest_free_times: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                }[];
+                                /** @enum {unknown} */
+                                reason: "taken" | "not_on_grid" | "too_soon" | "beyond_horizon" | null;
+                                /**
+                                 * @description booked: made (or changed); conflict: the time cannot be booked (`reason`, and `nearest_free_times` that date); not_booked: free, but left out because another occurrence conflicted (all_or_nothing)
+                                 * @enum {unknown}
+                                 */
+                                result: "booked" | "conflict" | "not_booked";
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                start_time_local: string;
+                            }[];
+                        } | {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/series/{seriesUuid}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel this occurrence, this and the following, or all; emits booking-canceled for each, and series-canceled when none is left booked (else series-updated) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    seriesUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The occurrence the scope starts at; required unless scope is all
+                         */
+                        booking_uuid?: string;
+                        /** @enum {unknown} */
+                        cancel_reason?: "canceled" | "didnt_come" | "postponed" | "wrong_order" | "spam" | "other" | "abandoned" | "rescheduled" | "not_confirmed" | null;
+                        /**
+                         * @description this: only `booking_uuid`; following: it and the later occurrences; all: every occurrence not yet completed or canceled (past ones included)
+                         * @enum {unknown}
+                         */
+                        scope: "this" | "following" | "all";
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                canceled_at: string | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                /** Format: uuid */
+                                customer_uuid: string;
+                                is_canceled: boolean;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** @enum {unknown} */
+                                mode: "all_or_nothing" | "book_free";
+                                occurrences: {
+                                    /** Format: uuid */
+                                    booking_uuid: string;
+                                    date: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    end_time: string;
+                                    is_canceled: boolean;
+                                    is_completed: boolean;
+                                    /** Format: uuid */
+                                    staffer_uuid: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                    status: {
+                                        name: string;
+                                        type: string;
+                                    };
+                                }[];
+                                recurrence: {
+                                    count: number | null;
+                                    first_date: string;
+                                    /** @enum {unknown} */
+                                    frequency: "daily" | "weekly" | "monthly";
+                                    interval: number;
+                                    /** @description The wall time 'HH:MM' the series was made at */
+                                    time: string;
+                                    until: string | null;
+                                    weekdays: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                            results: {
+                                /** Format: uuid */
+                                booking_uuid: string | null;
+                                /** @description The local date in the location's zone */
+                                date: string;
+                                /** @description For a conflict: up to 6 free starts nearest to the asked time on that date */
+                                nearest_free_times: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    start_time: string;
+                                    start_time_local: string;
+                                }[];
+                                /** @enum {unknown} */
+                                reason: "taken" | "not_on_grid" | "too_soon" | "beyond_horizon" | null;
+                                /**
+                                 * @description booked: made (or changed); conflict: the time cannot be booked (`reason`, and `nearest_free_times` that date); not_booked: free, but left out because another occurrence conflicted (all_or_nothing)
+                                 * @enum {unknown}
+                                 */
+                                result: "booked" | "conflict" | "not_booked";
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                start_time_local: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/services": {
         parameters: {
             query?: never;
@@ -7307,6 +8168,8 @@ export interface paths {
                             /** @description How many units of the type; default 1 */
                             units?: number;
                         }[];
+                        /** @description true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); default false. The API and the panel make a series of any service. */
+                        series_bookable?: boolean;
                     };
                 };
             };
@@ -7386,6 +8249,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -7494,6 +8362,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -7599,6 +8472,8 @@ export interface paths {
                             /** @description How many units of the type; default 1 */
                             units?: number;
                         }[];
+                        /** @description true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); default false. The API and the panel make a series of any service. */
+                        series_bookable?: boolean;
                     };
                 };
             };
@@ -7678,6 +8553,11 @@ export interface paths {
                                     type: string;
                                     units: number;
                                 }[];
+                                /**
+                                 * @description Present when the booking page offers the service in series
+                                 * @enum {boolean}
+                                 */
+                                series_bookable?: true;
                                 /** Format: uuid */
                                 uuid: string;
                             };

@@ -16,6 +16,7 @@ import type { Db } from '../platform/db/client.js';
 import type { BookingFormField } from '../platform/db/schema.js';
 import { addDays, localDateOf } from '../platform/time/zone.js';
 import { isUuid } from '../platform/uuid.js';
+import { createSeries, readSeries } from '../series/series.service.js';
 import { listServicesAtLocation, type ServiceRecord } from '../services/services.repository.js';
 import type { Slot } from '../slots/engine/types.js';
 import type { OfferedService } from '../slots/slots.repository.js';
@@ -315,6 +316,58 @@ export async function bookFromPage(
   });
   const checkoutUrl = made.payment_state === 'awaiting_payment' ? (made.payment_url ?? undefined) : undefined;
   return { bookingId: made.id, checkoutUrl };
+}
+
+/** How often and how many times the page offers to repeat a booking of a service bookable in series. */
+export const PAGE_SERIES_WEEKS = [1, 2, 3, 4] as const;
+export const PAGE_SERIES_MAX_TIMES = 12;
+
+/**
+ * The series the confirm step offers (docs/series.md): only for a service the business marked
+ * bookable in series, and not when money is collected on booking (a checkout is for one booking).
+ */
+export function pageSeriesOffered(service: ServiceRecord, payment: PagePayment | undefined): boolean {
+  return service.series_bookable && payment === undefined;
+}
+
+/** The repeat the customer chose on the confirm step; undefined for "only this once". */
+export function pageRepeatOf(body: Record<string, unknown>): { weeks: number; times: number } | undefined {
+  const weeks = Number(body.repeat_weeks);
+  const times = Number(body.repeat_times);
+  if (!Number.isInteger(times) || times < 2 || times > PAGE_SERIES_MAX_TIMES) return undefined;
+  if (!(PAGE_SERIES_WEEKS as readonly number[]).includes(weeks)) return undefined;
+  return { weeks, times };
+}
+
+/**
+ * A weekly series from the page: every occurrence through the same create (POST /series' path),
+ * all or nothing, so the customer never holds half a series by surprise; a date not free answers
+ * SeriesConflict with each date's verdict. Answers the first booking (its manage link).
+ */
+export async function bookSeriesFromPage(
+  ctx: BookingContext,
+  booking: PageBooking,
+  phone: string,
+  repeat: { weeks: number; times: number },
+): Promise<{ bookingId: string }> {
+  const outcome = await createSeries(ctx, {
+    ...createInputOf(ctx.workspace, booking, phone),
+    recurrence: { frequency: 'weekly', interval: repeat.weeks, count: repeat.times, mode: 'all_or_nothing' },
+  });
+  return { bookingId: outcome.results[0]!.bookingId! };
+}
+
+/** The starts of the other open bookings of a booking's series (the confirmation lists them). */
+export async function pageSeriesStarts(
+  db: Db,
+  workspace: WorkspaceRow,
+  booking: BookingView,
+): Promise<number[]> {
+  if (!booking.series_id) return [];
+  const series = await readSeries(db, workspace.id, booking.series_id);
+  return series.occurrences
+    .filter((o) => !o.is_canceled && o.booking_uuid !== booking.id)
+    .map((o) => Date.parse(o.start_time));
 }
 
 /** The refusal a create's error means to the customer; undefined for any other error. */

@@ -39,13 +39,26 @@ const WITH_VALUES = {
   cancelLateFee: 'amount',
   cancelRefund: 'amount',
   cancelCharge: 'amount',
+  seriesWeeks: 'n',
+  seriesTimes: 'n',
+  seriesDateFree: 'when',
+  seriesDateTaken: 'when',
+  seriesOthers: 'n',
 } as const satisfies Partial<Record<MessageKey, string>>;
 type WithValues = typeof WITH_VALUES;
 
 /** What a page reads: plain texts as strings, the others as functions of their one value. */
 export type Messages = { [K in Exclude<MessageKey, keyof WithValues>]: string } & {
   [K in keyof WithValues]: (
-    value: K extends 'minutes' | 'placesLeft' | 'freeCancelUntil' ? number : string,
+    value: K extends
+      | 'minutes'
+      | 'placesLeft'
+      | 'freeCancelUntil'
+      | 'seriesWeeks'
+      | 'seriesTimes'
+      | 'seriesOthers'
+      ? number
+      : string,
   ) => string;
 };
 

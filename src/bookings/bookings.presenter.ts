@@ -93,6 +93,8 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkB
           },
         }
       : {}),
+    // Only on an occurrence of a series (docs/series.md): other bookings answer as before.
+    ...(view.series_id ? { series_uuid: view.series_id } : {}),
     policy: bookingPolicy(workspace, start),
     created_at: toUtcIso(new Date(view.created_at).getTime()),
     updated_at: toUtcIso(new Date(view.updated_at).getTime()),

@@ -84,6 +84,8 @@ export interface BookingView {
   notes: string[];
   /** The units the booking's session holds (docs/resources.md); [] once canceled. */
   resources: { uuid: string; type: string; name: string }[];
+  /** migrations/0038_booking_series.sql: the series it is an occurrence of (docs/series.md). */
+  series_id: string | null;
 }
 
 export interface BookingFilters {
@@ -161,6 +163,7 @@ export function viewQuery(db: Db, workspaceId: string) {
       'b.created_at',
       'b.updated_at',
       'b.event_sequence',
+      'b.series_id',
       sql<BookingView['lines']>`(
         SELECT coalesce(json_agg(json_build_object(
           'id', bs.id, 'service_id', bs.service_id, 'name', bs.name, 'quantity', bs.quantity, 'price', bs.price,
@@ -339,6 +342,7 @@ export async function insertBooking(
     language?: string | null;
     textConsent?: boolean | null;
     ref?: string | null;
+    seriesId?: string | null;
   },
 ): Promise<void> {
   // The default status is read first, not by a subquery in VALUES: Citus plans no subquery
@@ -365,6 +369,7 @@ export async function insertBooking(
       ref: values.ref ?? null,
       created_by_key_id: values.createdByKeyId,
       event_sequence: values.eventSequence,
+      series_id: values.seriesId ?? null,
     })
     .execute();
 }

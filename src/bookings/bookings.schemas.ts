@@ -230,6 +230,13 @@ export const BookingJson = Type.Object({
       },
     ),
   ),
+  series_uuid: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        'Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}',
+    }),
+  ),
   policy: Type.Object(
     {
       cancel_cutoff_minutes: Type.Integer(),

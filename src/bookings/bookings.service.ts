@@ -78,8 +78,16 @@ export function bookableOrRefused(
 
 export type { CreateBookingInput } from './bookings.rules.js';
 
-/** POST /bookings (rules in bookings.rules.ts): validate, then decide and write in one transaction. */
-export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<BookingView> {
+/**
+ * POST /bookings (rules in bookings.rules.ts): validate, then decide and write in one transaction.
+ * `seriesId` links the booking to its series (src/series/): an occurrence is made here like any
+ * other booking, with the same checks, seat and events.
+ */
+export async function createBooking(
+  ctx: BookingContext,
+  input: CreateBookingInput,
+  options: { seriesId?: string } = {},
+): Promise<BookingView> {
   const { workspace } = ctx;
   const { errors, start, phone, stafferId } = checkCreateBookingInput(workspace, input);
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
@@ -164,6 +172,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       textConsent: input.text_consent ?? null,
       ref: input.ref ?? null,
       createdByKeyId: ctx.actor.type === 'api_key' ? ctx.actor.id : null,
+      seriesId: options.seriesId ?? null,
       // The one event below takes sequence 1.
       eventSequence: 1,
     });

@@ -16,6 +16,10 @@ export const EVENT_TYPES_BY_SUBJECT = {
   // Money of a booking's order (docs/payments.md): a charge or fee taken, a refund made, a
   // charge or fee that failed. Each movement is its own subject (its payment uuid).
   payment: ['payment-succeeded', 'payment-refunded', 'payment-failed'],
+  // A series of recurring bookings (docs/series.md): made, changed (a scope of its occurrences
+  // moved, restaffed, given other services, or some canceled), canceled as a whole. Each
+  // occurrence still sends its own booking events.
+  series: ['series-created', 'series-updated', 'series-canceled'],
 } as const satisfies Record<string, readonly `${string}-${string}`[]>;
 
 /** What an event is about: the key of the body's `data` ({ booking: ... }). */

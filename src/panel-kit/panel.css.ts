@@ -250,6 +250,10 @@ button[name=show]{margin:0 0 1rem}
 .booking-forms{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(20rem,100%),1fr));gap:0 1.25rem}
 .booking-forms>*{min-width:0}
 .booking-forms .card h2{font-size:1.05rem}
+.series .booking-forms{gap:1rem 1.25rem}
+.series .booking-forms h3{margin-top:0}
+.series-occurrences{padding-inline-start:1.25rem}
+.repeat label:has(>input[type=checkbox]){font-weight:normal}
 .row.fields{align-items:flex-start;gap:0 1rem}
 .row.fields .field input{width:11rem}
 ul.plain{list-style:none;margin:0;padding:0}

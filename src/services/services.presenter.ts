@@ -22,6 +22,8 @@ export function presentService(service: ServiceRecord, workspace: WorkspaceRow) 
     buffer_before: service.buffer_before_minutes,
     buffer_after: service.buffer_after_minutes,
     location_uuids: service.location_ids,
+    // Only when on (docs/series.md): services answer as before otherwise.
+    ...(service.series_bookable ? { series_bookable: true as const } : {}),
     resources: presentRequirements(service.resource_requirements ?? []),
   };
 }

@@ -35,6 +35,13 @@ export const ServiceCreateBody = Type.Object({
       description: 'Live locations offering the service; on PATCH replaces the whole list',
     }),
   ),
+  series_bookable: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); ' +
+        'default false. The API and the panel make a series of any service.',
+    }),
+  ),
   resources: Type.Optional(
     Type.Array(ResourceRequirementJson, {
       maxItems: 10,
@@ -65,6 +72,9 @@ export const ServiceJson = Type.Object({
   buffer_before: Type.Integer({ description: 'Minutes' }),
   buffer_after: Type.Integer({ description: 'Minutes' }),
   location_uuids: Type.Array(Type.String({ format: 'uuid' })),
+  series_bookable: Type.Optional(
+    Type.Literal(true, { description: 'Present when the booking page offers the service in series' }),
+  ),
   resources: Type.Array(
     Type.Object({
       type: Type.String(),

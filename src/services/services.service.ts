@@ -97,6 +97,7 @@ function scalarValues(body: ServiceUpdateBody, errors: FieldErrorBag): ServiceVa
   if (body.capacity !== undefined) values.capacity = body.capacity;
   if (body.buffer_before_minutes !== undefined) values.buffer_before_minutes = body.buffer_before_minutes;
   if (body.buffer_after_minutes !== undefined) values.buffer_after_minutes = body.buffer_after_minutes;
+  if (body.series_bookable !== undefined) values.series_bookable = body.series_bookable;
   return values;
 }
 

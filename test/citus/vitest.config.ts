@@ -16,6 +16,8 @@ export default defineConfig({
       'test/e2e/webhook-durability.test.ts',
       'test/concurrency/double-booking.test.ts',
       'test/concurrency/two-processes.test.ts',
+      'test/concurrency/series-race.test.ts',
+      'src/series/*.test.ts',
       'src/bookings/*.test.ts',
       'src/bookings/panel/*.test.ts',
       'test/booking-page/*.test.ts',

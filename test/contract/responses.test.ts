@@ -281,6 +281,18 @@ describe('declared response schemas', () => {
         201,
       )
     ).data;
+    // A series of recurring bookings (docs/series.md): made, refused whole, changed, canceled.
+    const seriesBody = {
+      ...bookingBody,
+      reserved_on: '2026-09-09T12:00:00Z',
+      staffer_uuid: ben.uuid,
+      recurrence: { frequency: 'daily', count: 2 },
+    };
+    const series = (await call('POST', '/series', seriesBody, 201)).data;
+    await call('POST', '/series', seriesBody, 409);
+    await call('GET', `/series/${series.uuid}`, undefined, 200);
+    await call('PATCH', `/series/${series.uuid}`, { scope: 'all', time: '15:00' }, 200);
+    await call('POST', `/series/${series.uuid}/cancel`, { scope: 'all' }, 200);
     await call('GET', '/orders?per_page=2', undefined, 200);
     await call('GET', `/orders/${cart[0].order.uuid}`, undefined, 200);
     await call('POST', `/bookings/${cart[0].uuid}/set-booking-cancel`, {}, 200);

@@ -15,6 +15,7 @@ import { registerApiSecurityHeaders } from '../../platform/http/security-headers
 import type { ApiApp, AppDeps } from '../../platform/http/types.js';
 import { resourcesRoutes } from '../../resources/api/resources.routes.js';
 import { schedulesRoutes } from '../../schedules/api/schedules.routes.js';
+import { seriesRoutes } from '../../series/api/series.routes.js';
 import { serviceCategoriesRoutes } from '../../services/api/service-categories.routes.js';
 import { servicesRoutes } from '../../services/api/services.routes.js';
 import { slotsRoutes } from '../../slots/api/slots.routes.js';
@@ -75,6 +76,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
     statusesRoutes,
     slotsRoutes,
     bookingsRoutes,
+    seriesRoutes,
     customersRoutes,
     webhooksRoutes,
     calendarSyncRoutes,

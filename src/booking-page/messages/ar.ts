@@ -111,4 +111,17 @@ export default {
   confirmAndPay: 'تأكيد ودفع',
   paidOnline: 'تم الدفع عبر الإنترنت.',
   cardKeptOnFile: 'بطاقتك محفوظة لشروط الإلغاء.',
+  repeatLegend: 'كرّر هذا الحجز',
+  seriesNote: 'يُحجز كل تاريخ في الوقت نفسه من اليوم. إذا لم يكن أحدها متاحًا فلن يُحجز شيء وسترى أيها.',
+  repeatEvery: 'كم مرة',
+  repeatTimes: 'عدد المرات',
+  seriesWeeks:
+    '{n, plural, zero {كل أسبوع} one {كل أسبوع} two {كل أسبوعين} few {كل # أسابيع} many {كل # أسبوعًا} other {كل # أسبوع}}',
+  seriesTimes:
+    '{n, plural, zero {هذه المرة فقط} one {هذه المرة فقط} two {مرتان} few {# مرات} many {# مرة} other {# مرة}}',
+  seriesNotFree: 'ليست كل التواريخ متاحة، لذلك لم يُحجز شيء:',
+  seriesDateFree: '{when}: متاح',
+  seriesDateTaken: '{when}: غير متاح',
+  seriesOthers:
+    '{n, plural, zero {حُجز أيضًا بالشروط نفسها:} one {حُجز أيضًا بالشروط نفسها:} two {حُجز أيضًا تاريخان آخران بالشروط نفسها:} few {حُجزت أيضًا # تواريخ أخرى بالشروط نفسها:} many {حُجز أيضًا # تاريخًا آخر بالشروط نفسها:} other {حُجز أيضًا # تاريخ آخر بالشروط نفسها:}}',
 } satisfies Catalog;

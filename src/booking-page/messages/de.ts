@@ -111,4 +111,16 @@ export default {
   confirmAndPay: 'Buchen und bezahlen',
   paidOnline: 'Online bezahlt.',
   cardKeptOnFile: 'Ihre Karte ist für die Stornobedingungen hinterlegt.',
+  repeatLegend: 'Diese Buchung wiederholen',
+  seriesNote:
+    'Jeder Termin wird zur selben Uhrzeit gebucht. Ist einer davon nicht frei, wird nichts gebucht, und Sie sehen, welcher.',
+  repeatEvery: 'Wie oft',
+  repeatTimes: 'Wie viele Male',
+  seriesWeeks: '{n, plural, one {Jede Woche} other {Alle # Wochen}}',
+  seriesTimes: '{n, plural, one {Nur dieses eine Mal} other {# Mal}}',
+  seriesNotFree: 'Nicht jeder Termin ist frei, daher wurde nichts gebucht:',
+  seriesDateFree: '{when}: frei',
+  seriesDateTaken: '{when}: nicht frei',
+  seriesOthers:
+    '{n, plural, one {Ebenfalls gebucht, zu denselben Bedingungen:} other {Ebenfalls gebucht, # weitere Termine zu denselben Bedingungen:}}',
 } satisfies Catalog;

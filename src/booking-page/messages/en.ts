@@ -113,4 +113,16 @@ export default {
   confirmAndPay: 'Confirm and pay',
   paidOnline: 'Paid online.',
   cardKeptOnFile: 'Your card is kept on file for the cancellation terms.',
+  repeatLegend: 'Repeat this booking',
+  seriesNote:
+    'Each date is booked at the same time of day. If one of them is not free, nothing is booked and you see which one.',
+  repeatEvery: 'How often',
+  repeatTimes: 'How many times',
+  seriesWeeks: '{n, plural, one {Every week} other {Every # weeks}}',
+  seriesTimes: '{n, plural, one {Only this once} other {# times}}',
+  seriesNotFree: 'Not every date is free, so nothing was booked:',
+  seriesDateFree: '{when}: free',
+  seriesDateTaken: '{when}: not free',
+  seriesOthers:
+    '{n, plural, one {Also booked, on the same terms:} other {Also booked, # more dates on the same terms:}}',
 };

@@ -110,4 +110,16 @@ export default {
   confirmAndPay: 'Confirmar y pagar',
   paidOnline: 'Pagado en línea.',
   cardKeptOnFile: 'Su tarjeta queda guardada para las condiciones de cancelación.',
+  repeatLegend: 'Repetir esta reserva',
+  seriesNote:
+    'Cada fecha se reserva a la misma hora. Si alguna no está libre, no se reserva nada y verás cuál.',
+  repeatEvery: 'Con qué frecuencia',
+  repeatTimes: 'Cuántas veces',
+  seriesWeeks: '{n, plural, one {Cada semana} other {Cada # semanas}}',
+  seriesTimes: '{n, plural, one {Solo esta vez} other {# veces}}',
+  seriesNotFree: 'No todas las fechas están libres, así que no se ha reservado nada:',
+  seriesDateFree: '{when}: libre',
+  seriesDateTaken: '{when}: no está libre',
+  seriesOthers:
+    '{n, plural, one {También reservada, en las mismas condiciones:} other {También reservadas, # fechas más en las mismas condiciones:}}',
 } satisfies Catalog;

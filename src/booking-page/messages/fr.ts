@@ -112,4 +112,16 @@ export default {
   confirmAndPay: 'Confirmer et payer',
   paidOnline: 'Payé en ligne.',
   cardKeptOnFile: 'Votre carte est enregistrée pour les conditions d’annulation.',
+  repeatLegend: 'Répéter cette réservation',
+  seriesNote:
+    'Chaque date est réservée à la même heure. Si l’une d’elles n’est pas libre, rien n’est réservé et vous voyez laquelle.',
+  repeatEvery: 'À quelle fréquence',
+  repeatTimes: 'Combien de fois',
+  seriesWeeks: '{n, plural, one {Chaque semaine} other {Toutes les # semaines}}',
+  seriesTimes: '{n, plural, one {Seulement cette fois} other {# fois}}',
+  seriesNotFree: 'Toutes les dates ne sont pas libres, rien n’a donc été réservé :',
+  seriesDateFree: '{when} : libre',
+  seriesDateTaken: '{when} : pas libre',
+  seriesOthers:
+    '{n, plural, one {Également réservée, aux mêmes conditions :} other {Également réservées, # autres dates aux mêmes conditions :}}',
 } satisfies Catalog;

@@ -110,4 +110,16 @@ export default {
   confirmAndPay: 'Conferma e paga',
   paidOnline: 'Pagato online.',
   cardKeptOnFile: 'La tua carta è salvata per le condizioni di cancellazione.',
+  repeatLegend: 'Ripeti questa prenotazione',
+  seriesNote:
+    'Ogni data viene prenotata alla stessa ora. Se una non è libera, non viene prenotato nulla e vedi quale.',
+  repeatEvery: 'Con quale frequenza',
+  repeatTimes: 'Quante volte',
+  seriesWeeks: '{n, plural, one {Ogni settimana} other {Ogni # settimane}}',
+  seriesTimes: '{n, plural, one {Solo questa volta} other {# volte}}',
+  seriesNotFree: 'Non tutte le date sono libere, quindi non è stato prenotato nulla:',
+  seriesDateFree: '{when}: libera',
+  seriesDateTaken: '{when}: non libera',
+  seriesOthers:
+    '{n, plural, one {Prenotata anche, alle stesse condizioni:} other {Prenotate anche altre # date, alle stesse condizioni:}}',
 } satisfies Catalog;

@@ -110,4 +110,16 @@ export default {
   confirmAndPay: 'Bevestigen en betalen',
   paidOnline: 'Online betaald.',
   cardKeptOnFile: 'Uw kaart is bewaard voor de annuleringsvoorwaarden.',
+  repeatLegend: 'Deze boeking herhalen',
+  seriesNote:
+    'Elke datum wordt op hetzelfde tijdstip geboekt. Is er één niet vrij, dan wordt niets geboekt en ziet u welke.',
+  repeatEvery: 'Hoe vaak',
+  repeatTimes: 'Hoeveel keer',
+  seriesWeeks: '{n, plural, one {Elke week} other {Elke # weken}}',
+  seriesTimes: '{n, plural, one {Alleen deze keer} other {# keer}}',
+  seriesNotFree: 'Niet elke datum is vrij, dus er is niets geboekt:',
+  seriesDateFree: '{when}: vrij',
+  seriesDateTaken: '{when}: niet vrij',
+  seriesOthers:
+    '{n, plural, one {Ook geboekt, onder dezelfde voorwaarden:} other {Ook geboekt, nog # datums onder dezelfde voorwaarden:}}',
 } satisfies Catalog;

@@ -112,4 +112,16 @@ export default {
   confirmAndPay: 'Potwierdź i zapłać',
   paidOnline: 'Opłacono online.',
   cardKeptOnFile: 'Twoja karta jest zapisana na potrzeby warunków odwołania.',
+  repeatLegend: 'Powtórz tę rezerwację',
+  seriesNote:
+    'Każdy termin jest rezerwowany o tej samej godzinie. Jeśli któryś nie jest wolny, nic nie zostanie zarezerwowane i zobaczysz który.',
+  repeatEvery: 'Jak często',
+  repeatTimes: 'Ile razy',
+  seriesWeeks: '{n, plural, one {Co tydzień} few {Co # tygodnie} many {Co # tygodni} other {Co # tygodnia}}',
+  seriesTimes: '{n, plural, one {Tylko ten raz} few {# razy} many {# razy} other {# razy}}',
+  seriesNotFree: 'Nie każdy termin jest wolny, więc nic nie zarezerwowano:',
+  seriesDateFree: '{when}: wolny',
+  seriesDateTaken: '{when}: zajęty',
+  seriesOthers:
+    '{n, plural, one {Zarezerwowano też, na tych samych warunkach:} few {Zarezerwowano też # kolejne terminy na tych samych warunkach:} many {Zarezerwowano też # kolejnych terminów na tych samych warunkach:} other {Zarezerwowano też # kolejnego terminu na tych samych warunkach:}}',
 } satisfies Catalog;

@@ -110,4 +110,16 @@ export default {
   confirmAndPay: 'Confirmar e pagar',
   paidOnline: 'Pago online.',
   cardKeptOnFile: 'O seu cartão fica guardado para as condições de cancelamento.',
+  repeatLegend: 'Repetir esta reserva',
+  seriesNote:
+    'Cada data é reservada à mesma hora. Se uma delas não estiver livre, nada é reservado e vê qual.',
+  repeatEvery: 'Com que frequência',
+  repeatTimes: 'Quantas vezes',
+  seriesWeeks: '{n, plural, one {Todas as semanas} other {A cada # semanas}}',
+  seriesTimes: '{n, plural, one {Só desta vez} other {# vezes}}',
+  seriesNotFree: 'Nem todas as datas estão livres, por isso nada foi reservado:',
+  seriesDateFree: '{when}: livre',
+  seriesDateTaken: '{when}: não está livre',
+  seriesOthers:
+    '{n, plural, one {Também reservada, nas mesmas condições:} other {Também reservadas, mais # datas nas mesmas condições:}}',
 } satisfies Catalog;

@@ -111,4 +111,16 @@ export default {
   confirmAndPay: 'Onayla ve öde',
   paidOnline: 'Çevrimiçi ödendi.',
   cardKeptOnFile: 'Kartınız iptal koşulları için kayıtlı.',
+  repeatLegend: 'Bu randevuyu tekrarla',
+  seriesNote:
+    'Her tarih günün aynı saatine ayrılır. Biri müsait değilse hiçbir şey ayrılmaz ve hangisi olduğunu görürsünüz.',
+  repeatEvery: 'Ne sıklıkla',
+  repeatTimes: 'Kaç kez',
+  seriesWeeks: '{n, plural, one {Her hafta} other {# haftada bir}}',
+  seriesTimes: '{n, plural, one {Yalnızca bu kez} other {# kez}}',
+  seriesNotFree: 'Her tarih müsait değil, bu yüzden hiçbir şey ayrılmadı:',
+  seriesDateFree: '{when}: müsait',
+  seriesDateTaken: '{when}: müsait değil',
+  seriesOthers:
+    '{n, plural, one {Aynı koşullarla ayrıca ayrıldı:} other {Aynı koşullarla # tarih daha ayrıldı:}}',
 } satisfies Catalog;

@@ -111,4 +111,16 @@ export default {
   confirmAndPay: 'Підтвердити й оплатити',
   paidOnline: 'Оплачено онлайн.',
   cardKeptOnFile: 'Вашу картку збережено для умов скасування.',
+  repeatLegend: 'Повторити це бронювання',
+  seriesNote:
+    'Кожну дату бронюємо на той самий час. Якщо одна з них не вільна, нічого не бронюється, і ви побачите яка.',
+  repeatEvery: 'Як часто',
+  repeatTimes: 'Скільки разів',
+  seriesWeeks: '{n, plural, one {Щотижня} few {Кожні # тижні} many {Кожні # тижнів} other {Кожні # тижня}}',
+  seriesTimes: '{n, plural, one {Лише цього разу} few {# рази} many {# разів} other {# разу}}',
+  seriesNotFree: 'Не всі дати вільні, тому нічого не заброньовано:',
+  seriesDateFree: '{when}: вільно',
+  seriesDateTaken: '{when}: зайнято',
+  seriesOthers:
+    '{n, plural, one {Також заброньовано, на тих самих умовах:} few {Також заброньовано ще # дати на тих самих умовах:} many {Також заброньовано ще # дат на тих самих умовах:} other {Також заброньовано ще # дати на тих самих умовах:}}',
 } satisfies Catalog;

@@ -5,7 +5,13 @@ import { FormKey } from '../../platform/pages/form-key.js';
 import { formatDateTime } from '../../platform/time/format.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { BOOKING_FORM_FIELDS } from '../../workspaces/workspace-settings.rules.js';
-import type { ContactDetails, DetailErrors, PagePayment } from '../booking-page.service.js';
+import {
+  type ContactDetails,
+  type DetailErrors,
+  PAGE_SERIES_MAX_TIMES,
+  PAGE_SERIES_WEEKS,
+  type PagePayment,
+} from '../booking-page.service.js';
 import type { LocationContact } from '../location-contact.js';
 import { renderPage } from './layout.js';
 import { type PageContext, pageHref, STATE_KEYS } from './state.js';
@@ -268,6 +274,16 @@ export interface ConfirmPageData {
   payment?: PagePayment | undefined;
   /** The workspace currency, for the amount due. */
   currency?: string | undefined;
+  /**
+   * A service bookable in series (docs/series.md): the "Repeat" choice, what was chosen, and after
+   * a refusal each date's verdict (nothing was booked).
+   */
+  series?:
+    | {
+        chosen?: { weeks: number; times: number } | undefined;
+        results?: { start: number; free: boolean }[] | undefined;
+      }
+    | undefined;
 }
 
 /** The policy before the customer confirms: what is due now, and the cancellation terms. */
@@ -321,6 +337,17 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
           <p class="notice" role="alert">
             {data.notice}
           </p>
+        )}
+        {data.series?.results && (
+          <div class="notice" role="alert">
+            <p>{t.seriesNotFree}</p>
+            <ul>
+              {data.series.results.map((result) => {
+                const when = formatDateTime(result.start, ctx.zone, ctx.locale);
+                return <li>{result.free ? t.seriesDateFree(when) : t.seriesDateTaken(when)}</li>;
+              })}
+            </ul>
+          </div>
         )}
         <SummaryList ctx={ctx} summary={data.summary} />
         <dl class="summary">
@@ -390,6 +417,28 @@ export function confirmPage(ctx: PageContext, data: ConfirmPageData): string {
               <input type="hidden" name="text_consent_shown" value="1" />
               <input type="hidden" name="text_consent" value={data.values.text_consent ? 'yes' : 'no'} />
             </>
+          )}
+          {data.series && (
+            <fieldset class="repeat">
+              <legend>{t.repeatLegend}</legend>
+              <p class="hint">{t.seriesNote}</p>
+              <label for="repeat_weeks">{t.repeatEvery}</label>
+              <select id="repeat_weeks" name="repeat_weeks">
+                {PAGE_SERIES_WEEKS.map((n) => (
+                  <option value={String(n)} selected={n === (data.series?.chosen?.weeks ?? 1)}>
+                    {t.seriesWeeks(n)}
+                  </option>
+                ))}
+              </select>
+              <label for="repeat_times">{t.repeatTimes}</label>
+              <select id="repeat_times" name="repeat_times">
+                {Array.from({ length: PAGE_SERIES_MAX_TIMES }, (_, i) => i + 1).map((n) => (
+                  <option value={String(n)} selected={n === (data.series?.chosen?.times ?? 1)}>
+                    {t.seriesTimes(n)}
+                  </option>
+                ))}
+              </select>
+            </fieldset>
           )}
           <input type="hidden" name="altcha" value="" />
           <Honeypot />

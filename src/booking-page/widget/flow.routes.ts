@@ -6,12 +6,14 @@ import { ProviderUnavailable } from '../../payments/providers/payment-provider.j
 import { FORM_KEY_FIELD, newFormKey, redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { addDays, todayIn } from '../../platform/time/zone.js';
+import { SeriesConflict } from '../../series/series.service.js';
 import { EvaluationCache } from '../../slots/evaluation-cache.js';
 import { minuteBucket } from '../../slots/slots-cache.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import {
   bookFromPage,
   bookRefusal,
+  bookSeriesFromPage,
   type ContactDetails,
   checkDetails,
   type DetailErrors,
@@ -19,6 +21,8 @@ import {
   nearestFreeSlots,
   type PageBooking,
   pagePayment,
+  pageRepeatOf,
+  pageSeriesOffered,
   pageSlots,
   readDetails,
   textConsentAsked,
@@ -102,6 +106,8 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
       challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
       payment,
       currency: workspace.currency,
+      // A service the business marked bookable in series: "Repeat every … weeks, N times".
+      series: pageSeriesOffered(resolved.selection.service, payment) ? {} : undefined,
     });
   });
 
@@ -127,6 +133,14 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
       }
       const { selection, start } = resolved;
       const context = await widgetContextOf(request);
+      const repeat = selection.service.series_bookable
+        ? pageSeriesOffered(
+            selection.service,
+            await pagePayment(deps.db, deps.config, workspace, selection.service),
+          )
+          ? pageRepeatOf(body)
+          : undefined
+        : undefined;
       try {
         // The form's key (carried from the details step): a double submit is one booking, and
         // every answer leads to it. The anti-spam checks run under the key, so a repeat of a
@@ -139,12 +153,23 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           } else if (!(await acceptSolution(workspace, altcha))) {
             throw new SpamRefused();
           }
-          const { bookingId, checkoutUrl } = await bookFromPage(
-            { ...context, db: uow.db, uow },
-            deps.config,
-            { ...booking, service: selection.service, language: ctx.lang, ref: ctx.state.ref },
-            checked.phone!,
-          );
+          const pageInput = {
+            ...booking,
+            service: selection.service,
+            language: ctx.lang,
+            ref: ctx.state.ref,
+          };
+          const { bookingId, checkoutUrl } = repeat
+            ? {
+                ...(await bookSeriesFromPage(
+                  { ...context, db: uow.db, uow },
+                  pageInput,
+                  checked.phone!,
+                  repeat,
+                )),
+                checkoutUrl: undefined,
+              }
+            : await bookFromPage({ ...context, db: uow.db, uow }, deps.config, pageInput, checked.phone!);
           // Money due: on to the provider's hosted page, which sends the customer back to the
           // manage page. Stored under the form's key, so a repeat submit lands on the same checkout.
           if (checkoutUrl) return checkoutUrl;
@@ -158,6 +183,21 @@ export async function flowRoutes(app: FastifyInstance, deps: AppDeps, limits: Fl
           return reply
             .status(422)
             .send(details_(ctx, workspace, resolved, details, {}, formKey, ctx.t.spamCheck));
+        }
+        if (error instanceof SeriesConflict) {
+          // Nothing of the series was booked: the same step again, with each date's verdict.
+          return reply.status(409).send(
+            confirmPage(ctx, {
+              summary: summaryOf(ctx, workspace, selection, start),
+              values: { ...details, customer_phone: checked.phone! },
+              formKey,
+              challengeUrl: pageHref(workspace.slug, {}, {}, '/altcha'),
+              series: {
+                chosen: repeat,
+                results: error.results.map((r) => ({ start: r.start, free: r.result !== 'conflict' })),
+              },
+            }),
+          );
         }
         if (error instanceof ProviderUnavailable) {
           // Nothing was booked (the hold was released) and the key was not used: the same form

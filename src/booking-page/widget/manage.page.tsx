@@ -16,6 +16,8 @@ export interface ManagePageData {
   refusal: ChangeRefusal | undefined;
   /** Just booked: this is the confirmation page. */
   booked: boolean;
+  /** Just booked as a series (docs/series.md): the starts of its other bookings. */
+  seriesStarts?: number[] | undefined;
   notice?: { text: string; ok: boolean } | undefined;
   /** Show the "really cancel?" form. */
   confirmCancel: boolean;
@@ -89,6 +91,16 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
           </p>
         )}
         <SummaryList ctx={ctx} summary={data.summary} />
+        {data.booked && data.seriesStarts && data.seriesStarts.length > 0 && (
+          <div class="series-dates">
+            <p>{t.seriesOthers(data.seriesStarts.length)}</p>
+            <ul>
+              {data.seriesStarts.map((start) => (
+                <li>{formatDateTime(start, ctx.zone, ctx.locale)}</li>
+              ))}
+            </ul>
+          </div>
+        )}
         <p>{t.manageIntro}</p>
         <p class="manage-link">
           {t.manageLink}:{' '}

@@ -19,6 +19,7 @@ import {
   changeDeadline,
   changeRefusal,
   pageBooking,
+  pageSeriesStarts,
   pageServices,
   pageStaffers,
   rescheduleByCustomer,
@@ -84,6 +85,7 @@ export async function manageRoutes(app: FastifyInstance, deps: AppDeps): Promise
         deadline: changeDeadline(workspace, booking),
         refusal: changeRefusal(workspace, booking, deps.clock.now()),
         booked: query.booked === '1',
+        seriesStarts: query.booked === '1' ? await pageSeriesStarts(deps.db, workspace, booking) : undefined,
         notice: options.notice ?? (done ? { text: done, ok: true } : undefined),
         confirmCancel: options.confirmCancel ?? false,
         cancelMoney: {

@@ -10,6 +10,7 @@ import {
 } from '../../panel-kit/forms.js';
 import type { PanelText } from '../../panel-kit/i18n.js';
 import type { BookingForm as BookingFormModes } from '../../platform/db/schema.js';
+import { weekdayName } from '../../platform/time/format.js';
 import { BOOKINGS, type Choice } from './booking.page.js';
 
 export const NEW_BOOKING = `${BOOKINGS}/new`;
@@ -33,6 +34,22 @@ export const CREATE_FIELDS = [
   'booking_comment',
   'booking_callback',
 ] as const;
+
+/**
+ * The Repeat fieldset (docs/series.md): off unless `repeat` is `yes`; then the create is POST
+ * /series' with `recurrence` built from these.
+ */
+export const REPEAT_FIELDS = [
+  'repeat',
+  'repeat_frequency',
+  'repeat_interval',
+  'repeat_weekdays',
+  'repeat_count',
+  'repeat_until',
+  'repeat_mode',
+] as const;
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** What the calendar links with: where and when, not who. */
 export const WHERE_AND_WHEN = [
@@ -62,6 +79,8 @@ export interface NewBookingProps {
   matches: CustomerMatch[] | undefined;
   /** A refusal of the create (409): its reason and the nearest free times, each one click. */
   problem?: { message: string; times: Choice[]; override?: boolean } | undefined;
+  /** A series refused whole (all or nothing): each date's verdict, and free times near a refused one. */
+  seriesProblem?: { when: string; free: boolean; nearest: string[] }[] | undefined;
   text: PanelText;
 }
 
@@ -86,6 +105,7 @@ export function NewBookingPage(props: NewBookingProps) {
       </p>
       <h1>{t('new.title')}</h1>
       {props.problem && <Conflict {...props} problem={props.problem} />}
+      {props.seriesProblem && <SeriesConflictBox results={props.seriesProblem} text={props.text} />}
 
       <section class="card" aria-labelledby="find-customer">
         <h2 id="find-customer">{t('new.findCustomer')}</h2>
@@ -179,6 +199,7 @@ export function NewBookingPage(props: NewBookingProps) {
               </p>
             )}
           </div>
+          <RepeatFieldset form={form} text={props.text} />
           <h3>{t('booking.customer')}</h3>
           <TextField
             form={form}
@@ -232,6 +253,95 @@ export function NewBookingPage(props: NewBookingProps) {
   );
 }
 
+/** "Repeat": off by default; each date of the rule is a booking of its own, at the same wall time. */
+function RepeatFieldset({ form, text }: { form: FormState; text: PanelText }) {
+  const { t } = text;
+  const on = form.values.repeat === 'yes';
+  return (
+    <fieldset class="field repeat" aria-describedby="f-repeat-hint">
+      <legend>{t('new.repeat')}</legend>
+      <span class="hint" id="f-repeat-hint">
+        {t('new.repeatHint')}
+      </span>
+      <label>
+        <input type="checkbox" name="repeat" value="yes" checked={on} id="f-repeat" />
+        {t('new.repeatOn')}
+      </label>
+      <div class="row fields">
+        <SelectField
+          form={form}
+          name="repeat_frequency"
+          label={t('new.repeatFrequency')}
+          options={[
+            { value: 'weekly', label: t('new.repeatWeekly') },
+            { value: 'daily', label: t('new.repeatDaily') },
+            { value: 'monthly', label: t('new.repeatMonthly') },
+          ]}
+        />
+        <TextField
+          form={form}
+          name="repeat_interval"
+          label={t('new.repeatInterval')}
+          type="number"
+          min="1"
+          max="52"
+        />
+      </div>
+      <CheckboxesField
+        form={form}
+        name="repeat_weekdays"
+        legend={t('new.repeatWeekdays')}
+        options={WEEKDAYS.map((day) => ({ value: day, label: weekdayName(day, text.locale, 'short') }))}
+      />
+      <div class="row fields">
+        <TextField
+          form={form}
+          name="repeat_count"
+          label={t('new.repeatCount')}
+          type="number"
+          min="1"
+          max="52"
+        />
+        <TextField form={form} name="repeat_until" label={t('new.repeatUntil')} type="date" />
+      </div>
+      <SelectField
+        form={form}
+        name="repeat_mode"
+        label={t('new.repeatMode')}
+        options={[
+          { value: 'all_or_nothing', label: t('new.repeatAllOrNothing') },
+          { value: 'book_free', label: t('new.repeatBookFree') },
+        ]}
+      />
+    </fieldset>
+  );
+}
+
+function SeriesConflictBox(props: {
+  results: { when: string; free: boolean; nearest: string[] }[];
+  text: PanelText;
+}) {
+  const { t } = props.text;
+  return (
+    <div class="errors-summary conflict" role="alert" tabIndex={-1}>
+      <h2>{t('new.seriesConflict')}</h2>
+      <ul>
+        {props.results.map((result) => (
+          <li>
+            {result.free
+              ? t('new.seriesDateFree', { when: result.when })
+              : t('new.seriesDateTaken', { when: result.when })}
+            {!result.free &&
+              (result.nearest.length > 0
+                ? ` ${t('new.seriesNearest', { times: result.nearest.join(', ') })}`
+                : '')}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The form's values as hidden inputs (a search or a one-click time carries the rest along). */
 function HiddenFields(props: { form: FormState; names: readonly string[]; except?: string }) {
   return (
@@ -256,7 +366,7 @@ function Conflict(
       <h2>{props.problem.message}</h2>
       {props.problem.override && (
         <PostForm action={BOOKINGS} csrf={props.csrf} label={t('booking.bookAnyway')}>
-          <HiddenFields form={props.form} names={CREATE_FIELDS} />
+          <HiddenFields form={props.form} names={[...CREATE_FIELDS, ...REPEAT_FIELDS]} />
           <input type="hidden" name="override_busy" value="yes" />
           <button type="submit" class="danger">
             {t('booking.bookAnyway')}
@@ -276,7 +386,11 @@ function Conflict(
                 class="inline"
                 label={t('new.bookAt', { time: time.label })}
               >
-                <HiddenFields form={props.form} names={CREATE_FIELDS} except="reserved_on" />
+                <HiddenFields
+                  form={props.form}
+                  names={[...CREATE_FIELDS, ...REPEAT_FIELDS]}
+                  except="reserved_on"
+                />
                 <input type="hidden" name="reserved_on" value={time.value} />
                 <button type="submit" class="secondary">
                   {time.label}

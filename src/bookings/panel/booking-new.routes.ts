@@ -16,7 +16,11 @@ import { panelTextOf } from '../../panel-kit/i18n.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
+import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { todayIn, toUtcIso } from '../../platform/time/zone.js';
+import { checkRecurrence, type RecurrenceInput } from '../../series/series.rules.js';
+import { RecurrenceBody } from '../../series/series.schemas.js';
+import { createSeries, SeriesConflict } from '../../series/series.service.js';
 import { listLocationServicesPage } from '../../services/services.service.js';
 import type { Slot } from '../../slots/engine/types.js';
 import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
@@ -30,9 +34,10 @@ import {
   type CustomerMatch,
   NEW_BOOKING,
   NewBookingPage,
+  REPEAT_FIELDS,
   WHERE_AND_WHEN,
 } from './booking-new.page.js';
-import { isDate, slotChoices, wallTimeInstant } from './booking-times.js';
+import { isDate, slotChoices, wallDate, wallTime, wallTimeInstant } from './booking-times.js';
 import { conflictMessage, withNotice } from './bookings.routes.js';
 
 const access = { config: { panelAccess: 'bookings' as const } };
@@ -48,7 +53,41 @@ function valuesOf(source: unknown): Values {
   }
   // The booking's note is kept as typed (trimmed by the service).
   values.booking_comment = str(source, 'booking_comment');
+  for (const name of REPEAT_FIELDS) {
+    values[name] = name === 'repeat_weekdays' ? list(source, name) : str(source, name).trim();
+  }
+  // Repeat is off until ticked; its fields start at "weekly, every 1, 4 times, all or nothing".
+  values.repeat_frequency ||= 'weekly';
+  values.repeat_interval ||= '1';
+  if (values.repeat_until === '') values.repeat_count ||= '4';
+  values.repeat_mode ||= 'all_or_nothing';
   return values;
+}
+
+/** The `recurrence` of POST /series from the Repeat fieldset; its errors named by the form's fields. */
+function recurrenceOf(values: Values): { recurrence: RecurrenceInput; errors: FieldErrors } {
+  const number = (name: string) => {
+    const value = text(values, name);
+    return /^\d+$/.test(value) ? Number(value) : (value as unknown as number);
+  };
+  const until = text(values, 'repeat_until');
+  const frequency = text(values, 'repeat_frequency') as RecurrenceInput['frequency'];
+  const recurrence: RecurrenceInput = {
+    frequency,
+    interval: number('repeat_interval'),
+    ...(frequency === 'weekly'
+      ? { weekdays: texts(values, 'repeat_weekdays') as RecurrenceInput['weekdays'] }
+      : {}),
+    ...(until !== '' ? { until } : { count: number('repeat_count') }),
+    mode: text(values, 'repeat_mode') as RecurrenceInput['mode'],
+  };
+  const found = { ...checkRecurrence(recurrence).errors, ...schemaErrorsOf(RecurrenceBody, recurrence) };
+  const errors: FieldErrors = {};
+  for (const [field, messages] of Object.entries(found)) {
+    const name = field.replace(/^recurrence\./, '').split('.')[0]!;
+    errors[`repeat_${name}`] ??= messages;
+  }
+  return { recurrence, errors };
 }
 
 const text = (values: Values, name: string) => {
@@ -89,6 +128,7 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       status?: number;
       errors?: FieldErrors;
       problem?: { message: string; asked: number; override?: boolean } | undefined;
+      seriesProblem?: SeriesConflict | undefined;
       customerQuery?: string;
     } = {},
   ) {
@@ -183,6 +223,15 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
         customerQuery,
         matches,
         problem,
+        seriesProblem: extra.seriesProblem?.results.map((result) => {
+          const locale = i18n.lang === 'en' ? undefined : i18n.locale;
+          const tz = extra.seriesProblem!.timezone;
+          return {
+            when: `${wallDate(result.start, tz, locale)}, ${wallTime(result.start, tz)}`,
+            free: result.result !== 'conflict',
+            nearest: result.nearest.map((at) => wallTime(at, tz)),
+          };
+        }),
         text: i18n,
       }),
     });
@@ -244,6 +293,8 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
     for (const key of Object.keys(body) as (keyof CreateBookingInput)[])
       if (body[key] === undefined) delete body[key];
     const context = await panelContextOf(request);
+    const repeat = text(values, 'repeat') === 'yes' ? recurrenceOf(values) : undefined;
+    if (repeat) Object.assign(ownErrors, repeat.errors);
     try {
       // POST /bookings' input path, and what this form's own inputs (a date and a wall time)
       // say first: they name what the person typed.
@@ -258,6 +309,12 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       // The form's key: a double click makes one booking and both answers lead to it.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
         const ctx = { ...context, db: uow.db, uow };
+        if (repeat) {
+          // A series (docs/series.md): every date through the same create, in this one unit of work.
+          const outcome = await createSeries(ctx, { ...body, recurrence: repeat.recurrence });
+          const first = outcome.results.find((result) => result.bookingId !== null)!;
+          return withNotice(bookingPath(first.bookingId!), 'series-created');
+        }
         // "Book anyway", after the warning that only the staffer's own calendar blocks the time.
         const override = str(request.body, 'override_busy') === 'yes';
         const booking = await createBooking(override ? overridingOutsideBusy(ctx) : ctx, body);
@@ -270,6 +327,9 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
           status: 422,
           errors: formErrorsOf(error, panelTextOf(request).t),
         });
+      }
+      if (error instanceof SeriesConflict) {
+        return showForm(reply, workspace, values, { status: 409, seriesProblem: error });
       }
       if (error instanceof SlotBlockedOutside) {
         return showForm(reply, workspace, values, {

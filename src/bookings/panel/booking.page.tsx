@@ -12,6 +12,7 @@ import type { PanelKey, PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import type { BookingJson } from '../bookings.presenter.js';
 import { CANCEL_REASONS } from '../bookings.schemas.js';
+import { SeriesCard, type SeriesCardProps } from './booking-series.view.js';
 
 export const BOOKINGS = `${PANEL_PREFIX}/bookings`;
 export const bookingPath = (id: string) => `${BOOKINGS}/${id}`;
@@ -29,7 +30,9 @@ export type BookingForm =
   | 'no-show'
   | 'refund'
   | 'calendar-apply'
-  | 'calendar-ignore';
+  | 'calendar-ignore'
+  | 'series-move'
+  | 'series-cancel';
 
 export interface Choice {
   value: string;
@@ -95,6 +98,8 @@ export interface BookingPageProps {
    * `when` is the event's new time in the location's zone (moved), `name` whose calendar it is.
    */
   outsideChange?: { kind: 'moved' | 'deleted'; when: string; name: string } | undefined;
+  /** An occurrence of a series (docs/series.md): the series card's rule and occurrences. */
+  series?: Pick<SeriesCardProps, 'rule' | 'occurrences' | 'open'> | undefined;
   text: PanelText;
 }
 
@@ -112,6 +117,9 @@ const NOTICES: Record<string, PanelKey> = {
   refund_refused: 'booking.refundRefused',
   no_show: 'booking.noShowDone',
   'calendar-ignored': 'booking.calendarIgnored',
+  'series-created': 'booking.seriesCreated',
+  'series-moved': 'booking.seriesMoved',
+  'series-canceled': 'booking.seriesCanceled',
 };
 
 /** A cancel reason as people read it (the API's value in the reader's language). */
@@ -228,6 +236,18 @@ export function BookingPage(props: BookingPageProps) {
           <dd>{booking.source}</dd>
         </dl>
       </section>
+
+      {props.series && (
+        <SeriesCard
+          {...props.series}
+          path={path}
+          csrf={props.csrf}
+          zone={props.zone}
+          cancelForm={state('series-cancel', { scope: 'this' })}
+          moveForm={state('series-move', { scope: 'following', time: props.localTime })}
+          text={text}
+        />
+      )}
 
       {final ? (
         <p class="muted">{t(booking.is_canceled ? 'booking.finalCanceled' : 'booking.finalCompleted')}</p>

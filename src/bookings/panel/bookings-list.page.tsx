@@ -163,6 +163,7 @@ export function BookingsListPage(props: {
                   <td data-label={t('booking.when')}>
                     <a href={`${BOOKINGS}/${booking.id}`}>{when.text}</a>{' '}
                     <span class="muted">{when.zone}</span>
+                    {booking.series_id && <div class="muted">{t('list.series')}</div>}
                   </td>
                   <td data-label={t('booking.customer')}>
                     <a href={`${PANEL_PREFIX}/customers/${booking.customer_id}`}>{customerName(booking)}</a>

@@ -27,6 +27,8 @@ import { schemaErrorsOf } from '../../platform/http/validator.js';
 import { formatMoney } from '../../platform/money.js';
 import { localDateOf, toUtcIso } from '../../platform/time/zone.js';
 import { listLocationResources } from '../../resources/resources.service.js';
+import { SeriesCancelBody, SeriesChangeBody } from '../../series/series.schemas.js';
+import { cancelSeries, changeSeries, readSeries, SeriesConflict } from '../../series/series.service.js';
 import { listLocationServicesPage } from '../../services/services.service.js';
 import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import { listStatuses } from '../../statuses/statuses.service.js';
@@ -150,6 +152,9 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       role && can(role, 'settings') ? await refundableOf(deps.db, workspace.id, bookingId) : 0;
     const final = booking.is_canceled || booking.is_completed;
     const noShow = final ? undefined : await noShowOf(workspace, view, start, text.locale);
+    const series = view.series_id
+      ? await seriesCardOf(workspace.id, view.series_id, view.id, text)
+      : undefined;
     return reply.page({
       title: text.t('booking.title', {
         services: booking.ordered_services.map((line) => line.name).join(' + '),
@@ -214,9 +219,42 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
             }
           : {}),
         noShow,
+        series,
         text,
       }),
     });
+  }
+
+  /** The series card of an occurrence's page: the rule in words, every occurrence with its state. */
+  async function seriesCardOf(workspaceId: string, seriesId: string, bookingId: string, text: PanelText) {
+    const series = await readSeries(deps.db, workspaceId, seriesId);
+    const zone = series.timezone;
+    const locale = text.lang === 'en' ? undefined : text.locale;
+    const { frequency, interval, time } = series.recurrence;
+    const rule = text.t(
+      frequency === 'daily'
+        ? 'series.ruleDaily'
+        : frequency === 'weekly'
+          ? 'series.ruleWeekly'
+          : 'series.ruleMonthly',
+      { count: interval, time },
+    );
+    const current = series.occurrences.find((o) => o.booking_uuid === bookingId);
+    return {
+      rule,
+      // The series' changes start at this booking: offered while it is open, as its own forms are.
+      open: current !== undefined && !current.is_canceled && !current.is_completed,
+      occurrences: series.occurrences.map((o) => {
+        const at = Date.parse(o.start_time);
+        return {
+          href: bookingPath(o.booking_uuid),
+          when: `${wallDate(at, zone, locale)}, ${wallTime(at, zone)}`,
+          status: o.status.name,
+          current: o.booking_uuid === bookingId,
+          canceled: o.is_canceled,
+        };
+      }),
+    };
   }
 
   /**
@@ -297,6 +335,21 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           return showBooking(request, reply, workspace, bookingId, {
             status: 422,
             active: { form, state: { values, errors: formErrorsOf(error, panelTextOf(request).t) } },
+            returnTo,
+          });
+        }
+        if (error instanceof SeriesConflict) {
+          const text = panelTextOf(request);
+          const refused = error.results
+            .filter((r) => r.result === 'conflict')
+            .map(
+              (r) =>
+                `${wallDate(r.start, error.timezone, text.lang === 'en' ? undefined : text.locale)}, ${wallTime(r.start, error.timezone)}`,
+            );
+          return showBooking(request, reply, workspace, bookingId, {
+            status: 409,
+            active: { form: action, state: { values, errors: {} } },
+            problem: { message: text.t('series.conflict', { dates: refused.join('; ') }) },
             returnTo,
           });
         }
@@ -552,6 +605,40 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           (body.cancel_reason ?? undefined) as Parameters<typeof cancelBooking>[2],
         );
         return withNotice(bookingPath(view.id), 'canceled');
+      },
+    };
+  });
+
+  // A series' changes from one of its bookings (docs/series.md): this, this and the following, all.
+  const scopeOf = (request: FastifyRequest) => str(request.body, 'scope').trim();
+  const seriesOf = (view: BookingView) => {
+    if (!view.series_id) throw new AppError(404, 'not_found', 'Series not found.');
+    return view.series_id;
+  };
+  changeRoute('series-cancel', ({ request, view }) => {
+    const values = { scope: scopeOf(request) };
+    return {
+      values,
+      work: async (ctx) => {
+        const body = { scope: values.scope, booking_uuid: view.id };
+        throwIfInvalid(schemaErrorsOf(SeriesCancelBody, body), {});
+        await cancelSeries(ctx, seriesOf(view), body as Parameters<typeof cancelSeries>[2]);
+        return withNotice(bookingPath(view.id), 'series-canceled');
+      },
+    };
+  });
+
+  changeRoute('series-move', ({ request, view }) => {
+    const values = { scope: scopeOf(request), time: str(request.body, 'time').trim() };
+    return {
+      values,
+      work: async (ctx) => {
+        const body = { scope: values.scope, booking_uuid: view.id, time: values.time };
+        throwIfInvalid(schemaErrorsOf(SeriesChangeBody, body), {
+          ...(values.time === '' ? { time: ['Enter a time as HH:MM, such as 14:30.'] } : {}),
+        });
+        await changeSeries(ctx, seriesOf(view), body as Parameters<typeof changeSeries>[2]);
+        return withNotice(bookingPath(view.id), 'series-moved');
       },
     };
   });

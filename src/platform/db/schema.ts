@@ -135,6 +135,8 @@ export interface ServicesTable {
   payment_policy: Json<Record<string, unknown>>;
   /** migrations/0035_resources.sql; read through src/resources/resource-needs.rules.ts ('[]' = none). */
   resource_requirements: ColumnType<ResourceRequirementJson[], string | undefined, string>;
+  /** migrations/0038_booking_series.sql: offered in series on the booking page. */
+  series_bookable: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
@@ -315,8 +317,32 @@ export interface BookingsTable {
   payment_state: BookingPaymentState | null;
   payment_hold_until: TimestampNullable;
   created_by_key_id: string | null;
+  /** migrations/0038_booking_series.sql: the series this booking is an occurrence of. */
+  series_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** migrations/0038_booking_series.sql: a recurring booking's rule (docs/series.md). */
+export interface BookingSeriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  location_id: string;
+  customer_id: string;
+  frequency: 'daily' | 'weekly' | 'monthly';
+  interval_count: number;
+  /** Comma-separated weekday names ('mon,wed'); '' = the first date's weekday (weekly). */
+  weekdays: Generated<string>;
+  first_date: string;
+  wall_minute: number;
+  until_date: string | null;
+  occurrence_count: number | null;
+  mode: 'all_or_nothing' | 'book_free';
+  event_sequence: Generated<number>;
+  created_by_key_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  canceled_at: TimestampNullable;
 }
 
 export interface BookingServicesTable {
@@ -823,6 +849,7 @@ export interface DB {
   customers: CustomersTable;
   occupancies: OccupanciesTable;
   bookings: BookingsTable;
+  booking_series: BookingSeriesTable;
   booking_services: BookingServicesTable;
   payments: PaymentsTable;
   payment_events: PaymentEventsTable;

@@ -203,6 +203,13 @@ export function ServiceFormPage(props: {
             hint={t('services.resourcesHint')}
             autocomplete="off"
           />
+          <CheckboxesField
+            form={form}
+            name="series_bookable"
+            legend={t('services.series')}
+            hint={t('services.seriesHint')}
+            options={[{ value: 'yes', label: t('services.seriesBookable') }]}
+          />
           {props.locations.length > 0 ? (
             <CheckboxesField
               form={form}

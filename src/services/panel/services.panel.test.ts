@@ -226,4 +226,22 @@ describe('Setup → Services in other languages', () => {
     expect(list.body).toContain('<h1>الخدمات</h1>');
     expect(list.body).toContain('إضافة خدمة');
   });
+
+  it('marks a service bookable in series on the booking page, off unless ticked', async () => {
+    const created = await admin.post(PAGE, form({ name: 'Weekly lesson' }));
+    expect(created.statusCode, created.body).toBe(303);
+    const service = await serviceNamed('Weekly lesson');
+    expect('series_bookable' in (await t.call('GET', `/services/${service!.uuid}`)).json().data).toBe(false);
+    const edit = await admin.get(`${PAGE}/${service!.uuid}`);
+    expect(edit.body).toContain('Bookable in series on the booking page');
+    expect(edit.body).toMatch(/name="series_bookable" value="yes"\s*\/?>/);
+    const saved = await admin.post(
+      `${PAGE}/${service!.uuid}`,
+      form({ name: 'Weekly lesson', series_bookable: 'yes' }),
+    );
+    expect(saved.statusCode, saved.body).toBe(303);
+    expect((await t.call('GET', `/services/${service!.uuid}`)).json().data.series_bookable).toBe(true);
+    const shown = await admin.get(`${PAGE}/${service!.uuid}`);
+    expect(shown.body).toMatch(/name="series_bookable" value="yes" checked/);
+  });
 });

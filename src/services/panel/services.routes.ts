@@ -46,6 +46,7 @@ const TEXT_FIELDS = [
   'buffer_before_minutes',
   'buffer_after_minutes',
   'resources',
+  'series_bookable',
 ] as const;
 
 function formOf(service: ServiceRecord, currency: string): FormState['values'] {
@@ -59,6 +60,7 @@ function formOf(service: ServiceRecord, currency: string): FormState['values'] {
     buffer_before_minutes: String(service.buffer_before_minutes),
     buffer_after_minutes: String(service.buffer_after_minutes),
     resources: formatRequirements(service.resource_requirements ?? []),
+    series_bookable: service.series_bookable ? 'yes' : '',
     location_uuids: service.location_ids,
   };
 }
@@ -99,6 +101,7 @@ function bodyOf(values: FormState['values'], currency: string, t: PanelText['t']
     buffer_after_minutes: formInteger(text('buffer_after_minutes')) ?? 0,
     location_uuids: (values.location_uuids as string[] | undefined) ?? [],
     ...(needs.ok ? { resources: needs.resources } : {}),
+    series_bookable: text('series_bookable') === 'yes',
   };
   return { body, errors };
 }
