@@ -79,6 +79,11 @@ export class InvalidInput extends AppError {
   }
 }
 
+/** A parsed input's issue as a typed field issue (it carries no limit: too long reads as not valid). */
+export const fieldIssueOf = (issue: InputIssue): FieldIssue => ({
+  kind: issue === 'too_long' ? 'invalid' : issue,
+});
+
 /** One field, one message: the common case of a business-rule validation error. */
 export const invalidField = (field: string, message: string, issue?: FieldIssue) =>
   validationFailed({ [field]: [message] }, issue ? { [field]: issue } : undefined);

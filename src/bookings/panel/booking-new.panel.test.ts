@@ -199,7 +199,7 @@ describe('New booking', () => {
       await staff.get(NEW);
       const refused = await staff.post('/panel/bookings', form(day, { customer_phone: '12' }));
       expect(refused.statusCode).toBe(422);
-      expect(refused.body).toContain('id="f-customer_email-error">The customer_email field is required.');
+      expect(refused.body).toContain('id="f-customer_email-error">This field is required.');
       expect(refused.body).toContain('id="f-customer_phone-error"');
       expect(refused.body).toContain('name="customer_last_name" type="text" value="Hopper"');
       expect(refused.body).toContain('Email (required)');

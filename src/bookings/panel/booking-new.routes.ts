@@ -4,6 +4,8 @@ import { searchCustomersPage } from '../../customers/customers.service.js';
 import {
   AppError,
   type FieldErrors,
+  type FieldIssue,
+  fieldIssueOf,
   InvalidInput,
   SlotBlockedOutside,
   SlotUnavailable,
@@ -299,13 +301,18 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       // POST /bookings' input path, and what this form's own inputs (a date and a wall time)
       // say first: they name what the person typed.
       const errors: FieldErrors = { ...ownErrors };
+      const issues: Record<string, FieldIssue> = {};
       try {
         parseCreateBooking(workspace, body);
       } catch (error) {
         if (!(error instanceof InvalidInput)) throw error;
-        for (const [field, messages] of Object.entries(error.errors ?? {})) errors[field] ??= messages;
+        for (const [field, messages] of Object.entries(error.errors ?? {})) {
+          if (errors[field]) continue;
+          errors[field] = messages;
+          if (error.issues[field]) issues[field] = fieldIssueOf(error.issues[field]);
+        }
       }
-      if (Object.keys(errors).length > 0) throw validationFailed(errors);
+      if (Object.keys(errors).length > 0) throw validationFailed(errors, issues);
       // The form's key: a double click makes one booking and both answers lead to it.
       return await redirectOnce(request, reply, deps.uow, workspace.id, async (uow) => {
         const ctx = { ...context, db: uow.db, uow };

@@ -7,6 +7,8 @@ import {
 import {
   AppError,
   type FieldErrors,
+  type FieldIssue,
+  fieldIssueOf,
   InvalidInput,
   SlotBlockedOutside,
   SlotUnavailable,
@@ -348,7 +350,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
             );
           return showBooking(request, reply, workspace, bookingId, {
             status: 409,
-            active: { form: action, state: { values, errors: {} } },
+            active: { form, state: { values, errors: {} } },
             problem: { message: text.t('series.conflict', { dates: refused.join('; ') }) },
             returnTo,
           });
@@ -420,13 +422,18 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         // PUT /reschedule's input path, after what this form's own inputs (a date and a wall
         // time) say: they name what the person typed.
         const errors: FieldErrors = { ...at.errors };
+        const issues: Record<string, FieldIssue> = {};
         try {
           parseReschedule(body);
         } catch (error) {
           if (!(error instanceof InvalidInput)) throw error;
-          for (const [field, messages] of Object.entries(error.errors ?? {})) errors[field] ??= messages;
+          for (const [field, messages] of Object.entries(error.errors ?? {})) {
+            if (errors[field]) continue;
+            errors[field] = messages;
+            if (error.issues[field]) issues[field] = fieldIssueOf(error.issues[field]);
+          }
         }
-        if (Object.keys(errors).length > 0) throw validationFailed(errors);
+        if (Object.keys(errors).length > 0) throw validationFailed(errors, issues);
         await moveBooking(ctx, view.id, body.reserved_on, body.staffer_uuid);
         return withNotice(returnTo ?? bookingPath(view.id), 'moved');
       },
