@@ -16,6 +16,9 @@ export const EVENT_TYPES_BY_SUBJECT = {
   // Money of a booking's order (docs/payments.md): a charge or fee taken, a refund made, a
   // charge or fee that failed. Each movement is its own subject (its payment uuid).
   payment: ['payment-succeeded', 'payment-refunded', 'payment-failed'],
+  // The waitlist (docs/waitlist.md): a freed time offered to a waiting customer, the offer
+  // booked by them, or its hold ended with nobody claiming it.
+  waitlist_offer: ['waitlist-offer-created', 'waitlist-offer-claimed', 'waitlist-offer-expired'],
 } as const satisfies Record<string, readonly `${string}-${string}`[]>;
 
 /** What an event is about: the key of the body's `data` ({ booking: ... }). */

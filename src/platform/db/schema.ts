@@ -72,6 +72,8 @@ export interface WorkspacesTable {
   payment_settings: Json<Record<string, unknown>>;
   /** Sealed by src/platform/secrets.ts; null = no payment provider connected. */
   payment_credentials: string | null;
+  /** migrations/0039_waitlist.sql; read through src/waitlist/waitlist-settings.rules.ts */
+  waitlist_settings: Json<Record<string, unknown>>;
 }
 
 export interface ApiKeysTable {
@@ -800,6 +802,54 @@ export interface CalendarBookingEventsTable {
   outside_seen_at: TimestampNullable;
 }
 
+/** A wanted time of a waitlist entry, in the location's wall time (migrations/0039_waitlist.sql). */
+export interface WaitlistWindowJson {
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM, inclusive */
+  from: string;
+  /** HH:MM, exclusive; a start before it matches */
+  to: string;
+}
+
+export type WaitlistEntryState = 'waiting' | 'offered' | 'booked' | 'left';
+export type WaitlistOfferState = 'open' | 'claimed' | 'expired' | 'withdrawn';
+
+export interface WaitlistEntriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  customer_id: string;
+  location_id: string;
+  service_id: string;
+  staffer_id: string | null;
+  windows: Json<WaitlistWindowJson[]>;
+  any_time: Generated<boolean>;
+  language: string | null;
+  source: Generated<string>;
+  state: Generated<WaitlistEntryState>;
+  joined_at: Instant;
+  updated_at: Timestamp;
+  booking_id: string | null;
+}
+
+export interface WaitlistOffersTable {
+  workspace_id: string;
+  id: Generated<string>;
+  entry_id: string;
+  location_id: string;
+  service_id: string;
+  staffer_id: string | null;
+  starts_at: Instant;
+  held_until: Instant;
+  state: Generated<WaitlistOfferState>;
+  token_hash: string;
+  made_by: Generated<'freed' | 'staff'>;
+  booking_id: string | null;
+  event_sequence: Generated<number>;
+  created_at: Instant;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -850,4 +900,6 @@ export interface DB {
   calendar_booking_events: CalendarBookingEventsTable;
   resources: ResourcesTable;
   resource_occupancies: ResourceOccupanciesTable;
+  waitlist_entries: WaitlistEntriesTable;
+  waitlist_offers: WaitlistOffersTable;
 }
