@@ -24,7 +24,7 @@ import { toUtcIso } from '../platform/time/zone.js';
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import { loadOfferedServices } from '../slots/slots.repository.js';
 import type { RequestContext } from '../workspaces/request-context.js';
-import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { updateWorkspace, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { offerIdOfToken, offerToken, tokenHash } from './offer-link.js';
 import { presentOffer } from './waitlist.presenter.js';
 import {
@@ -469,4 +469,27 @@ export async function expireOffers(
     for (const time of times.values()) offered += (await offerFreedTime(tx, workspace, now, time)).length;
     return { expired: expired.length, offered };
   });
+}
+
+/** The workspace's waitlist settings, as stored (defaults where unset). */
+export function waitlistSettings(workspace: WorkspaceRow) {
+  const settings = waitlistSettingsOf(workspace.waitlist_settings);
+  return { offer_mode: settings.offerMode, hold_minutes: settings.holdMinutes };
+}
+
+/** Changes the settings given, keeping the others. */
+export async function updateWaitlistSettings(
+  ctx: WaitlistContext,
+  body: { offer_mode?: 'one' | 'all' | undefined; hold_minutes?: number | undefined },
+): Promise<{ offer_mode: 'one' | 'all'; hold_minutes: number }> {
+  const { workspace } = ctx;
+  const current = waitlistSettings(workspace);
+  const next = {
+    offer_mode: body.offer_mode ?? current.offer_mode,
+    hold_minutes: body.hold_minutes ?? current.hold_minutes,
+  };
+  const row = await ctx.uow.run(workspace.id, (tx) =>
+    updateWorkspace(tx, workspace.id, { waitlist_settings: JSON.stringify(next) }),
+  );
+  return waitlistSettings(row);
 }
