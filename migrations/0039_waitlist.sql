@@ -71,3 +71,14 @@ CREATE UNIQUE INDEX waitlist_offers_one_open ON waitlist_offers (workspace_id, e
 CREATE INDEX waitlist_offers_open_by_time ON waitlist_offers (workspace_id, service_id, starts_at)
   WHERE state = 'open';
 CREATE INDEX waitlist_offers_due ON waitlist_offers (held_until) WHERE state = 'open';
+
+-- The offer's email and text message (kind waitlist_offer): queued from its
+-- waitlist-offer-created event, once, like a booking's; booking_id is null (no booking yet).
+ALTER TABLE mail_messages DROP CONSTRAINT mail_messages_kind_check;
+ALTER TABLE mail_messages ADD CONSTRAINT mail_messages_kind_check
+  CHECK (kind IN ('confirmed', 'rescheduled', 'canceled', 'completed', 'reminder', 'staff_new',
+                  'staff_changed', 'staff_canceled', 'test', 'payment_received', 'payment_refunded',
+                  'payment_failed', 'staff_calendar_edit', 'waitlist_offer'));
+ALTER TABLE text_messages DROP CONSTRAINT text_messages_kind_check;
+ALTER TABLE text_messages ADD CONSTRAINT text_messages_kind_check
+  CHECK (kind IN ('confirmed', 'rescheduled', 'canceled', 'reminder', 'test', 'waitlist_offer'));

@@ -38,7 +38,7 @@ export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** The absolute claim link of an offer. */
-export function offerLink(linkBase: string, workspace: WorkspaceRow, offerId: string): string {
-  return `${linkBase}/book/${encodeURIComponent(workspace.slug)}/waitlist/offer/${offerToken(workspace, offerId)}`;
+/** The claim link of an offer, as a path under the public base. */
+export function offerLinkPath(workspace: WorkspaceRow, offerId: string): string {
+  return `/book/${encodeURIComponent(workspace.slug)}/waitlist/offer/${offerToken(workspace, offerId)}`;
 }

@@ -1,5 +1,6 @@
 import type { OutboxHandler } from '../outbox/handlers.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
+import { queueOfferMessages } from './offer-messages.service.js';
 import { bookingPlace, startBeforeLastReschedule } from './waitlist.repository.js';
 import { offerFreedTime } from './waitlist.service.js';
 
@@ -29,4 +30,15 @@ export const waitlistHandler: OutboxHandler = {
       await offerFreedTime(tx, workspace, now, { ...place, start });
     }
   },
+};
+
+/**
+ * An offer's email and text message, from its `waitlist-offer-created` event (offer-messages.service.ts).
+ * Like a booking's messages, a fault must not hold up the webhooks.
+ */
+export const waitlistMessageHandler: OutboxHandler = {
+  name: 'waitlist_messages',
+  types: ['waitlist-offer-created'],
+  onFault: 'skip',
+  handle: (tx, { workspaceId, events }) => queueOfferMessages(tx, workspaceId, events),
 };

@@ -385,3 +385,48 @@ export async function bookingPlace(
     start: row.start_time,
   };
 }
+
+/** What an offer's email and text say: who, what, with whom, where. */
+export async function offerDetails(db: Db, workspaceId: string, offerId: string) {
+  return db
+    .selectFrom('waitlist_offers as o')
+    .innerJoin('waitlist_entries as e', (join) =>
+      join.onRef('e.workspace_id', '=', 'o.workspace_id').onRef('e.id', '=', 'o.entry_id'),
+    )
+    .innerJoin('customers as c', (join) =>
+      join.onRef('c.workspace_id', '=', 'e.workspace_id').onRef('c.id', '=', 'e.customer_id'),
+    )
+    .innerJoin('locations as l', (join) =>
+      join.onRef('l.workspace_id', '=', 'o.workspace_id').onRef('l.id', '=', 'o.location_id'),
+    )
+    .innerJoin('services as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'o.workspace_id').onRef('s.id', '=', 'o.service_id'),
+    )
+    .leftJoin('staffers as st', (join) =>
+      join.onRef('st.workspace_id', '=', 'o.workspace_id').onRef('st.id', '=', 'o.staffer_id'),
+    )
+    .select([
+      'o.id',
+      'o.starts_at',
+      'o.held_until',
+      'o.state',
+      'e.language',
+      'c.first_name',
+      'c.last_name',
+      'c.email',
+      'c.phone',
+      'l.name as location_name',
+      'l.address_1',
+      'l.address_2',
+      'l.postal_code',
+      'l.city',
+      'l.timezone',
+      's.name as service_name',
+      's.duration_minutes',
+      'st.first_name as staffer_first_name',
+      'st.last_name as staffer_last_name',
+    ])
+    .where('o.workspace_id', '=', workspaceId)
+    .where('o.id', '=', offerId)
+    .executeTakeFirst();
+}

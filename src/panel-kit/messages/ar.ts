@@ -808,6 +808,7 @@ export default {
   'notif.kind.payment_refunded': 'استرداد',
   'notif.kind.payment_failed': 'فشل الدفع',
   'notif.kind.staff_calendar_edit': 'الموظفون: تغيير في تقويمه الخاص',
+  'notif.kind.waitlist_offer': 'قائمة الانتظار: عرض وقت',
   'notif.state.retrying': 'إعادة المحاولة',
   'notif.state.queued': 'في الطابور',
   'notif.state.sending': 'قيد الإرسال',
@@ -895,6 +896,7 @@ export default {
   'texts.kind.canceled': 'إلغاء الحجز',
   'texts.kind.reminder': 'تذكيرات قبل البدء',
   'texts.kind.test': 'رسالة تجريبية',
+  'texts.kind.waitlist_offer': 'قائمة الانتظار: عرض وقت',
   'texts.reminders': 'التذكيرات (ساعات قبل البدء)',
   'texts.remindersHint':
     'جدول الرسائل النصية الخاص بها، إلى جانب جدول البريد. التذكير المستحق خلال ساعات الهدوء في الفرع (21:00–08:00 بالتوقيت المحلي ما لم تُضبط) يُرسل عند انتهائها.',

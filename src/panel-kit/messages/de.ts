@@ -845,6 +845,7 @@ export default {
   'notif.kind.payment_refunded': 'Erstattung',
   'notif.kind.payment_failed': 'Zahlung fehlgeschlagen',
   'notif.kind.staff_calendar_edit': 'Team: im eigenen Kalender geändert',
+  'notif.kind.waitlist_offer': 'Warteliste: Zeit angeboten',
   'notif.state.retrying': 'neuer Versuch',
   'notif.state.queued': 'in der Warteschlange',
   'notif.state.sending': 'wird gesendet',
@@ -935,6 +936,7 @@ export default {
   'texts.kind.canceled': 'Buchung storniert',
   'texts.kind.reminder': 'Erinnerungen vor Beginn',
   'texts.kind.test': 'Testnachricht',
+  'texts.kind.waitlist_offer': 'Warteliste: Zeit angeboten',
   'texts.reminders': 'Erinnerungen (Stunden vor Beginn)',
   'texts.remindersHint':
     'Der eigene Zeitplan der Nachrichten, neben dem der E-Mails. Eine Erinnerung, die in die Ruhezeiten eines Standorts fällt (21:00–08:00 Ortszeit, falls nicht anders eingestellt), geht an deren Ende hinaus.',

@@ -836,6 +836,7 @@ export default {
   'notif.kind.payment_refunded': 'Refund',
   'notif.kind.payment_failed': 'Payment failed',
   'notif.kind.staff_calendar_edit': 'Staff: changed in their calendar',
+  'notif.kind.waitlist_offer': 'Waitlist: a time offered',
   'notif.state.retrying': 'retrying',
   'notif.state.queued': 'queued',
   'notif.state.sending': 'sending',
@@ -922,6 +923,7 @@ export default {
   'texts.kind.canceled': 'Booking canceled',
   'texts.kind.reminder': 'Reminders before the start',
   'texts.kind.test': 'Test message',
+  'texts.kind.waitlist_offer': 'Waitlist: a time offered',
   'texts.reminders': 'Reminders (hours before the start)',
   'texts.remindersHint':
     'The texts’ own schedule, beside the emails’. A reminder due in a location’s quiet hours (21:00–08:00 local unless set) goes when they end.',

@@ -831,6 +831,7 @@ export default {
   'notif.kind.payment_refunded': 'Reembolso',
   'notif.kind.payment_failed': 'Pago fallido',
   'notif.kind.staff_calendar_edit': 'Equipo: cambiada en su calendario',
+  'notif.kind.waitlist_offer': 'Lista de espera: hora ofrecida',
   'notif.state.retrying': 'reintentando',
   'notif.state.queued': 'en cola',
   'notif.state.sending': 'enviando',
@@ -920,6 +921,7 @@ export default {
   'texts.kind.canceled': 'Reserva cancelada',
   'texts.kind.reminder': 'Recordatorios antes del inicio',
   'texts.kind.test': 'Mensaje de prueba',
+  'texts.kind.waitlist_offer': 'Lista de espera: hora ofrecida',
   'texts.reminders': 'Recordatorios (horas antes del inicio)',
   'texts.remindersHint':
     'El calendario propio de los mensajes, junto al de los correos. Un recordatorio que cae en las horas de silencio de un centro (21:00–08:00 locales salvo ajuste) sale cuando terminan.',

@@ -843,6 +843,7 @@ export default {
   'notif.kind.payment_refunded': 'Remboursement',
   'notif.kind.payment_failed': 'Échec du paiement',
   'notif.kind.staff_calendar_edit': 'Équipe : modifiée dans son agenda',
+  'notif.kind.waitlist_offer': "Liste d'attente : créneau proposé",
   'notif.state.retrying': 'nouvel essai',
   'notif.state.queued': 'en file d’attente',
   'notif.state.sending': 'envoi en cours',
@@ -931,6 +932,7 @@ export default {
   'texts.kind.canceled': 'Réservation annulée',
   'texts.kind.reminder': 'Rappels avant le début',
   'texts.kind.test': 'Message de test',
+  'texts.kind.waitlist_offer': "Liste d'attente : créneau proposé",
   'texts.reminders': 'Rappels (heures avant le début)',
   'texts.remindersHint':
     'Le calendrier propre aux messages, à côté de celui des e-mails. Un rappel dû pendant les heures calmes d’un lieu (21:00–08:00 heure locale sauf réglage) part à leur fin.',

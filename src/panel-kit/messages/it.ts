@@ -837,6 +837,7 @@ export default {
   'notif.kind.payment_refunded': 'Rimborso',
   'notif.kind.payment_failed': 'Pagamento non riuscito',
   'notif.kind.staff_calendar_edit': 'Staff: modificata nel proprio calendario',
+  'notif.kind.waitlist_offer': 'Lista d’attesa: orario offerto',
   'notif.state.retrying': 'nuovo tentativo',
   'notif.state.queued': 'in coda',
   'notif.state.sending': 'invio in corso',
@@ -926,6 +927,7 @@ export default {
   'texts.kind.canceled': 'Prenotazione annullata',
   'texts.kind.reminder': 'Promemoria prima dell’inizio',
   'texts.kind.test': 'Messaggio di prova',
+  'texts.kind.waitlist_offer': 'Lista d’attesa: orario offerto',
   'texts.reminders': 'Promemoria (ore prima dell’inizio)',
   'texts.remindersHint':
     'La programmazione propria dei messaggi, accanto a quella delle e-mail. Un promemoria che cade nelle ore di silenzio di una sede (21:00–08:00 locali salvo impostazione) parte quando finiscono.',

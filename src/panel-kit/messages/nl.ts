@@ -830,6 +830,7 @@ export default {
   'notif.kind.payment_refunded': 'Terugbetaling',
   'notif.kind.payment_failed': 'Betaling mislukt',
   'notif.kind.staff_calendar_edit': 'Team: gewijzigd in de eigen agenda',
+  'notif.kind.waitlist_offer': 'Wachtlijst: tijd aangeboden',
   'notif.state.retrying': 'opnieuw proberen',
   'notif.state.queued': 'in de wachtrij',
   'notif.state.sending': 'wordt verzonden',
@@ -917,6 +918,7 @@ export default {
   'texts.kind.canceled': 'Boeking geannuleerd',
   'texts.kind.reminder': 'Herinneringen voor het begin',
   'texts.kind.test': 'Testbericht',
+  'texts.kind.waitlist_offer': 'Wachtlijst: tijd aangeboden',
   'texts.reminders': 'Herinneringen (uren voor het begin)',
   'texts.remindersHint':
     'Het eigen schema van de berichten, naast dat van de mails. Een herinnering die in de rusturen van een locatie valt (21:00–08:00 lokaal, tenzij ingesteld) gaat uit wanneer die eindigen.',

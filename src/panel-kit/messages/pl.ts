@@ -832,6 +832,7 @@ export default {
   'notif.kind.payment_refunded': 'Zwrot',
   'notif.kind.payment_failed': 'Płatność nieudana',
   'notif.kind.staff_calendar_edit': 'Zespół: zmieniona we własnym kalendarzu',
+  'notif.kind.waitlist_offer': 'Lista oczekujących: zaproponowany termin',
   'notif.state.retrying': 'ponawianie',
   'notif.state.queued': 'w kolejce',
   'notif.state.sending': 'wysyłanie',
@@ -922,6 +923,7 @@ export default {
   'texts.kind.canceled': 'Rezerwacja anulowana',
   'texts.kind.reminder': 'Przypomnienia przed rozpoczęciem',
   'texts.kind.test': 'Wiadomość testowa',
+  'texts.kind.waitlist_offer': 'Lista oczekujących: zaproponowany termin',
   'texts.reminders': 'Przypomnienia (godziny przed rozpoczęciem)',
   'texts.remindersHint':
     'Własny harmonogram wiadomości, obok harmonogramu e-maili. Przypomnienie przypadające w godzinach ciszy lokalizacji (21:00–08:00 czasu lokalnego, o ile nie ustawiono inaczej) wychodzi po ich zakończeniu.',

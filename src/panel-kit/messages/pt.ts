@@ -829,6 +829,7 @@ export default {
   'notif.kind.payment_refunded': 'Reembolso',
   'notif.kind.payment_failed': 'Pagamento falhado',
   'notif.kind.staff_calendar_edit': 'Equipa: alterada no próprio calendário',
+  'notif.kind.waitlist_offer': 'Lista de espera: horário oferecido',
   'notif.state.retrying': 'a tentar de novo',
   'notif.state.queued': 'em fila',
   'notif.state.sending': 'a enviar',
@@ -918,6 +919,7 @@ export default {
   'texts.kind.canceled': 'Marcação cancelada',
   'texts.kind.reminder': 'Lembretes antes do início',
   'texts.kind.test': 'Mensagem de teste',
+  'texts.kind.waitlist_offer': 'Lista de espera: horário oferecido',
   'texts.reminders': 'Lembretes (horas antes do início)',
   'texts.remindersHint':
     'O calendário próprio das mensagens, ao lado do dos e-mails. Um lembrete devido nas horas de silêncio de um local (21:00–08:00 locais, salvo definição) sai quando estas terminam.',

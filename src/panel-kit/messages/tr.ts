@@ -819,6 +819,7 @@ export default {
   'notif.kind.payment_refunded': 'İade',
   'notif.kind.payment_failed': 'Ödeme başarısız',
   'notif.kind.staff_calendar_edit': 'Personel: kendi takviminde değişti',
+  'notif.kind.waitlist_offer': 'Bekleme listesi: saat önerildi',
   'notif.state.retrying': 'yeniden deneniyor',
   'notif.state.queued': 'sırada',
   'notif.state.sending': 'gönderiliyor',
@@ -904,6 +905,7 @@ export default {
   'texts.kind.canceled': 'Randevu iptal edildi',
   'texts.kind.reminder': 'Başlangıçtan önce hatırlatmalar',
   'texts.kind.test': 'Test mesajı',
+  'texts.kind.waitlist_offer': 'Bekleme listesi: saat önerildi',
   'texts.reminders': 'Hatırlatmalar (başlangıçtan saat önce)',
   'texts.remindersHint':
     'Mesajların e-postalardan ayrı kendi zamanlaması. Bir şubenin sessiz saatlerine (ayarlanmadıysa yerel 21:00–08:00) denk gelen hatırlatma, bu saatler bitince gider.',

@@ -825,6 +825,7 @@ export default {
   'notif.kind.payment_refunded': 'Повернення коштів',
   'notif.kind.payment_failed': 'Платіж не вдався',
   'notif.kind.staff_calendar_edit': 'Персонал: змінено у власному календарі',
+  'notif.kind.waitlist_offer': 'Черга: запропоновано час',
   'notif.state.retrying': 'повторна спроба',
   'notif.state.queued': 'у черзі',
   'notif.state.sending': 'надсилається',
@@ -912,6 +913,7 @@ export default {
   'texts.kind.canceled': 'Бронювання скасовано',
   'texts.kind.reminder': 'Нагадування перед початком',
   'texts.kind.test': 'Тестове повідомлення',
+  'texts.kind.waitlist_offer': 'Черга: запропоновано час',
   'texts.reminders': 'Нагадування (годин до початку)',
   'texts.remindersHint':
     'Власний розклад повідомлень, поряд із розкладом листів. Нагадування, що припадає на тихі години локації (21:00–08:00 за місцевим часом, якщо не задано інше), піде, коли вони скінчаться.',

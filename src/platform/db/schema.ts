@@ -599,7 +599,9 @@ export type MailKind =
   | 'payment_refunded'
   | 'payment_failed'
   /** migrations/0036_calendar_readback.sql: a booking's event moved or deleted in the staffer's calendar. */
-  | 'staff_calendar_edit';
+  | 'staff_calendar_edit'
+  /** migrations/0039_waitlist.sql: a freed time offered to a waiting customer. */
+  | 'waitlist_offer';
 
 /** migrations/0011_notifications.sql: the mail outbox and log. */
 export interface MailMessagesTable {
@@ -650,7 +652,7 @@ export interface AuditEntriesTable {
   details: Json<Record<string, unknown>>;
 }
 
-export type TextKind = 'confirmed' | 'rescheduled' | 'canceled' | 'reminder' | 'test';
+export type TextKind = 'confirmed' | 'rescheduled' | 'canceled' | 'reminder' | 'test' | 'waitlist_offer';
 export type TextState =
   | 'pending'
   | 'sending'
