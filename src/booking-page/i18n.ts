@@ -39,6 +39,7 @@ const WITH_VALUES = {
   cancelLateFee: 'amount',
   cancelRefund: 'amount',
   cancelCharge: 'amount',
+  offerHeld: 'when',
 } as const satisfies Partial<Record<MessageKey, string>>;
 type WithValues = typeof WITH_VALUES;
 

@@ -423,6 +423,7 @@ export async function offerDetails(db: Db, workspaceId: string, offerId: string)
       'l.timezone',
       's.name as service_name',
       's.duration_minutes',
+      's.price',
       'st.first_name as staffer_first_name',
       'st.last_name as staffer_last_name',
     ])

@@ -40,6 +40,7 @@ import {
   listOffers,
   lockEntry,
   type OfferRow,
+  offerDetails,
   setEntryState,
   setOfferBooking,
   stafferGives,
@@ -492,4 +493,10 @@ export async function updateWaitlistSettings(
     updateWorkspace(tx, workspace.id, { waitlist_settings: JSON.stringify(next) }),
   );
   return waitlistSettings(row);
+}
+
+/** What the claim page shows: the offer with its service, staffer and place, or undefined for a bad token. */
+export async function offerForPage(ctx: { workspace: WorkspaceRow; db: Db }, token: string) {
+  const id = offerIdOfToken(ctx.workspace, token);
+  return id ? offerDetails(ctx.db, ctx.workspace.id, id) : undefined;
 }
