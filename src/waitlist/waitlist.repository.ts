@@ -431,3 +431,30 @@ export async function offerDetails(db: Db, workspaceId: string, offerId: string)
     .where('o.id', '=', offerId)
     .executeTakeFirst();
 }
+
+/** The live services and staffers of the workspace, by name (the panel's filters and names). */
+export async function namesForPanel(db: Db, workspaceId: string) {
+  const [services, staffers, locations] = await Promise.all([
+    db
+      .selectFrom('services')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', workspaceId)
+      .where('archived_at', 'is', null)
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('staffers')
+      .select(['id', 'first_name', 'last_name'])
+      .where('workspace_id', '=', workspaceId)
+      .where('archived_at', 'is', null)
+      .orderBy('first_name')
+      .orderBy('last_name')
+      .execute(),
+    db.selectFrom('locations').select(['id', 'timezone']).where('workspace_id', '=', workspaceId).execute(),
+  ]);
+  return {
+    zones: new Map(locations.map((l) => [l.id, l.timezone])),
+    services,
+    staffers: staffers.map((s) => ({ id: s.id, name: `${s.first_name} ${s.last_name}`.trim() })),
+  };
+}

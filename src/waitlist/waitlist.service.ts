@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
 import { combinedService } from '../bookings/booking-shape.rules.js';
 import type { BookingView } from '../bookings/bookings.repository.js';
 import { availabilityFor, type BookingContext, createBooking } from '../bookings/bookings.service.js';
@@ -39,6 +40,7 @@ import {
   listEntries,
   listOffers,
   lockEntry,
+  namesForPanel,
   type OfferRow,
   offerDetails,
   setEntryState,
@@ -297,11 +299,14 @@ function recordOfferEvent(
 export async function offerTimeByHand(
   ctx: WaitlistContext,
   entryId: string,
-  input: { reserved_on: string; staffer_uuid?: string | null | undefined },
+  input:
+    | { reserved_on: string; staffer_uuid?: string | null | undefined }
+    | { date: string; time: string; staffer_uuid?: string | null | undefined },
 ): Promise<OfferRow> {
   const { workspace } = ctx;
-  const start = parseInstant(input.reserved_on);
-  if (start === undefined) throw invalidField('reserved_on', 'The reserved on must be a valid date.');
+  const instant = 'reserved_on' in input ? parseInstant(input.reserved_on) : undefined;
+  if ('reserved_on' in input && instant === undefined)
+    throw invalidField('reserved_on', 'The reserved on must be a valid date.');
   return ctx.uow.run(workspace.id, async (tx) => {
     await lockWorkspace(tx, workspace.id, 'waitlist');
     const entry = await lockEntry(tx, workspace.id, entryId);
@@ -314,6 +319,8 @@ export async function offerTimeByHand(
       : new Map();
     const service = offered.get(entry.service_id);
     if (!location || !service) throw conflict('entry_closed', 'The service is no longer offered here.');
+    // The panel's form gives the location's wall time; the API an instant.
+    const start = instant ?? wallTimeAt('date' in input ? input : { date: '', time: '' }, location.timezone);
     const asked = input.staffer_uuid ?? entry.staffer_id ?? undefined;
     const availability = await availabilityFor(
       tx,
@@ -499,4 +506,31 @@ export async function updateWaitlistSettings(
 export async function offerForPage(ctx: { workspace: WorkspaceRow; db: Db }, token: string) {
   const id = offerIdOfToken(ctx.workspace, token);
   return id ? offerDetails(ctx.db, ctx.workspace.id, id) : undefined;
+}
+
+/** A date and time of the location's wall clock as an instant; 422 naming the field when not one. */
+function wallTimeAt(input: { date: string; time: string }, zone: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.date))
+    throw invalidField('date', 'The date must be a date (YYYY-MM-DD).');
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.time)) throw invalidField('time', 'The time must be HH:MM.');
+  const local = DateTime.fromISO(`${input.date}T${input.time}`, { zone });
+  if (!local.isValid) throw invalidField('date', 'The date must be a date (YYYY-MM-DD).');
+  return local.toMillis();
+}
+
+/**
+ * The panel's waitlist page: the line (filtered by service and staffer), the open offer of each
+ * person, and the names of services and staffers for the filters and the rows.
+ */
+export async function waitlistPanelView(
+  ctx: { workspace: WorkspaceRow; db: Db },
+  filter: { serviceId?: string | undefined; stafferId?: string | undefined },
+) {
+  const [entries, open, names] = await Promise.all([
+    listEntries(ctx.db, ctx.workspace.id, filter),
+    listOffers(ctx.db, ctx.workspace.id, { state: 'open' }, 1000),
+    namesForPanel(ctx.db, ctx.workspace.id),
+  ]);
+  const offerOf = new Map(open.map((offer) => [offer.entry_id, offer]));
+  return { entries, offerOf, ...names };
 }
