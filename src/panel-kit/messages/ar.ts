@@ -182,6 +182,10 @@ export default {
     'حجوزات تنتظر الدفع وتحجز وقتها: {n, plural, zero {#} one {#} two {#} few {#} many {#} other {#}}. {link}',
   'home.attention.payments':
     'عمليات تحصيل فاشلة في الأيام السبعة الماضية: {n, plural, zero {#} one {#} two {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, zero {لم تنتهِ أي عروض} one {انتهى عرض واحد} two {انتهى عرضان} few {انتهت # عروض} many {انتهى # عرضًا} other {انتهى # عرض}} من قائمة الانتظار دون حجز في الأيام السبعة الماضية: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, zero {لا أحد ينتظر} one {شخص واحد ينتظر} two {شخصان ينتظران} few {# أشخاص ينتظرون} many {# شخصًا ينتظرون} other {# شخص ينتظرون}} وقتًا في قائمة الانتظار: {link}',
   'home.attention.see': 'اعرضها',
   'home.attention.open': 'اعرض وأعد المحاولة',
   'reports.title': 'التقارير',

@@ -192,6 +192,10 @@ export default {
     '{n, plural, one {# Buchung wartet} other {# Buchungen warten}} auf Zahlung und halten ihre Zeit: {link}',
   'home.attention.payments':
     '{n, plural, one {# Abbuchung ist} other {# Abbuchungen sind}} in den letzten sieben Tagen fehlgeschlagen: {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# Angebot der Warteliste lief} other {# Angebote der Warteliste liefen}} in den letzten sieben Tagen ungebucht ab: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# Person wartet} other {# Personen warten}} auf der Warteliste auf eine Zeit: {link}',
   'home.attention.see': 'ansehen',
   'home.attention.open': 'ansehen und erneut senden',
   'reports.title': 'Berichte',

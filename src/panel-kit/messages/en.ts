@@ -193,6 +193,10 @@ export default {
     '{n, plural, one {# booking waits for payment, holding its time} other {# bookings wait for payment, holding their time}}: {link}',
   'home.attention.payments':
     '{n, plural, one {# charge} other {# charges}} failed in the last seven days: {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# waitlist offer} other {# waitlist offers}} expired with nobody claiming in the last seven days: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# person waits} other {# people wait}} on the waitlist for a time: {link}',
   'home.attention.see': 'see them',
   'home.attention.open': 'see and retry',
   'reports.title': 'Reports',

@@ -186,6 +186,10 @@ export default {
     '{n, plural, one {# reserva espera} other {# reservas esperan}} el pago y retienen su hora: {link}',
   'home.attention.payments':
     '{n, plural, one {# cobro falló} other {# cobros fallaron}} en los últimos siete días: {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# oferta de la lista de espera caducó} other {# ofertas de la lista de espera caducaron}} sin reservarse en los últimos siete días: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# persona espera} other {# personas esperan}} una hora en la lista de espera: {link}',
   'home.attention.see': 'verlas',
   'home.attention.open': 'ver y reintentar',
   'reports.title': 'Informes',

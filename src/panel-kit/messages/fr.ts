@@ -192,6 +192,10 @@ export default {
     '{n, plural, one {# réservation attend} other {# réservations attendent}} le paiement et gardent leur créneau : {link}',
   'home.attention.payments':
     '{n, plural, one {# prélèvement a échoué} other {# prélèvements ont échoué}} ces sept derniers jours : {link}',
+  'home.attention.waitlistExpired':
+    "{n, plural, one {# offre de la liste d'attente a expiré} other {# offres de la liste d'attente ont expiré}} sans réservation ces sept derniers jours : {link}",
+  'home.attention.waitlistWaiting':
+    "{n, plural, one {# personne attend} other {# personnes attendent}} un créneau sur la liste d'attente : {link}",
   'home.attention.see': 'les voir',
   'home.attention.open': 'voir et réessayer',
   'reports.title': 'Rapports',

@@ -188,6 +188,10 @@ export default {
     '{n, plural, one {# prenotazione attende} other {# prenotazioni attendono}} il pagamento e tengono il loro orario: {link}',
   'home.attention.payments':
     '{n, plural, one {# addebito non riuscito} other {# addebiti non riusciti}} negli ultimi sette giorni: {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# offerta della lista d’attesa è scaduta} other {# offerte della lista d’attesa sono scadute}} senza prenotazione negli ultimi sette giorni: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# persona aspetta} other {# persone aspettano}} un orario in lista d’attesa: {link}',
   'home.attention.see': 'vedile',
   'home.attention.open': 'vedi e riprova',
   'reports.title': 'Report',

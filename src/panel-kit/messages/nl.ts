@@ -187,6 +187,10 @@ export default {
     '{n, plural, one {# boeking wacht} other {# boekingen wachten}} op betaling en houden hun tijd vast: {link}',
   'home.attention.payments':
     '{n, plural, one {# afschrijving is} other {# afschrijvingen zijn}} mislukt in de afgelopen zeven dagen: {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# aanbod van de wachtlijst verliep} other {# aanbiedingen van de wachtlijst verliepen}} de afgelopen zeven dagen zonder boeking: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# persoon wacht} other {# personen wachten}} op de wachtlijst op een tijd: {link}',
   'home.attention.see': 'bekijken',
   'home.attention.open': 'bekijk en probeer opnieuw',
   'reports.title': 'Rapporten',

@@ -185,6 +185,10 @@ export default {
     'Rezerwacje czekające na płatność (trzymają swój termin): {n, plural, one {#} few {#} many {#} other {#}}. {link}',
   'home.attention.payments':
     'Nieudane obciążenia w ostatnich siedmiu dniach: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# oferta z listy oczekujących wygasła} few {# oferty z listy oczekujących wygasły} many {# ofert z listy oczekujących wygasło} other {# oferty z listy oczekujących wygasło}} bez rezerwacji w ostatnich siedmiu dniach: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# osoba czeka} few {# osoby czekają} many {# osób czeka} other {# osoby czeka}} na termin na liście oczekujących: {link}',
   'home.attention.see': 'zobacz',
   'home.attention.open': 'zobacz i ponów',
   'reports.title': 'Raporty',

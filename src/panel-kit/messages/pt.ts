@@ -184,6 +184,10 @@ export default {
     '{n, plural, one {# marcação aguarda} other {# marcações aguardam}} pagamento e guardam a sua hora: {link}',
   'home.attention.payments':
     '{n, plural, one {# cobrança falhou} other {# cobranças falharam}} nos últimos sete dias: {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# oferta da lista de espera expirou} other {# ofertas da lista de espera expiraram}} sem reserva nos últimos sete dias: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# pessoa espera} other {# pessoas esperam}} por um horário na lista de espera: {link}',
   'home.attention.see': 'ver',
   'home.attention.open': 'ver e tentar de novo',
   'reports.title': 'Relatórios',

@@ -182,6 +182,10 @@ export default {
   'home.attention.texts': 'Son yedi günde başarısız SMS: {n, plural, one {#} other {#}}. {link}',
   'home.attention.holds': 'Ödeme bekleyen ve saatini tutan randevu: {n, plural, one {#} other {#}}. {link}',
   'home.attention.payments': 'Son yedi günde başarısız tahsilat: {n, plural, one {#} other {#}}. {link}',
+  'home.attention.waitlistExpired':
+    'Son yedi günde {n, plural, one {# bekleme listesi teklifi} other {# bekleme listesi teklifi}} alınmadan doldu: {link}',
+  'home.attention.waitlistWaiting':
+    'Bekleme listesinde {n, plural, one {# kişi} other {# kişi}} bir saat bekliyor: {link}',
   'home.attention.see': 'görüntüle',
   'home.attention.open': 'görüntüle ve yeniden dene',
   'reports.title': 'Raporlar',

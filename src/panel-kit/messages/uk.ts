@@ -185,6 +185,10 @@ export default {
     'Записи, що чекають на оплату (тримають свій час): {n, plural, one {#} few {#} many {#} other {#}}. {link}',
   'home.attention.payments':
     'Невдалі списання за останні сім днів: {n, plural, one {#} few {#} many {#} other {#}}. {link}',
+  'home.attention.waitlistExpired':
+    '{n, plural, one {# пропозиція з черги спливла} few {# пропозиції з черги спливли} many {# пропозицій з черги спливло} other {# пропозиції з черги спливло}} без бронювання за останні сім днів: {link}',
+  'home.attention.waitlistWaiting':
+    '{n, plural, one {# людина чекає} few {# людини чекають} many {# людей чекають} other {# людини чекають}} у черзі на час: {link}',
   'home.attention.see': 'переглянути',
   'home.attention.open': 'переглянути й повторити',
   'reports.title': 'Звіти',

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, openStudio, type Studio } from '../../../test/bookings/bookings-kit.js';
 import { makeUser, memberSpeaking, PanelClient } from '../../../test/helpers/panel-client.js';
+import { openWritePath } from '../../write-path.js';
+import { WaitlistRound } from '../waitlist-round.js';
 
 // The panel's waitlist: the line per service and staffer, an offer made by hand (held like a
 // freed time), the refusal of a time that is not free, and removing someone. Staff see it.
@@ -95,5 +97,28 @@ describe('the waitlist page', () => {
     const arabic = (await ar.get('/panel/waitlist')).body;
     expect(arabic).toContain('dir="rtl"');
     expect(arabic).toContain('<h1>قائمة الانتظار</h1>');
+  });
+
+  it("Home's needs-attention list names people waiting and offers that expired unclaimed", async () => {
+    const attention = async () => {
+      const home = (await desk.get('/panel')).body;
+      return home.slice(home.indexOf('<h2 id="attention">'));
+    };
+    // Olga has an open offer; Piet waits.
+    expect(await attention()).toContain(
+      '1 person waits on the waitlist for a time: <a href="/panel/waitlist">see them</a>',
+    );
+    s.clock.advance(31 * 60_000);
+    const logger = { info: () => {}, warn: () => {}, error: () => {} };
+    const round = new WaitlistRound({
+      db: s.t.db,
+      uow: openWritePath(s.t.db).uow,
+      clock: s.clock,
+      logger: logger as never,
+    });
+    expect(await round.runOnce()).toEqual({ expired: 1, offered: 0 });
+    const after = await attention();
+    expect(after).toContain('1 waitlist offer expired with nobody claiming in the last seven days');
+    expect(after).toContain('2 people wait on the waitlist for a time');
   });
 });
