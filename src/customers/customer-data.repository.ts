@@ -49,6 +49,31 @@ export async function mailOfBookings(db: Db, workspaceId: string, bookingIds: st
     .execute();
 }
 
+/** The waitlist offers' emails sent to the customer's address (they name no booking yet). */
+export async function waitlistMailTo(db: Db, workspaceId: string, email: string) {
+  if (email === '') return [];
+  return db
+    .selectFrom('mail_messages')
+    .select([
+      'id',
+      'booking_id',
+      'kind',
+      'recipient',
+      'subject',
+      'body_text',
+      'snapshot',
+      'state',
+      'sent_at',
+      'created_at',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'waitlist_offer')
+    .where('recipient', '=', email)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function historyOfBookings(db: Db, workspaceId: string, bookingIds: string[]) {
   if (bookingIds.length === 0) return [];
   return db

@@ -29,6 +29,7 @@ import {
   textConsentsOf,
   textOptOutOf,
   textsOf,
+  waitlistMailTo,
   waitlistOfCustomer,
   workspacesWithRetention,
 } from './customer-data.repository.js';
@@ -81,7 +82,10 @@ export async function exportCustomerData(
   await recordAccess(ctx.uow, workspace.id, ctx.actor, 'customer.exported', customer.id);
   const [history, mail, texts, inbound, optOut, consents, waitlist] = await Promise.all([
     historyOfBookings(db, workspace.id, bookingIds),
-    mailOfBookings(db, workspace.id, bookingIds),
+    mailOfBookings(db, workspace.id, bookingIds).then(async (rows) => [
+      ...rows,
+      ...(await waitlistMailTo(db, workspace.id, customer.email)),
+    ]),
     textsOf(db, workspace.id, bookingIds, customer.phone),
     inboundTextsOf(db, workspace.id, customer.phone),
     textOptOutOf(db, workspace.id, customer.phone),
@@ -217,7 +221,11 @@ export async function eraseCustomer(
       const { value, changed } = scrubText(delivery.body, personal);
       if (changed) await replaceDeliveryBody(tx, workspace.id, delivery.id, value);
     }
-    for (const message of await mailOfBookings(tx, workspace.id, bookingIds)) {
+    const mails = [
+      ...(await mailOfBookings(tx, workspace.id, bookingIds)),
+      ...(await waitlistMailTo(tx, workspace.id, personal.email)),
+    ];
+    for (const message of mails) {
       const { value } = scrubPersonal(message.snapshot, personal);
       await eraseMail(tx, workspace.id, message.id, {
         snapshot: value,

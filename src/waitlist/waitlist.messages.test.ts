@@ -155,5 +155,26 @@ describe('the offer reaches the person by email and text', () => {
       /^Test Studio: Haircut am Di\., 8\. Sept\., 10:00 MESZ ist bis 10:30 für Sie frei\. Buchen: /,
     );
     expect(creates[0]!.Body).toMatch(link);
+
+    // The offer's messages are the customer's data: exported, and erased with them.
+    const customer = joined.json().data.customer.uuid;
+    const exported = (await t.call('GET', `/customers/${customer}/export`)).json();
+    expect(exported.messages.map((m: { channel: string; kind: string }) => [m.channel, m.kind])).toEqual([
+      ['email', 'waitlist_offer'],
+      ['sms', 'waitlist_offer'],
+    ]);
+    expect((await t.call('POST', `/customers/${customer}/erase`)).statusCode).toBe(200);
+    for (const table of ['mail_messages', 'text_messages'] as const) {
+      const rows = await t.db
+        .selectFrom(table)
+        .selectAll()
+        .where('workspace_id', '=', t.workspace.id)
+        .execute();
+      const text = JSON.stringify(rows);
+      expect(
+        text.includes('greta@example.com') || text.includes('4915100001003') || text.includes('Greta'),
+        table,
+      ).toBe(false);
+    }
   });
 });
