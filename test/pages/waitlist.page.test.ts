@@ -1,11 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchOutbox } from '../../src/outbox/outbox-dispatch.service.js';
+import { startSession } from '../../src/users/sessions.service.js';
 import { offerToken } from '../../src/waitlist/offer-link.js';
 import { outboxHandlers } from '../../src/workers.js';
 import { type BookingFixture, bookingFixture } from '../helpers/booking-fixture.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
+import { makeUser } from '../helpers/panel-client.js';
 import {
   expectAccessible,
   expectFits,
@@ -14,6 +16,7 @@ import {
   openPage,
   screenshots,
 } from './booking-page-browser.js';
+import { PageChecks } from './page-kit.js';
 
 /**
  * The waitlist on the booking page in Chromium: a customer joins from the time step, a canceled
@@ -142,5 +145,53 @@ describe('the waitlist on the booking page', () => {
     await expectAccessible(page, 'join ar');
     await screenshots(page, 'waitlist-join-ar');
     await close();
+  });
+
+  it('the panel: the line, an offer by hand, removing someone (staff, Chromium)', async () => {
+    const checks = new PageChecks('panel-waitlist');
+    const joined = await t.call('POST', '/waitlist', {
+      location_uuid: f.location.id,
+      service_uuid: f.color.id,
+      customer_phone: '+4915100000077',
+      customer_first_name: 'Ruth',
+      customer_email: 'ruth@example.com',
+      windows: [
+        { date: '2026-09-10', from: '09:00', to: '11:00' },
+        { date: '2026-09-11', from: '14:00', to: '17:00' },
+      ],
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    const staff = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'staff' }]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await context.addCookies([
+      {
+        name: 'kairos_session',
+        value: await startSession(t.db, staff.id, t.workspace.id, clock.now()),
+        url: base,
+      },
+    ]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/panel`);
+    await page.getByRole('link', { name: 'Waitlist' }).first().click();
+    await page.getByRole('heading', { name: 'Waitlist', level: 1 }).waitFor();
+    await checks.check(page, 'list');
+    const row = page.locator(`tr[data-entry="${joined.json().data.uuid}"]`);
+    await row.getByLabel('Date', { exact: true }).fill('2026-09-10');
+    await row.getByLabel('Time', { exact: true }).fill('09:30');
+    await row.getByRole('button', { name: 'Send offer' }).click();
+    await page.waitForURL(/notice=offered/);
+    expect(await page.getByRole('status').first().textContent()).toBe('The offer was sent.');
+    await checks.check(page, 'offered');
+    const [offer] = (await t.call('GET', `/waitlist/offers?entry_uuid=${joined.json().data.uuid}`)).json()
+      .data;
+    expect(offer).toMatchObject({ made_by: 'staff', start_time: '2026-09-10T07:30:00Z', state: 'open' });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.waitForURL(/notice=removed/);
+    expect(await page.locator(`tr[data-entry="${joined.json().data.uuid}"]`).count()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(checks.findings).toEqual([]);
+    await context.close();
   });
 });
