@@ -423,19 +423,33 @@ export async function claimOffer(ctx: BookingContext, token: string): Promise<Bo
       return booking;
     });
   } catch (error) {
-    if (!(error instanceof SlotUnavailable)) throw error;
-    await ctx.uow.run(workspace.id, async (tx) => {
-      const withdrawn = await closeOpenOffers(tx, workspace.id, { ids: [id] }, 'withdrawn', now);
-      await setEntryState(
-        tx,
-        workspace.id,
-        withdrawn.map((o) => o.entry_id),
-        'waiting',
-        now,
-      );
-    });
-    throw offerTimeTaken();
+    // Nothing of the claim stays (the create's refusal rolled its transaction back, and with it
+    // the caller's idempotency key): the caller withdraws the offer afterwards, in a unit of
+    // work of its own (withdrawTakenOffer), and answers offer_time_taken.
+    if (error instanceof SlotUnavailable) throw offerTimeTaken();
+    throw error;
   }
+}
+
+/**
+ * After a claim found its time taken (a direct booking during the hold): the offer is withdrawn
+ * and its person waits on. Run outside the claim's transaction, which rolled back.
+ */
+export async function withdrawTakenOffer(ctx: WaitlistContext, token: string): Promise<void> {
+  const { workspace } = ctx;
+  const id = offerIdOfToken(workspace, token);
+  if (!id) return;
+  const now = new Date(ctx.now);
+  await ctx.uow.run(workspace.id, async (tx) => {
+    const withdrawn = await closeOpenOffers(tx, workspace.id, { ids: [id] }, 'withdrawn', now);
+    await setEntryState(
+      tx,
+      workspace.id,
+      withdrawn.map((o) => o.entry_id),
+      'waiting',
+      now,
+    );
+  });
 }
 
 /**

@@ -339,7 +339,14 @@ describe('correct under races', () => {
     const token = tokenOf(made.json().data.uuid);
     const send = await sender();
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => send('POST', '/waitlist/offers/claim', s.t.headers, { token })),
+      Array.from({ length: 12 }, (_, i) =>
+        send(
+          'POST',
+          '/waitlist/offers/claim',
+          { ...s.t.headers, 'idempotency-key': `many-claims-${i}` },
+          { token },
+        ),
+      ),
     );
     const statuses = answers.map((x) => x.status).sort();
     expect(statuses).toEqual([201, ...Array(11).fill(410)]);
@@ -351,6 +358,30 @@ describe('correct under races', () => {
       .where('start_time', '=', new Date(at(day, '09:00')))
       .execute();
     expect(bookings).toHaveLength(1);
+  });
+
+  it('a claim after a direct booking took the time: offer_time_taken, the person waits on (with a key too)', async () => {
+    const day = s.nextDay();
+    const person = await join({ customer_phone: phoneNumber(650), any_time: true });
+    const made = await s.t.call('POST', `/waitlist/${person.uuid}/offers`, {
+      reserved_on: at(day, '16:00'),
+      staffer_uuid: s.f.anna.id,
+    });
+    await book(s.t, bookingBody(s.f, at(day, '16:00'), { customer_phone: phoneNumber(651) }));
+    const claim = await s.t.call(
+      'POST',
+      '/waitlist/offers/claim',
+      { token: tokenOf(made.json().data.uuid) },
+      { 'idempotency-key': 'claim-after-direct' },
+    );
+    expect(claim.statusCode, claim.body).toBe(409);
+    expect(claim.json()).toEqual({
+      message: 'This time was taken meanwhile; you stay on the waiting list.',
+      code: 'offer_time_taken',
+    });
+    expect((await entry(person.uuid)).state).toBe('waiting');
+    expect((await offersOf(person.uuid))[0].state).toBe('withdrawn');
+    await s.t.call('DELETE', `/waitlist/${person.uuid}`);
   });
 
   it('a claim and a direct booking of the same time at once make one booking', async () => {
@@ -365,7 +396,13 @@ describe('correct under races', () => {
       });
       const token = tokenOf(made.json().data.uuid);
       const [claim, direct] = await Promise.all([
-        send('POST', '/waitlist/offers/claim', s.t.headers, { token }),
+        // With a key, as a careful client sends it: a lost race must still answer clearly.
+        send(
+          'POST',
+          '/waitlist/offers/claim',
+          { ...s.t.headers, 'idempotency-key': `race-claim-${round}` },
+          { token },
+        ),
         send(
           'POST',
           '/bookings',

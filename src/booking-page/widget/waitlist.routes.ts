@@ -6,7 +6,12 @@ import { AppError, notFound, OfferGone } from '../../errors.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
-import { claimOffer, joinWaitlist, offerForPage } from '../../waitlist/waitlist.service.js';
+import {
+  claimOffer,
+  joinWaitlist,
+  offerForPage,
+  withdrawTakenOffer,
+} from '../../waitlist/waitlist.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { defaultCountry, pageLocation, pageServices, pageStaffers } from '../booking-page.service.js';
 import { pageContext, requireWorkspace } from './page-context.js';
@@ -174,8 +179,11 @@ export async function waitlistPageRoutes(
       const ctx = pageContext(request, reply, workspace, undefined);
       if (error instanceof OfferGone)
         return showOffer(request, reply, { text: ctx.t.offerGone, ok: false }, 410);
-      if (error instanceof AppError && error.code === 'offer_time_taken')
+      if (error instanceof AppError && error.code === 'offer_time_taken') {
+        // The claim (and the form's key) rolled back: the offer is withdrawn on its own.
+        await withdrawTakenOffer({ ...context, db: deps.db, uow: deps.uow }, request.params.token);
         return showOffer(request, reply, { text: ctx.t.offerTaken, ok: false }, 409);
+      }
       throw error;
     }
   });

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { presentBooking } from '../../bookings/bookings.presenter.js';
 import { BookingJson } from '../../bookings/bookings.schemas.js';
+import { AppError } from '../../errors.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
 import { answerWrite } from '../../platform/http/idempotency.js';
 import { Data, DataList, responses } from '../../platform/http/responses.js';
@@ -28,6 +29,7 @@ import {
   requireEntry,
   updateWaitlistSettings,
   waitlistSettings,
+  withdrawTakenOffer,
 } from '../waitlist.service.js';
 
 /** The waitlist (docs/waitlist.md): join, list, leave, offers, claim, settings. */
@@ -107,14 +109,22 @@ export async function waitlistRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
         response: responses({ 201: Data(BookingJson) }),
       },
     },
-    async (request, reply) =>
-      answerWrite(request, reply, deps.uow, 201, async (uow) => ({
-        data: presentBooking(
-          await claimOffer(context(request, uow), request.body.token),
-          request.context.workspace,
-          request.context.linkBase,
-        ),
-      })),
+    async (request, reply) => {
+      try {
+        return await answerWrite(request, reply, deps.uow, 201, async (uow) => ({
+          data: presentBooking(
+            await claimOffer(context(request, uow), request.body.token),
+            request.context.workspace,
+            request.context.linkBase,
+          ),
+        }));
+      } catch (error) {
+        // Taken meanwhile: the claim rolled back; the offer is withdrawn on its own.
+        if (error instanceof AppError && error.code === 'offer_time_taken')
+          await withdrawTakenOffer(context(request, deps.uow), request.body.token);
+        throw error;
+      }
+    },
   );
 
   app.get(
