@@ -2,7 +2,7 @@ import type { OutboxHandler } from '../outbox/handlers.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import { queueOfferMessages } from './offer-messages.service.js';
 import { bookingPlace, startBeforeLastReschedule } from './waitlist.repository.js';
-import { offerFreedTime } from './waitlist.service.js';
+import { offerFreedTime } from './waitlist-offers.service.js';
 
 /**
  * "A time frees": a canceled booking's time, or the time a rescheduled booking left, is offered

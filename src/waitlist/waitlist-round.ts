@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Clock } from '../platform/http/types.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import { workspacesWithDueOffers } from './waitlist.repository.js';
-import { expireOffers } from './waitlist.service.js';
+import { expireOffers } from './waitlist-offers.service.js';
 
 /** Holds are counted in minutes: a round every 30 s lets an offer run at most that much longer. */
 export const WAITLIST_ROUND_EVERY_MS = 30_000;

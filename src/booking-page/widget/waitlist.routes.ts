@@ -6,12 +6,8 @@ import { AppError, notFound, OfferGone } from '../../errors.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { formatMoney } from '../../platform/money.js';
-import {
-  claimOffer,
-  joinWaitlist,
-  offerForPage,
-  withdrawTakenOffer,
-} from '../../waitlist/waitlist.service.js';
+import { joinWaitlist } from '../../waitlist/waitlist.service.js';
+import { claimOffer, offerForPage, withdrawTakenOffer } from '../../waitlist/waitlist-offers.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { defaultCountry, pageLocation, pageServices, pageStaffers } from '../booking-page.service.js';
 import { pageContext, requireWorkspace } from './page-context.js';

@@ -20,17 +20,15 @@ import {
   WaitlistSettingsJson,
 } from '../waitlist.schemas.js';
 import {
-  claimOffer,
   joinWaitlist,
   leaveWaitlist,
   listWaitlist,
   listWaitlistOffers,
-  offerTimeByHand,
   requireEntry,
   updateWaitlistSettings,
   waitlistSettings,
-  withdrawTakenOffer,
 } from '../waitlist.service.js';
+import { claimOffer, offerTimeByHand, withdrawTakenOffer } from '../waitlist-offers.service.js';
 
 /** The waitlist (docs/waitlist.md): join, list, leave, offers, claim, settings. */
 export async function waitlistRoutes(app: ApiApp, deps: AppDeps): Promise<void> {

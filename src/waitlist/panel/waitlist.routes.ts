@@ -7,7 +7,8 @@ import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { isUuid } from '../../platform/uuid.js';
-import { leaveWaitlist, offerTimeByHand, waitlistPanelView } from '../waitlist.service.js';
+import { leaveWaitlist, waitlistPanelView } from '../waitlist.service.js';
+import { offerTimeByHand } from '../waitlist-offers.service.js';
 import { WAITLIST, WaitlistPage } from './waitlist.page.js';
 
 const access = { config: { panelAccess: 'bookings' as const } };
