@@ -10748,6 +10748,1073 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The waitlist in line order (first joined first), filtered */
+        get: {
+            parameters: {
+                query?: {
+                    customer_uuid?: string;
+                    location_uuid?: string;
+                    service_uuid?: string;
+                    staffer_uuid?: string;
+                    /** @description Default: those still in line (waiting and offered) */
+                    state?: "waiting" | "offered" | "booked" | "left";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                any_time: boolean;
+                                booking_uuid: string | null;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                /** Format: date-time */
+                                joined_at: string;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** Format: uuid */
+                                service_uuid: string;
+                                source: string;
+                                staffer_uuid: string | null;
+                                state: "waiting" | "offered" | "booked" | "left";
+                                /** Format: uuid */
+                                uuid: string;
+                                windows: {
+                                    /**
+                                     * Format: date
+                                     * @description The day, in the location's zone
+                                     * @example 2030-01-07
+                                     */
+                                    date: string;
+                                    /** @description Earliest start, HH:MM local */
+                                    from: string;
+                                    /** @description A start before this HH:MM (local) suits; after from */
+                                    to: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Join the waitlist of a service (201); finds or creates the customer by phone */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Every bookable time of the service suits */
+                        any_time?: boolean;
+                        customer_email?: string;
+                        customer_first_name?: string;
+                        customer_last_name?: string;
+                        /** @description Identifies the customer, as in a booking */
+                        customer_phone: string;
+                        /** Format: uuid */
+                        location_uuid: string;
+                        /** Format: uuid */
+                        service_uuid: string;
+                        source?: string;
+                        /** @description Only this staffer; absent or null: any staffer of the service */
+                        staffer_uuid?: string | null;
+                        /** @description Up to five wanted times; required unless any_time */
+                        windows?: {
+                            /**
+                             * Format: date
+                             * @description The day, in the location's zone
+                             * @example 2030-01-07
+                             */
+                            date: string;
+                            /** @description Earliest start, HH:MM local */
+                            from: string;
+                            /** @description A start before this HH:MM (local) suits; after from */
+                            to: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                any_time: boolean;
+                                booking_uuid: string | null;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                /** Format: date-time */
+                                joined_at: string;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** Format: uuid */
+                                service_uuid: string;
+                                source: string;
+                                staffer_uuid: string | null;
+                                state: "waiting" | "offered" | "booked" | "left";
+                                /** Format: uuid */
+                                uuid: string;
+                                windows: {
+                                    /**
+                                     * Format: date
+                                     * @description The day, in the location's zone
+                                     * @example 2030-01-07
+                                     */
+                                    date: string;
+                                    /** @description Earliest start, HH:MM local */
+                                    from: string;
+                                    /** @description A start before this HH:MM (local) suits; after from */
+                                    to: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/waitlist/{entryUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One waitlist entry */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    entryUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                any_time: boolean;
+                                booking_uuid: string | null;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                /** Format: date-time */
+                                joined_at: string;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** Format: uuid */
+                                service_uuid: string;
+                                source: string;
+                                staffer_uuid: string | null;
+                                state: "waiting" | "offered" | "booked" | "left";
+                                /** Format: uuid */
+                                uuid: string;
+                                windows: {
+                                    /**
+                                     * Format: date
+                                     * @description The day, in the location's zone
+                                     * @example 2030-01-07
+                                     */
+                                    date: string;
+                                    /** @description Earliest start, HH:MM local */
+                                    from: string;
+                                    /** @description A start before this HH:MM (local) suits; after from */
+                                    to: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Leave the waitlist: the entry is kept as left, its open offer withdrawn */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    entryUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                any_time: boolean;
+                                booking_uuid: string | null;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                /** Format: date-time */
+                                joined_at: string;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                /** Format: uuid */
+                                service_uuid: string;
+                                source: string;
+                                staffer_uuid: string | null;
+                                state: "waiting" | "offered" | "booked" | "left";
+                                /** Format: uuid */
+                                uuid: string;
+                                windows: {
+                                    /**
+                                     * Format: date
+                                     * @description The day, in the location's zone
+                                     * @example 2030-01-07
+                                     */
+                                    date: string;
+                                    /** @description Earliest start, HH:MM local */
+                                    from: string;
+                                    /** @description A start before this HH:MM (local) suits; after from */
+                                    to: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/waitlist/{entryUuid}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offer a free time to this person by hand (201); it is held for them like a freed time */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    entryUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The start to offer, ISO 8601 (UTC, or with an offset) */
+                        reserved_on: string;
+                        staffer_uuid?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                booking_uuid: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                entry_uuid: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The time is held for this person until then
+                                 */
+                                held_until: string;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                made_by: "freed" | "staff";
+                                /** Format: uuid */
+                                service_uuid: string;
+                                staffer_uuid: string | null;
+                                /** Format: date-time */
+                                start_time: string;
+                                state: "open" | "claimed" | "expired" | "withdrawn";
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/waitlist/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Offers made from the waitlist, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    entry_uuid?: string;
+                    service_uuid?: string;
+                    state?: "open" | "claimed" | "expired" | "withdrawn";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                booking_uuid: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                entry_uuid: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The time is held for this person until then
+                                 */
+                                held_until: string;
+                                /** Format: uuid */
+                                location_uuid: string;
+                                made_by: "freed" | "staff";
+                                /** Format: uuid */
+                                service_uuid: string;
+                                staffer_uuid: string | null;
+                                /** Format: date-time */
+                                start_time: string;
+                                state: "open" | "claimed" | "expired" | "withdrawn";
+                                /** Format: uuid */
+                                uuid: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/waitlist/offers/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim an offer by its token (201: the booking, made through the normal create); 410 offer_gone, 409 offer_time_taken */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The offer link's last path segment */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                booking_callback: boolean | null;
+                                booking_comment: string;
+                                /** @enum {unknown} */
+                                cancel_reason: "canceled" | "didnt_come" | "postponed" | "wrong_order" | "spam" | "other" | "abandoned" | "rescheduled" | "not_confirmed" | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                created_at: string;
+                                customer: {
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    /** @example +4915112345678 */
+                                    phone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                duration: {
+                                    /** @example PT1H30M */
+                                    iso_8601: string;
+                                    /** @enum {string} */
+                                    label: "minutes";
+                                    value: number;
+                                };
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                end_time: string;
+                                end_time_local: string;
+                                is_canceled: boolean;
+                                is_completed: boolean;
+                                /** @description The customer's own links, absolute under PUBLIC_URL (without it, the address the server listens on): `manage` (`/book/<slug>/manage/<token>`: see, cancel, reschedule until the cut-off) and `ical` (the same plus `/calendar.ics`). The token is signed; the links open until 30 days after the booking ends. */
+                                links: {
+                                    /** Format: uri */
+                                    link: string;
+                                    /**
+                                     * @description "manage": the customer's manage page; "ical": its RFC 5545 file of the booking; "payment": the provider's hosted page, while money is due
+                                     * @enum {unknown}
+                                     */
+                                    type: "manage" | "ical" | "payment";
+                                }[];
+                                /** Format: uuid */
+                                location_uuid: string;
+                                order: {
+                                    /** @description Minor units of the workspace currency */
+                                    amount_paid: number;
+                                    amount_paid_formatted: string;
+                                    currency: string;
+                                    payments: {
+                                        /** Format: uuid */
+                                        account_uuid: string;
+                                        /** @description Minor units of the workspace currency */
+                                        amount: number;
+                                        /**
+                                         * @description UTC ISO 8601 with 'Z'
+                                         * @example 2026-09-10T12:00:00Z
+                                         */
+                                        created_at: string;
+                                        /**
+                                         * @description refund: money back to the customer (its amount is positive and counts against amount_paid)
+                                         * @enum {unknown}
+                                         */
+                                        kind: "payment" | "deposit" | "prepayment" | "late_cancel_fee" | "no_show_fee" | "refund";
+                                        /**
+                                         * @description manual: recorded by /status/complete
+                                         * @enum {unknown}
+                                         */
+                                        provider: "manual" | "stripe";
+                                        /** @description The provider's id of the charge or refund */
+                                        reference: string | null;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "succeeded" | "failed";
+                                        /** Format: uuid */
+                                        uuid: string;
+                                    }[];
+                                    /** @description Minor units of the workspace currency */
+                                    subtotal: number;
+                                    subtotal_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    tax: number;
+                                    tax_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    total: number;
+                                    total_formatted: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                ordered_services: {
+                                    currency: string;
+                                    description: string;
+                                    /** @description Minor units of the workspace currency */
+                                    discount: number;
+                                    discount_formatted: string;
+                                    duration: {
+                                        /** @example PT1H30M */
+                                        iso_8601: string;
+                                        /** @enum {string} */
+                                        label: "minutes";
+                                        value: number;
+                                    };
+                                    name: string;
+                                    original_duration: {
+                                        /** @example PT1H30M */
+                                        iso_8601: string;
+                                        /** @enum {string} */
+                                        label: "minutes";
+                                        value: number;
+                                    };
+                                    /** @description Minor units of the workspace currency */
+                                    original_price: number;
+                                    original_price_formatted: string;
+                                    /** @description Minor units of the workspace currency */
+                                    price: number;
+                                    price_formatted: string;
+                                    quantity: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reserved_on: string;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reserved_until: string;
+                                    /** Format: uuid */
+                                    service_uuid: string;
+                                    /** @example Europe/Berlin */
+                                    timezone: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
+                                /** @description Only on bookings that collect money (docs/payments.md). awaiting_payment: the slot is held until hold_until, then released (canceled, reason abandoned); failed: it was. */
+                                payment?: {
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    hold_until: string | null;
+                                    /** @enum {unknown} */
+                                    state: "awaiting_payment" | "paid" | "card_on_file" | "refunded" | "failed";
+                                };
+                                /** @description Until when the customer may cancel or reschedule through the manage link */
+                                policy: {
+                                    cancel_cutoff_minutes: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    cancel_until: string;
+                                    reschedule_cutoff_minutes: number;
+                                    /**
+                                     * @description UTC ISO 8601 with 'Z'
+                                     * @example 2026-09-10T12:00:00Z
+                                     */
+                                    reschedule_until: string;
+                                };
+                                /** @description The booking comment and every added note, joined by newlines */
+                                public_notes: string;
+                                quantity: number;
+                                /** @description The units (rooms, chairs, equipment) the booking holds for its whole span, buffers included; a group class shares its units among its seats; [] when its services need none or it is canceled (docs/resources.md) */
+                                resources: {
+                                    name: string;
+                                    type: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                }[];
+                                /**
+                                 * Format: uuid
+                                 * @description Only on an occurrence of a series (recurring bookings, docs/series.md): the series, GET /series/{uuid}
+                                 */
+                                series_uuid?: string;
+                                source: string;
+                                staffer: {
+                                    first_name: string;
+                                    last_name: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                } | null;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                start_time: string;
+                                /** @example 2026-09-10T14:00:00+02:00 */
+                                start_time_local: string;
+                                status: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    type: "new" | "confirmed" | "custom" | "completed" | "canceled";
+                                    /** Format: uuid */
+                                    uuid: string;
+                                };
+                                timezone: string;
+                                /**
+                                 * @description UTC ISO 8601 with 'Z'
+                                 * @example 2026-09-10T12:00:00Z
+                                 */
+                                updated_at: string;
+                                /** Format: uuid */
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/waitlist/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's waitlist settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description How long an offer holds its time */
+                                hold_minutes: number;
+                                /** @description 'one': the first in line gets a freed time; 'all': everyone it suits, at once */
+                                offer_mode: "one" | "all";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Change the workspace's waitlist settings (the fields given) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How long an offer holds its time */
+                        hold_minutes?: number;
+                        /** @description 'one': the first in line gets a freed time; 'all': everyone it suits, at once */
+                        offer_mode?: "one" | "all";
+                    };
+                };
+            };
+            responses: {
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error: `message`, a stable `code`, and `errors` by field */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable machine-readable code, e.g. validation_failed */
+                            code: string;
+                            /** @description Messages by field; dotted keys for nested fields (on 409 and 422) */
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description How long an offer holds its time */
+                                hold_minutes: number;
+                                /** @description 'one': the first in line gets a freed time; 'all': everyone it suits, at once */
+                                offer_mode: "one" | "all";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;

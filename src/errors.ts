@@ -128,6 +128,23 @@ export const bookingFinal = () =>
   });
 
 /** A per-workspace cap (MAX_*_PER_WORKSPACE) is reached: a 422 naming the capped collection. */
+/**
+ * A waitlist offer that can no longer be claimed: already claimed (by this person, or in the
+ * "all at once" mode by another), expired, or withdrawn (docs/waitlist.md). `state` says which.
+ */
+export class OfferGone extends AppError {
+  constructor(readonly state: 'claimed' | 'expired' | 'withdrawn') {
+    super(410, 'offer_gone', `This offer is no longer open (${state}).`);
+  }
+}
+
+/**
+ * A claimed offer whose time someone else booked meanwhile (a direct booking during the hold:
+ * decision 0039). The person stays on the waiting list.
+ */
+export const offerTimeTaken = () =>
+  new AppError(409, 'offer_time_taken', 'This time was taken meanwhile; you stay on the waiting list.');
+
 export const limitReached = (field: string, message: string) =>
   new AppError(422, 'limit_reached', message, { [field]: [message] });
 

@@ -13,14 +13,16 @@ import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
 import { textMessageHandler } from './text-messages/outbox-handler.js';
 import { type TextWorker, textWorkerFromConfig } from './text-messages/text-worker.js';
+import { waitlistHandler, waitlistMessageHandler } from './waitlist/outbox-handler.js';
+import { WaitlistRound } from './waitlist/waitlist-round.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { webhookHandler } from './webhooks/outbox-handler.js';
 import { openWritePath } from './write-path.js';
 
 /**
  * The handlers every outbox event is dispatched to, in this order: a change's webhook deliveries,
- * then its emails, then its text messages, its payment work, and its writes to the staffer's own
- * calendar. The one list of the process (the server's workers, `npm run worker`, and the
+ * then its emails, then its text messages, its payment work, its writes to the staffer's own
+ * calendar, and the waitlist's offers of a freed time. The one list of the process (the server's workers, `npm run worker`, and the
  * tests that dispatch): a new consequence of a change is one more entry here.
  */
 export function outboxHandlers(): HandlerRegistry {
@@ -31,6 +33,8 @@ export function outboxHandlers(): HandlerRegistry {
     textMessageHandler,
     paymentHandler,
     calendarWriteHandler,
+    waitlistHandler,
+    waitlistMessageHandler,
   ]);
 }
 
@@ -48,6 +52,8 @@ export interface Workers {
   calendars: CalendarSyncWorker;
   /** Bookings out to the staffers' own calendars, queued by the outbox. */
   calendarWrites: CalendarWriteWorker;
+  /** The waitlist's offers that expired go to the next in line (docs/waitlist.md). */
+  waitlist: WaitlistRound;
   start(): void;
   /** Lets the sends in flight finish and record their results; call before the store closes. */
   stop(): Promise<void>;
@@ -98,6 +104,12 @@ export function openWorkers(
     linkBase: deps.publicBase,
     logger: deps.logger,
   });
+  const waitlist = new WaitlistRound({
+    db: deps.db,
+    uow: openWritePath(deps.db).uow,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
   return {
     webhook,
     mail,
@@ -106,6 +118,7 @@ export function openWorkers(
     payments,
     calendars,
     calendarWrites,
+    waitlist,
     start() {
       webhook.start();
       mail.start();
@@ -114,8 +127,10 @@ export function openWorkers(
       payments.start();
       calendars.start();
       calendarWrites.start();
+      waitlist.start();
     },
     async stop() {
+      await waitlist.stop();
       await calendarWrites.stop();
       await calendars.stop();
       await payments.stop();

@@ -44,6 +44,7 @@ const WITH_VALUES = {
   seriesDateFree: 'when',
   seriesDateTaken: 'when',
   seriesOthers: 'n',
+  offerHeld: 'when',
 } as const satisfies Partial<Record<MessageKey, string>>;
 type WithValues = typeof WITH_VALUES;
 

@@ -208,7 +208,7 @@ export async function createBooking(
 /** The engine's input for these services at this location around `start`. */
 export async function availabilityFor(
   db: Db,
-  ctx: BookingContext,
+  ctx: Pick<RequestContext, 'workspace' | 'now'>,
   location: LocationRow,
   services: OfferedService[],
   service: ServiceInput,

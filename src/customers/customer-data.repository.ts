@@ -49,6 +49,31 @@ export async function mailOfBookings(db: Db, workspaceId: string, bookingIds: st
     .execute();
 }
 
+/** The waitlist offers' emails sent to the customer's address (they name no booking yet). */
+export async function waitlistMailTo(db: Db, workspaceId: string, email: string) {
+  if (email === '') return [];
+  return db
+    .selectFrom('mail_messages')
+    .select([
+      'id',
+      'booking_id',
+      'kind',
+      'recipient',
+      'subject',
+      'body_text',
+      'snapshot',
+      'state',
+      'sent_at',
+      'created_at',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'waitlist_offer')
+    .where('recipient', '=', email)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function historyOfBookings(db: Db, workspaceId: string, bookingIds: string[]) {
   if (bookingIds.length === 0) return [];
   return db
@@ -333,5 +358,65 @@ export async function eraseInboundTexts(tx: Tx, workspaceId: string, phone: stri
     .set({ phone: '', body: '' })
     .where('workspace_id', '=', workspaceId)
     .where('phone', '=', phone)
+    .execute();
+}
+
+/** The customer's waitlist entries (src/waitlist/), oldest first, with the offers made to them. */
+export async function waitlistOfCustomer(db: Db, workspaceId: string, customerId: string) {
+  const entries = await db
+    .selectFrom('waitlist_entries')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('customer_id', '=', customerId)
+    .orderBy('joined_at')
+    .orderBy('id')
+    .execute();
+  if (entries.length === 0) return [];
+  const offers = await db
+    .selectFrom('waitlist_offers')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where(
+      'entry_id',
+      'in',
+      entries.map((entry) => entry.id),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return entries.map((entry) => ({ entry, offers: offers.filter((offer) => offer.entry_id === entry.id) }));
+}
+
+/**
+ * Erasing a customer takes them off every waitlist: their entries still in line are left (the
+ * wanted times, the language and the source cleared), and their open offers withdrawn, so no
+ * offer of a freed time reaches an erased person.
+ */
+export async function eraseWaitlistEntries(tx: Tx, workspaceId: string, customerId: string, at: Date) {
+  const inLine = await tx
+    .updateTable('waitlist_entries')
+    .set({ state: 'left', updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('customer_id', '=', customerId)
+    .where('state', 'in', ['waiting', 'offered'])
+    .returning('id')
+    .execute();
+  await tx
+    .updateTable('waitlist_entries')
+    .set({ windows: '[]', any_time: true, language: null, source: '', updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('customer_id', '=', customerId)
+    .execute();
+  if (inLine.length === 0) return;
+  await tx
+    .updateTable('waitlist_offers')
+    .set({ state: 'withdrawn', updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where(
+      'entry_id',
+      'in',
+      inLine.map((entry) => entry.id),
+    )
+    .where('state', '=', 'open')
     .execute();
 }

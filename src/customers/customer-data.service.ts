@@ -16,6 +16,7 @@ import {
   eraseInboundTexts,
   eraseMail,
   eraseText,
+  eraseWaitlistEntries,
   eventsOfBookings,
   historyOfBookings,
   inboundTextsOf,
@@ -28,6 +29,8 @@ import {
   textConsentsOf,
   textOptOutOf,
   textsOf,
+  waitlistMailTo,
+  waitlistOfCustomer,
   workspacesWithRetention,
 } from './customer-data.repository.js';
 import { type PersonalData, retentionCutoff, scrubPersonal, scrubText } from './customer-data.rules.js';
@@ -77,13 +80,17 @@ export async function exportCustomerData(
   const bookingIds = bookings.map((view) => view.id);
   // Who took a customer's data out, and when: the log keeps it (docs/audit-log.md).
   await recordAccess(ctx.uow, workspace.id, ctx.actor, 'customer.exported', customer.id);
-  const [history, mail, texts, inbound, optOut, consents] = await Promise.all([
+  const [history, mail, texts, inbound, optOut, consents, waitlist] = await Promise.all([
     historyOfBookings(db, workspace.id, bookingIds),
-    mailOfBookings(db, workspace.id, bookingIds),
+    mailOfBookings(db, workspace.id, bookingIds).then(async (rows) => [
+      ...rows,
+      ...(await waitlistMailTo(db, workspace.id, customer.email)),
+    ]),
     textsOf(db, workspace.id, bookingIds, customer.phone),
     inboundTextsOf(db, workspace.id, customer.phone),
     textOptOutOf(db, workspace.id, customer.phone),
     textConsentsOf(db, workspace.id, bookingIds),
+    waitlistOfCustomer(db, workspace.id, customer.id),
   ]);
   return {
     format: CUSTOMER_EXPORT_FORMAT,
@@ -96,6 +103,25 @@ export async function exportCustomerData(
     bookings: bookings.map((view) => ({
       ...presentBooking(view, workspace, ctx.linkBase),
       history: history.filter((entry) => entry.booking_id === view.id).map(presentHistoryEntry),
+    })),
+    waitlist: waitlist.map(({ entry, offers }) => ({
+      uuid: entry.id,
+      location_uuid: entry.location_id,
+      service_uuid: entry.service_id,
+      staffer_uuid: entry.staffer_id,
+      windows: entry.windows,
+      any_time: entry.any_time,
+      state: entry.state,
+      booking_uuid: entry.booking_id,
+      joined_at: toUtcIso(entry.joined_at.getTime()),
+      offers: offers.map((offer) => ({
+        uuid: offer.id,
+        start_time: toUtcIso(offer.starts_at.getTime()),
+        held_until: toUtcIso(offer.held_until.getTime()),
+        state: offer.state,
+        booking_uuid: offer.booking_id,
+        created_at: toUtcIso(offer.created_at.getTime()),
+      })),
     })),
     messages: mail
       .filter((message) => message.recipient !== '' && message.recipient === customer.email)
@@ -195,7 +221,11 @@ export async function eraseCustomer(
       const { value, changed } = scrubText(delivery.body, personal);
       if (changed) await replaceDeliveryBody(tx, workspace.id, delivery.id, value);
     }
-    for (const message of await mailOfBookings(tx, workspace.id, bookingIds)) {
+    const mails = [
+      ...(await mailOfBookings(tx, workspace.id, bookingIds)),
+      ...(await waitlistMailTo(tx, workspace.id, personal.email)),
+    ];
+    for (const message of mails) {
       const { value } = scrubPersonal(message.snapshot, personal);
       await eraseMail(tx, workspace.id, message.id, {
         snapshot: value,
@@ -210,6 +240,7 @@ export async function eraseCustomer(
       });
     }
     await eraseInboundTexts(tx, workspace.id, personal.phone);
+    await eraseWaitlistEntries(tx, workspace.id, customer.id, at);
     // Events in staffers' own calendars that name the customer are written again without it.
     await queueRewritesOfErased(tx, workspace.id, bookingIds, ctx.now);
     for (const answer of await answersNaming(tx, workspace.id, customer.id)) {

@@ -38,6 +38,10 @@ export interface MailSnapshot {
   reminderMinutes?: number;
   /** For the emails about money: the amount, formatted in the workspace's currency and locale. */
   amount?: string;
+  /** A waitlist offer's claim link, as a path (`/book/<slug>/waitlist/offer/<token>`); the URL is made when sending. */
+  offerPath?: string;
+  /** A waitlist offer's end of hold, an ISO instant. */
+  heldUntil?: string;
 }
 
 /** The local part of every Message-ID comes from these; the domain from MAIL_FROM. */

@@ -81,13 +81,24 @@ export function renderMail(
     }
   }
   const greeting = staff || !snapshot.customerName ? t.helloPlain : t.hello(snapshot.customerName);
-  const intro = t.intro(kind, snapshot.amount ?? '');
+  const until = snapshot.heldUntil
+    ? formatDateTime(Date.parse(snapshot.heldUntil), snapshot.zone, locale)
+    : '';
+  const intro = t.intro(kind, snapshot.amount ?? '', until);
+  // A waitlist offer links to its claim page, in the language of the email.
+  const offerUrl = snapshot.offerPath
+    ? `${context.publicBase}${snapshot.offerPath}${langOf(snapshot.language) ? `?lang=${lang}` : ''}`
+    : null;
   const reminder =
     kind === 'reminder' && snapshot.reminderMinutes ? t.reminderIn(snapshot.reminderMinutes) : '';
   const method = CANCELING.includes(kind) ? ('CANCEL' as const) : ('REQUEST' as const);
   const calendar =
     // An outside calendar edit carries no invitation: the booking did not change.
-    kind === 'test' || kind === 'staff_calendar_edit' || ABOUT_MONEY.includes(kind) || !snapshot.bookingId
+    kind === 'test' ||
+    kind === 'staff_calendar_edit' ||
+    kind === 'waitlist_offer' ||
+    ABOUT_MONEY.includes(kind) ||
+    !snapshot.bookingId
       ? undefined
       : {
           method,
@@ -125,6 +136,7 @@ export function renderMail(
     '',
     ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
     ...(rows.length > 0 ? [''] : []),
+    ...(offerUrl ? [`${t.claim}:`, offerUrl, ''] : []),
     ...(manageUrl ? [`${t.manage}:`, manageUrl, ''] : []),
     ...(calendar ? [t.attachment, ''] : []),
     '-- ',
@@ -146,6 +158,7 @@ export function renderMail(
           )
           .join('')}</table>`
       : '',
+    offerUrl ? `<p><a href="${escapeHtml(offerUrl)}">${escapeHtml(t.claim)}</a></p>` : '',
     manageUrl ? `<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(t.manage)}</a></p>` : '',
     calendar ? `<p style="color:#555">${escapeHtml(t.attachment)}</p>` : '',
     `<p style="color:#555">${escapeHtml(snapshot.workspaceName)}</p>`,

@@ -29,7 +29,7 @@ export interface MailTexts {
     values: { what: string; when: string; workspace: string; amount: string },
   ) => string;
   /** The emails about money name their amount. */
-  intro: (kind: MailKind, amount: string) => string;
+  intro: (kind: MailKind, amount: string, until?: string) => string;
   hello: (name: string) => string;
   helloPlain: string;
   when: string;
@@ -38,6 +38,8 @@ export interface MailTexts {
   where: string;
   customer: string;
   manage: string;
+  /** The waitlist offer's link. */
+  claim: string;
   reminderIn: (minutes: number) => string;
   attachment: string;
 }
@@ -54,7 +56,7 @@ export function mailTexts(lang: Lang, locale: string): MailTexts {
   const t = translator(`mail.${lang}`, MAIL_CATALOGS[lang], locale);
   return {
     subject: (kind, values) => t(`subject_${kind}`, values),
-    intro: (kind, amount) => t(`intro_${kind}`, { amount }),
+    intro: (kind, amount, until = '') => t(`intro_${kind}`, { amount, until }),
     hello: (name) => t('hello', { name }),
     helloPlain: t('helloPlain'),
     when: t('when'),
@@ -63,6 +65,7 @@ export function mailTexts(lang: Lang, locale: string): MailTexts {
     where: t('where'),
     customer: t('customer'),
     manage: t('manage'),
+    claim: t('claim'),
     reminderIn: (minutes) => t('reminderIn', leadTime(minutes)),
     attachment: t('attachment'),
   };

@@ -20,6 +20,9 @@ export const EVENT_TYPES_BY_SUBJECT = {
   // moved, restaffed, given other services, or some canceled), canceled as a whole. Each
   // occurrence still sends its own booking events.
   series: ['series-created', 'series-updated', 'series-canceled'],
+  // The waitlist (docs/waitlist.md): a freed time offered to a waiting customer, the offer
+  // booked by them, or its hold ended with nobody claiming it.
+  waitlist_offer: ['waitlist-offer-created', 'waitlist-offer-claimed', 'waitlist-offer-expired'],
 } as const satisfies Record<string, readonly `${string}-${string}`[]>;
 
 /** What an event is about: the key of the body's `data` ({ booking: ... }). */

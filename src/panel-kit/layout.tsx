@@ -36,6 +36,7 @@ const NAV: { group?: PanelKey; items: NavItem[] }[] = [
       { href: `${PANEL_PREFIX}/calendar`, label: 'nav.calendar', show: (role) => can(role, 'bookings') },
       { href: `${PANEL_PREFIX}/bookings`, label: 'nav.bookingsList', show: (role) => can(role, 'bookings') },
       { href: `${PANEL_PREFIX}/customers`, label: 'nav.customers', show: (role) => can(role, 'bookings') },
+      { href: `${PANEL_PREFIX}/waitlist`, label: 'nav.waitlist', show: (role) => can(role, 'bookings') },
       { href: `${PANEL_PREFIX}/reports`, label: 'nav.reports', show: (role) => can(role, 'reports') },
     ],
   },

@@ -9,6 +9,10 @@ export interface FailureCounts {
   payments: number;
   /** Bookings holding their time while they wait for payment, now. */
   holds: number;
+  /** Waitlist offers whose hold ended with nobody claiming them (docs/waitlist.md). */
+  waitlistExpired: number;
+  /** People on the waitlist waiting now, with no offer open. */
+  waitlistWaiting: number;
 }
 
 /**
@@ -31,6 +35,21 @@ export async function failuresSince(db: Db, workspaceId: string, since: Date): P
       (SELECT count(*) FROM payments
         WHERE workspace_id = ${ws} AND status = 'failed' AND created_at >= ${since}::timestamptz)::int AS payments,
       (SELECT count(*) FROM bookings
-        WHERE workspace_id = ${ws} AND payment_state = 'awaiting_payment')::int AS holds`.execute(db);
-  return result.rows[0] ?? { webhooks: 0, emails: 0, texts: 0, payments: 0, holds: 0 };
+        WHERE workspace_id = ${ws} AND payment_state = 'awaiting_payment')::int AS holds,
+      (SELECT count(*) FROM waitlist_offers
+        WHERE workspace_id = ${ws} AND state = 'expired' AND updated_at >= ${since}::timestamptz)::int
+        AS "waitlistExpired",
+      (SELECT count(*) FROM waitlist_entries
+        WHERE workspace_id = ${ws} AND state = 'waiting')::int AS "waitlistWaiting"`.execute(db);
+  return (
+    result.rows[0] ?? {
+      webhooks: 0,
+      emails: 0,
+      texts: 0,
+      payments: 0,
+      holds: 0,
+      waitlistExpired: 0,
+      waitlistWaiting: 0,
+    }
+  );
 }

@@ -21,7 +21,14 @@ export interface DayCount {
   own: number;
 }
 
-export type AttentionKind = 'webhooks' | 'emails' | 'texts' | 'payments' | 'holds';
+export type AttentionKind =
+  | 'webhooks'
+  | 'emails'
+  | 'texts'
+  | 'payments'
+  | 'holds'
+  | 'waitlistExpired'
+  | 'waitlistWaiting';
 
 export interface AttentionItem {
   kind: AttentionKind;

@@ -45,6 +45,9 @@ export interface TextSnapshot {
   zone: string;
   /** ISO instant. */
   start: string;
+  /** A waitlist offer's claim link, as a path, and the end of its hold (ISO). */
+  offerPath?: string;
+  heldUntil?: string;
 }
 
 export function textLanguage(snapshot: Pick<TextSnapshot, 'language' | 'locale'>): Lang {
@@ -72,15 +75,24 @@ export function renderText(kind: TextKind, snapshot: TextSnapshot, publicBase: s
   const lang = textLanguage(snapshot);
   const locale = intlLocale(lang, snapshot.locale);
   const t = translator(`text.${lang}`, TEXT_CATALOGS[lang], locale);
-  const link = snapshot.manageToken
-    ? `${publicBase}${manageLinkPath(snapshot.workspaceSlug, snapshot.manageToken)}${langOf(snapshot.language) ? `?lang=${lang}` : ''}`
-    : '';
+  const link = snapshot.offerPath
+    ? `${publicBase}${snapshot.offerPath}${langOf(snapshot.language) ? `?lang=${lang}` : ''}`
+    : snapshot.manageToken
+      ? `${publicBase}${manageLinkPath(snapshot.workspaceSlug, snapshot.manageToken)}${langOf(snapshot.language) ? `?lang=${lang}` : ''}`
+      : '';
   const values: MessageValues = {
     workspace: snapshot.workspaceName,
     what: snapshot.services,
     when: textWhen(Date.parse(snapshot.start), snapshot.zone, locale),
     location: snapshot.location,
     link,
+    until: snapshot.heldUntil
+      ? new Intl.DateTimeFormat(locale, {
+          hour: 'numeric',
+          minute: '2-digit',
+          timeZone: snapshot.zone,
+        }).format(Date.parse(snapshot.heldUntil))
+      : '',
   };
   const body = t(kind, values).trim();
   return kind === 'test' ? body : `${body}\n${t('stop_footer')}`;

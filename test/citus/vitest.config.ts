@@ -41,6 +41,8 @@ export default defineConfig({
       'src/app/api/api-auth.test.ts',
       'test/contract/list-order.test.ts',
       'test/compat/routes.test.ts',
+      'src/waitlist/*.test.ts',
+      'src/waitlist/panel/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 300_000,

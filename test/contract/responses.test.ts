@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { requireLocation } from '../../src/locations/locations.repository.js';
 import { connectStripe } from '../../src/payments/payment-settings.service.js';
 import { nextTimeSlots, timeSlots } from '../../src/slots/slots.service.js';
+import { offerToken } from '../../src/waitlist/offer-link.js';
 import { openWritePath } from '../../src/write-path.js';
 import { API, buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { FixedClock } from '../helpers/clock.js';
@@ -234,6 +235,37 @@ describe('declared response schemas', () => {
       )
     ).data;
     await call('PUT', `/bookings/${second.uuid}/status/cancel`, { cancel_reason: 'postponed' }, 200);
+    // The waitlist (docs/waitlist.md): join, read, offer by hand, claim, leave.
+    const entry = (
+      await call(
+        'POST',
+        '/waitlist',
+        {
+          location_uuid: loc,
+          service_uuid: cut.uuid,
+          customer_phone: '+4915112345679',
+          windows: [{ date: '2026-09-04', from: '09:00', to: '12:00' }],
+        },
+        201,
+      )
+    ).data;
+    await call('GET', `/waitlist?service_uuid=${cut.uuid}`, undefined, 200);
+    await call('GET', `/waitlist/${entry.uuid}`, undefined, 200);
+    await call('GET', '/waitlist/settings', undefined, 200);
+    await call('PUT', '/waitlist/settings', { hold_minutes: 20 }, 200);
+    const offer = (
+      await call(
+        'POST',
+        `/waitlist/${entry.uuid}/offers`,
+        { reserved_on: '2026-09-04T08:00:00Z', staffer_uuid: anna.uuid },
+        201,
+      )
+    ).data;
+    await call('GET', `/waitlist/offers?entry_uuid=${entry.uuid}`, undefined, 200);
+    const token = offerToken(t.workspace, offer.uuid);
+    await call('POST', '/waitlist/offers/claim', { token }, 201);
+    await call('POST', '/waitlist/offers/claim', { token }, 410);
+    await call('DELETE', `/waitlist/${entry.uuid}`, undefined, 200);
     // A booking that collects its deposit (docs/payments.md): paid on the fake Stripe, then refunded.
     const deposit = (
       await call(

@@ -22,6 +22,7 @@ import { slotsRoutes } from '../../slots/api/slots.routes.js';
 import { staffersRoutes } from '../../staffers/api/staffers.routes.js';
 import { statusesRoutes } from '../../statuses/api/statuses.routes.js';
 import { voucherTemplatesRoutes } from '../../vouchers/api/voucher-templates.routes.js';
+import { waitlistRoutes } from '../../waitlist/api/waitlist.routes.js';
 import { webhooksRoutes } from '../../webhooks/api/webhooks.routes.js';
 import { workspacesRoutes } from '../../workspaces/api/workspaces.routes.js';
 import { registerAuth } from './api-auth.js';
@@ -77,6 +78,7 @@ export async function apiSurface(api: FastifyInstance, deps: AppDeps): Promise<v
     slotsRoutes,
     bookingsRoutes,
     seriesRoutes,
+    waitlistRoutes,
     customersRoutes,
     webhooksRoutes,
     calendarSyncRoutes,

@@ -34,6 +34,7 @@ import { textMessagesPanelRoutes } from '../../text-messages/panel/text-messages
 import { accountRoutes } from '../../users/panel/account.routes.js';
 import { signInRoutes } from '../../users/panel/sign-in.routes.js';
 import { teamRoutes } from '../../users/panel/team.routes.js';
+import { waitlistPanelRoutes } from '../../waitlist/panel/waitlist.routes.js';
 import { webhooksPanelRoutes } from '../../webhooks/panel/webhooks.routes.js';
 import { homeRoutes } from '../../workspaces/panel/home.routes.js';
 import { workspaceSettingsRoutes } from '../../workspaces/panel/workspace-settings.routes.js';
@@ -119,6 +120,7 @@ export async function panelSurface(panel: FastifyInstance, deps: AppDeps): Promi
     teamRoutes,
     apiKeysPanelRoutes,
     webhooksPanelRoutes,
+    waitlistPanelRoutes,
     workspaceSettingsRoutes,
     calendarFeedsPanelRoutes,
     calendarSyncPanelRoutes,

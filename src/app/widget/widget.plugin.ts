@@ -5,6 +5,7 @@ import { flowRoutes } from '../../booking-page/widget/flow.routes.js';
 import { renderErrorPage } from '../../booking-page/widget/layout.js';
 import { manageRoutes } from '../../booking-page/widget/manage.routes.js';
 import { pageContext, requireWorkspace } from '../../booking-page/widget/page-context.js';
+import { waitlistPageRoutes } from '../../booking-page/widget/waitlist.routes.js';
 import { CUSTOMER } from '../../booking-page/widget/widget-context.js';
 import { AppError } from '../../errors.js';
 import { projectRoot } from '../../platform/db/project-root.js';
@@ -83,6 +84,7 @@ export async function widgetSurface(app: FastifyInstance, deps: AppDeps): Promis
       // invalidates the workspace's cached answers after commit (docs/architecture.md).
       await flowRoutes(pages, deps, { create: WIDGET_LIMITS.creates, withoutProofOfWork });
       await manageRoutes(pages, deps);
+      await waitlistPageRoutes(pages, deps, { create: WIDGET_LIMITS.creates });
     },
     { prefix: '/book' },
   );

@@ -123,4 +123,22 @@ export default {
   seriesDateTaken: '{when}: nicht frei',
   seriesOthers:
     '{n, plural, one {Ebenfalls gebucht, zu denselben Bedingungen:} other {Ebenfalls gebucht, # weitere Termine zu denselben Bedingungen:}}',
+  waitlistLink: 'Keine passende Zeit? Auf die Warteliste',
+  waitlistTitle: 'Auf die Warteliste',
+  waitlistIntro:
+    'Sagen Sie uns, wann Sie kommen könnten. Wird so eine Zeit frei, schicken wir Ihnen einen Link per E-Mail und SMS und halten die Zeit eine Weile für Sie fest.',
+  waitlistAnyTime: 'Jede Zeit passt mir',
+  waitlistWindows: 'Zeiten, die Ihnen passen (bis zu fünf)',
+  waitlistDate: 'Tag',
+  waitlistFrom: 'Von',
+  waitlistTo: 'Bis',
+  waitlistJoin: 'Auf die Warteliste',
+  waitlistJoined: 'Sie stehen auf der Warteliste',
+  waitlistJoinedText: 'Wir melden uns, sobald eine passende Zeit frei wird.',
+  waitlistNeedTime: 'Geben Sie mindestens eine passende Zeit an oder wählen Sie „Jede Zeit“.',
+  offerTitle: 'Ein Termin ist für Sie frei',
+  offerHeld: 'Dieser Termin ist bis {when} für Sie reserviert.',
+  offerBook: 'Jetzt buchen',
+  offerGone: 'Dieses Angebot gilt nicht mehr: Es wurde gebucht, ist abgelaufen oder wurde zurückgezogen.',
+  offerTaken: 'Leider hat gerade jemand anderes diesen Termin gebucht. Sie bleiben auf der Warteliste.',
 } satisfies Catalog;

@@ -125,4 +125,22 @@ export default {
   seriesDateTaken: '{when}: not free',
   seriesOthers:
     '{n, plural, one {Also booked, on the same terms:} other {Also booked, # more dates on the same terms:}}',
+  waitlistLink: 'No time that suits you? Join the waiting list',
+  waitlistTitle: 'Join the waiting list',
+  waitlistIntro:
+    'Tell us when you could come. When such a time frees up, we send you a link by email and text message, and hold the time for you for a while.',
+  waitlistAnyTime: 'Any time suits me',
+  waitlistWindows: 'Times that suit you (up to five)',
+  waitlistDate: 'Day',
+  waitlistFrom: 'From',
+  waitlistTo: 'Until',
+  waitlistJoin: 'Join the waiting list',
+  waitlistJoined: 'You are on the waiting list',
+  waitlistJoinedText: 'We will write to you when a time that suits you frees up.',
+  waitlistNeedTime: 'Give at least one time that suits you, or choose any time.',
+  offerTitle: 'A time is free for you',
+  offerHeld: 'This time is held for you until {when}.',
+  offerBook: 'Book it',
+  offerGone: 'This offer is no longer open: it was booked, it expired, or it was withdrawn.',
+  offerTaken: 'Sorry, someone else booked this time a moment ago. You stay on the waiting list.',
 };

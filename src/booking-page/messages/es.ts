@@ -122,4 +122,22 @@ export default {
   seriesDateTaken: '{when}: no está libre',
   seriesOthers:
     '{n, plural, one {También reservada, en las mismas condiciones:} other {También reservadas, # fechas más en las mismas condiciones:}}',
+  waitlistLink: '¿Ninguna hora le va bien? Apúntese a la lista de espera',
+  waitlistTitle: 'Lista de espera',
+  waitlistIntro:
+    'Díganos cuándo podría venir. Cuando se libere una hora así, le enviamos un enlace por correo y SMS y se la guardamos un rato.',
+  waitlistAnyTime: 'Cualquier hora me va bien',
+  waitlistWindows: 'Horas que le van bien (hasta cinco)',
+  waitlistDate: 'Día',
+  waitlistFrom: 'Desde',
+  waitlistTo: 'Hasta',
+  waitlistJoin: 'Apuntarme a la lista de espera',
+  waitlistJoined: 'Está en la lista de espera',
+  waitlistJoinedText: 'Le escribiremos cuando se libere una hora que le vaya bien.',
+  waitlistNeedTime: 'Indique al menos una hora o elija cualquier hora.',
+  offerTitle: 'Hay una hora libre para usted',
+  offerHeld: 'Esta hora está reservada para usted hasta {when}.',
+  offerBook: 'Reservar',
+  offerGone: 'Esta oferta ya no está abierta: se reservó, caducó o se retiró.',
+  offerTaken: 'Lo sentimos, otra persona acaba de reservar esta hora. Sigue en la lista de espera.',
 } satisfies Catalog;

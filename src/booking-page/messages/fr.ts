@@ -124,4 +124,22 @@ export default {
   seriesDateTaken: '{when} : pas libre',
   seriesOthers:
     '{n, plural, one {Également réservée, aux mêmes conditions :} other {Également réservées, # autres dates aux mêmes conditions :}}',
+  waitlistLink: "Aucun créneau ne vous convient ? Inscrivez-vous sur la liste d'attente",
+  waitlistTitle: "Liste d'attente",
+  waitlistIntro:
+    'Dites-nous quand vous pourriez venir. Quand un tel créneau se libère, nous vous envoyons un lien par e-mail et SMS, et nous vous le réservons un moment.',
+  waitlistAnyTime: "N'importe quel moment me convient",
+  waitlistWindows: 'Créneaux qui vous conviennent (cinq au plus)',
+  waitlistDate: 'Jour',
+  waitlistFrom: 'De',
+  waitlistTo: 'À',
+  waitlistJoin: "M'inscrire sur la liste d'attente",
+  waitlistJoined: "Vous êtes sur la liste d'attente",
+  waitlistJoinedText: "Nous vous écrirons dès qu'un créneau qui vous convient se libère.",
+  waitlistNeedTime: "Indiquez au moins un créneau, ou choisissez n'importe quel moment.",
+  offerTitle: 'Un créneau est libre pour vous',
+  offerHeld: "Ce créneau vous est réservé jusqu'à {when}.",
+  offerBook: 'Réserver',
+  offerGone: "Cette offre n'est plus valable : le créneau a été réservé, l'offre a expiré ou a été retirée.",
+  offerTaken: "Désolé, quelqu'un vient de réserver ce créneau. Vous restez sur la liste d'attente.",
 } satisfies Catalog;

@@ -122,4 +122,22 @@ export default {
   seriesDateTaken: '{when}: non libera',
   seriesOthers:
     '{n, plural, one {Prenotata anche, alle stesse condizioni:} other {Prenotate anche altre # date, alle stesse condizioni:}}',
+  waitlistLink: 'Nessun orario ti va bene? Mettiti in lista d’attesa',
+  waitlistTitle: 'Lista d’attesa',
+  waitlistIntro:
+    'Dicci quando potresti venire. Quando si libera un orario così, ti mandiamo un link via email e SMS e te lo teniamo per un po’.',
+  waitlistAnyTime: 'Qualsiasi orario mi va bene',
+  waitlistWindows: 'Orari che ti vanno bene (fino a cinque)',
+  waitlistDate: 'Giorno',
+  waitlistFrom: 'Dalle',
+  waitlistTo: 'Alle',
+  waitlistJoin: 'Mettimi in lista d’attesa',
+  waitlistJoined: 'Sei in lista d’attesa',
+  waitlistJoinedText: 'Ti scriveremo quando si libera un orario adatto a te.',
+  waitlistNeedTime: 'Indica almeno un orario o scegli qualsiasi orario.',
+  offerTitle: 'Un orario è libero per te',
+  offerHeld: 'Questo orario è riservato a te fino a {when}.',
+  offerBook: 'Prenota',
+  offerGone: 'Questa offerta non è più valida: è stata prenotata, è scaduta o è stata ritirata.',
+  offerTaken: 'Ci dispiace, qualcun altro ha appena prenotato questo orario. Resti in lista d’attesa.',
 } satisfies Catalog;

@@ -122,4 +122,22 @@ export default {
   seriesDateTaken: '{when}: niet vrij',
   seriesOthers:
     '{n, plural, one {Ook geboekt, onder dezelfde voorwaarden:} other {Ook geboekt, nog # datums onder dezelfde voorwaarden:}}',
+  waitlistLink: 'Geen tijd die past? Zet u op de wachtlijst',
+  waitlistTitle: 'Wachtlijst',
+  waitlistIntro:
+    'Laat ons weten wanneer u zou kunnen komen. Komt zo’n tijd vrij, dan sturen we u een link per e-mail en sms en houden we de tijd even voor u vast.',
+  waitlistAnyTime: 'Elke tijd past mij',
+  waitlistWindows: 'Tijden die u passen (hoogstens vijf)',
+  waitlistDate: 'Dag',
+  waitlistFrom: 'Van',
+  waitlistTo: 'Tot',
+  waitlistJoin: 'Op de wachtlijst',
+  waitlistJoined: 'U staat op de wachtlijst',
+  waitlistJoinedText: 'We laten het u weten zodra er een passende tijd vrijkomt.',
+  waitlistNeedTime: 'Geef minstens één tijd op, of kies elke tijd.',
+  offerTitle: 'Er is een tijd vrij voor u',
+  offerHeld: 'Deze tijd houden we tot {when} voor u vast.',
+  offerBook: 'Boeken',
+  offerGone: 'Dit aanbod geldt niet meer: het is geboekt, verlopen of ingetrokken.',
+  offerTaken: 'Helaas heeft iemand anders deze tijd zojuist geboekt. U blijft op de wachtlijst.',
 } satisfies Catalog;

@@ -124,4 +124,22 @@ export default {
   seriesDateTaken: '{when}: zajęty',
   seriesOthers:
     '{n, plural, one {Zarezerwowano też, na tych samych warunkach:} few {Zarezerwowano też # kolejne terminy na tych samych warunkach:} many {Zarezerwowano też # kolejnych terminów na tych samych warunkach:} other {Zarezerwowano też # kolejnego terminu na tych samych warunkach:}}',
+  waitlistLink: 'Żaden termin nie pasuje? Zapisz się na listę oczekujących',
+  waitlistTitle: 'Lista oczekujących',
+  waitlistIntro:
+    'Powiedz nam, kiedy możesz przyjść. Gdy taki termin się zwolni, wyślemy Ci link e-mailem i SMS-em i zatrzymamy go dla Ciebie na chwilę.',
+  waitlistAnyTime: 'Pasuje mi każdy termin',
+  waitlistWindows: 'Terminy, które Ci pasują (do pięciu)',
+  waitlistDate: 'Dzień',
+  waitlistFrom: 'Od',
+  waitlistTo: 'Do',
+  waitlistJoin: 'Zapisz mnie na listę',
+  waitlistJoined: 'Jesteś na liście oczekujących',
+  waitlistJoinedText: 'Napiszemy, gdy zwolni się pasujący termin.',
+  waitlistNeedTime: 'Podaj co najmniej jeden termin albo wybierz dowolny.',
+  offerTitle: 'Zwolnił się termin dla Ciebie',
+  offerHeld: 'Ten termin czeka na Ciebie do {when}.',
+  offerBook: 'Rezerwuję',
+  offerGone: 'Ta oferta jest już nieaktualna: termin zarezerwowano, oferta wygasła lub została wycofana.',
+  offerTaken: 'Niestety ktoś inny właśnie zarezerwował ten termin. Zostajesz na liście oczekujących.',
 } satisfies Catalog;

@@ -122,4 +122,22 @@ export default {
   seriesDateTaken: '{when}: não está livre',
   seriesOthers:
     '{n, plural, one {Também reservada, nas mesmas condições:} other {Também reservadas, mais # datas nas mesmas condições:}}',
+  waitlistLink: 'Nenhum horário lhe serve? Entre na lista de espera',
+  waitlistTitle: 'Lista de espera',
+  waitlistIntro:
+    'Diga-nos quando poderia vir. Quando um horário assim ficar livre, enviamos-lhe uma ligação por email e SMS e guardamo-lo para si durante algum tempo.',
+  waitlistAnyTime: 'Qualquer horário me serve',
+  waitlistWindows: 'Horários que lhe servem (até cinco)',
+  waitlistDate: 'Dia',
+  waitlistFrom: 'Das',
+  waitlistTo: 'Até',
+  waitlistJoin: 'Entrar na lista de espera',
+  waitlistJoined: 'Está na lista de espera',
+  waitlistJoinedText: 'Escreveremos quando ficar livre um horário que lhe sirva.',
+  waitlistNeedTime: 'Indique pelo menos um horário ou escolha qualquer horário.',
+  offerTitle: 'Há um horário livre para si',
+  offerHeld: 'Este horário está reservado para si até {when}.',
+  offerBook: 'Reservar',
+  offerGone: 'Esta oferta já não está aberta: foi reservada, expirou ou foi retirada.',
+  offerTaken: 'Lamentamos, outra pessoa acabou de reservar este horário. Continua na lista de espera.',
 } satisfies Catalog;

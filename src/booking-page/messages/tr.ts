@@ -123,4 +123,22 @@ export default {
   seriesDateTaken: '{when}: müsait değil',
   seriesOthers:
     '{n, plural, one {Aynı koşullarla ayrıca ayrıldı:} other {Aynı koşullarla # tarih daha ayrıldı:}}',
+  waitlistLink: 'Uygun saat yok mu? Bekleme listesine katılın',
+  waitlistTitle: 'Bekleme listesi',
+  waitlistIntro:
+    'Ne zaman gelebileceğinizi söyleyin. Böyle bir saat boşalınca size e-posta ve SMS ile bir bağlantı gönderir, saati bir süre sizin için tutarız.',
+  waitlistAnyTime: 'Her saat bana uyar',
+  waitlistWindows: 'Size uyan saatler (en fazla beş)',
+  waitlistDate: 'Gün',
+  waitlistFrom: 'Başlangıç',
+  waitlistTo: 'Bitiş',
+  waitlistJoin: 'Bekleme listesine katıl',
+  waitlistJoined: 'Bekleme listesindesiniz',
+  waitlistJoinedText: 'Size uyan bir saat boşalınca yazacağız.',
+  waitlistNeedTime: 'En az bir saat girin ya da her saati seçin.',
+  offerTitle: 'Sizin için bir saat boşaldı',
+  offerHeld: 'Bu saat {when} zamanına kadar sizin için ayrıldı.',
+  offerBook: 'Ayırt',
+  offerGone: 'Bu teklif artık geçerli değil: ayırtıldı, süresi doldu ya da geri çekildi.',
+  offerTaken: 'Üzgünüz, bu saati az önce başka biri ayırttı. Bekleme listesinde kalıyorsunuz.',
 } satisfies Catalog;

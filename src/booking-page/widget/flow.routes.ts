@@ -364,6 +364,23 @@ export async function renderSlots(
     notice,
     slotHref: slotHref ?? ((at) => pageHref(slug, state, { at, month: undefined })),
     path: options.path ?? '',
+    // The booking flow's time step offers the waitlist (docs/waitlist.md); a reschedule does not.
+    waitlistHref:
+      options.path === undefined
+        ? pageHref(
+            slug,
+            {
+              location: selection.location.id,
+              service: selection.service.id,
+              staffer: selection.staffer?.id,
+              lang: state.lang,
+              tz: state.tz,
+              embed: state.embed,
+            },
+            {},
+            '/waitlist',
+          )
+        : undefined,
     current: options.current,
     month: {
       month: isMonth(state.month) ? state.month : (date ?? from).slice(0, 7),

@@ -34,6 +34,8 @@ export interface SlotPageData {
   current?: number | undefined;
   /** The "pick a date" month table. */
   month: Omit<MonthPickerData, 'path'>;
+  /** The waitlist's join form of this service, when the step offers it. */
+  waitlistHref?: string | undefined;
 }
 
 /** Step 4: a day strip (7 days) and the chosen day's free slots, in the customer's zone. */
@@ -178,6 +180,11 @@ export function slotsPage(ctx: PageContext, data: SlotPageData): string {
             <p>{anyFree ? '' : ctx.t.noSlotsWeek}</p>
           )}
         </section>
+        {data.waitlistHref && (
+          <p class="waitlist-link">
+            <a href={data.waitlistHref}>{ctx.t.waitlistLink}</a>
+          </p>
+        )}
       </>
     ),
   });

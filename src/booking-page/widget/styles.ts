@@ -85,6 +85,14 @@ dl.summary dd{margin:0;overflow-wrap:anywhere}
 .contact{display:block;margin-top:.25rem}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 .manage-link{overflow-wrap:anywhere;font-size:.875rem}
+.waitlist-link{margin-top:1.25rem}
+.waitlist-windows{min-width:0}
+.waitlist-windows .window-row{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:.5rem;margin:.5rem 0}
+.waitlist-windows .window-row label{font-size:.875rem;margin:0;min-width:0}
+.waitlist-windows .window-row label:first-child{grid-column:1/-1}
+.waitlist-windows .window-row input{width:100%;min-width:0;padding:.375rem;border:1px solid #8a939d;border-radius:.375rem;font:inherit;background:#fff}
+@media (min-width:36rem){.waitlist-windows .window-row{grid-template-columns:minmax(0,1.4fr) minmax(0,1fr) minmax(0,1fr)}.waitlist-windows .window-row label:first-child{grid-column:auto}}
+.waitlist-windows .window-row .error{grid-column:1/-1;margin:0}
 `
   .replace(/\n/g, '')
   .trim();

@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'تم استلام الدفعة: {amount} مقابل {what}، {when}',
   subject_payment_refunded: 'استرداد {amount}: {what}، {when}',
   subject_payment_failed: 'لم يتم الدفع: {amount} مقابل {what}، {when}',
+  subject_waitlist_offer: 'أصبح وقت متاحًا لك: {what}، {when}',
   intro_confirmed: 'تم تأكيد حجزك.',
   intro_rescheduled: 'تم نقل حجزك إلى وقت جديد.',
   intro_canceled: 'تم إلغاء حجزك.',
@@ -28,6 +29,8 @@ export default {
   intro_payment_received: 'استلمنا {amount}. شكرًا لك.',
   intro_payment_refunded: 'أعدنا {amount} إلى بطاقتك. قد يستغرق ظهوره في كشف حسابك بضعة أيام.',
   intro_payment_failed: 'تعذّر علينا تحصيل {amount} من بطاقتك. يرجى التواصل معنا.',
+  intro_waitlist_offer:
+    'أصبح متاحًا وقت كنت تنتظره. نحجزه لك حتى {until}: احجزه عبر الرابط أدناه، وإلا فسينتقل إلى الشخص التالي في الانتظار.',
   hello: 'مرحبًا {name}،',
   helloPlain: 'مرحبًا،',
   when: 'الموعد',
@@ -36,6 +39,7 @@ export default {
   where: 'المكان',
   customer: 'العميل',
   manage: 'عرض حجزك أو تغييره أو إلغاؤه',
+  claim: 'احجز هذا الوقت',
   reminderIn:
     'يبدأ بعد {unit, select, day {{count, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}}} hour {{count, plural, zero {# ساعة} one {ساعة واحدة} two {ساعتين} few {# ساعات} many {# ساعة} other {# ساعة}}} other {{count, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}}}.',
   attachment: 'يضيف ملف التقويم المرفق (\u2066.ics\u2069) الحجز إلى تقويمك أو يحدّثه فيه.',

@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Zahlung erhalten: {amount} für {what}, {when}',
   subject_payment_refunded: 'Erstattung von {amount}: {what}, {when}',
   subject_payment_failed: 'Zahlung nicht erfolgt: {amount} für {what}, {when}',
+  subject_waitlist_offer: 'Ein Termin ist für Sie frei: {what}, {when}',
   intro_confirmed: 'Ihre Buchung ist bestätigt.',
   intro_rescheduled: 'Ihre Buchung wurde auf einen neuen Termin verschoben.',
   intro_canceled: 'Ihre Buchung wurde storniert.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     'wir haben {amount} auf Ihre Karte erstattet. Bis es auf Ihrer Abrechnung erscheint, kann es einige Tage dauern.',
   intro_payment_failed: 'wir konnten {amount} nicht von Ihrer Karte abbuchen. Bitte melden Sie sich bei uns.',
+  intro_waitlist_offer:
+    'ein Termin, auf den Sie gewartet haben, ist frei geworden. Er ist bis {until} für Sie reserviert: Buchen Sie ihn über den Link unten, sonst geht er an die nächste wartende Person.',
   hello: 'Hallo {name},',
   helloPlain: 'Hallo,',
   when: 'Wann',
@@ -38,6 +41,7 @@ export default {
   where: 'Wo',
   customer: 'Kunde',
   manage: 'Buchung ansehen, ändern oder stornieren',
+  claim: 'Diesen Termin buchen',
   reminderIn:
     'Sie beginnt in {unit, select, day {{count, plural, one {# Tag} other {# Tagen}}} hour {{count, plural, one {# Stunde} other {# Stunden}}} other {{count, plural, one {# Minute} other {# Minuten}}}}.',
   attachment:

@@ -18,6 +18,7 @@ export default {
   subject_payment_received: 'Payment received: {amount} for {what}, {when}',
   subject_payment_refunded: 'Refund of {amount}: {what}, {when}',
   subject_payment_failed: 'Payment not taken: {amount} for {what}, {when}',
+  subject_waitlist_offer: 'A time is free for you: {what}, {when}',
   intro_confirmed: 'your booking is confirmed.',
   intro_rescheduled: 'your booking has been moved to a new time.',
   intro_canceled: 'your booking has been canceled.',
@@ -34,6 +35,8 @@ export default {
   intro_payment_refunded:
     'we have refunded {amount} to your card. It can take a few days to show on your statement.',
   intro_payment_failed: 'we could not charge {amount} to your card. Please contact us.',
+  intro_waitlist_offer:
+    'a time you were waiting for is free. It is held for you until {until}: book it with the link below, or it goes to the next person waiting.',
   hello: 'Hello {name},',
   helloPlain: 'Hello,',
   when: 'When',
@@ -42,6 +45,7 @@ export default {
   where: 'Where',
   customer: 'Customer',
   manage: 'See, change or cancel your booking',
+  claim: 'Book this time',
   reminderIn:
     'It starts in {unit, select, day {{count, plural, one {# day} other {# days}}} hour {{count, plural, one {# hour} other {# hours}}} other {{count, plural, one {# minute} other {# minutes}}}}.',
   attachment: 'The attached calendar file (.ics) adds the booking to your calendar or updates it there.',

@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Pago recibido: {amount} por {what}, {when}',
   subject_payment_refunded: 'Reembolso de {amount}: {what}, {when}',
   subject_payment_failed: 'Pago no realizado: {amount} por {what}, {when}',
+  subject_waitlist_offer: 'Hay una hora libre para usted: {what}, {when}',
   intro_confirmed: 'su reserva está confirmada.',
   intro_rescheduled: 'su reserva se ha cambiado a una nueva hora.',
   intro_canceled: 'su reserva se ha cancelado.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     'hemos reembolsado {amount} a su tarjeta. Puede tardar unos días en aparecer en su extracto.',
   intro_payment_failed: 'no hemos podido cobrar {amount} de su tarjeta. Por favor, contacte con nosotros.',
+  intro_waitlist_offer:
+    'se ha liberado una hora que esperaba. Se la guardamos hasta {until}: resérvela con el enlace de abajo o pasará a la siguiente persona en espera.',
   hello: 'Hola, {name}:',
   helloPlain: 'Hola:',
   when: 'Cuándo',
@@ -38,6 +41,7 @@ export default {
   where: 'Dónde',
   customer: 'Cliente',
   manage: 'Ver, cambiar o cancelar su reserva',
+  claim: 'Reservar esta hora',
   reminderIn:
     'Empieza dentro de {unit, select, day {{count, plural, one {# día} other {# días}}} hour {{count, plural, one {# hora} other {# horas}}} other {{count, plural, one {# minuto} other {# minutos}}}}.',
   attachment: 'El archivo de calendario adjunto (.ics) añade la reserva a su calendario o la actualiza allí.',

@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Paiement reçu : {amount} pour {what}, {when}',
   subject_payment_refunded: 'Remboursement de {amount} : {what}, {when}',
   subject_payment_failed: 'Paiement non effectué : {amount} pour {what}, {when}',
+  subject_waitlist_offer: 'Un créneau est libre pour vous : {what}, {when}',
   intro_confirmed: 'votre réservation est confirmée.',
   intro_rescheduled: 'votre réservation a été déplacée à un nouvel horaire.',
   intro_canceled: 'votre réservation a été annulée.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     'nous avons remboursé {amount} sur votre carte. Cela peut prendre quelques jours avant d’apparaître sur votre relevé.',
   intro_payment_failed: 'nous n’avons pas pu débiter {amount} de votre carte. Merci de nous contacter.',
+  intro_waitlist_offer:
+    "un créneau que vous attendiez s'est libéré. Il vous est réservé jusqu'à {until} : réservez-le avec le lien ci-dessous, sinon il ira à la personne suivante.",
   hello: 'Bonjour {name},',
   helloPlain: 'Bonjour,',
   when: 'Quand',
@@ -38,6 +41,7 @@ export default {
   where: 'Où',
   customer: 'Client',
   manage: 'Consulter, modifier ou annuler votre réservation',
+  claim: 'Réserver ce créneau',
   reminderIn:
     'Elle commence dans {unit, select, day {{count, plural, one {# jour} other {# jours}}} hour {{count, plural, one {# heure} other {# heures}}} other {{count, plural, one {# minute} other {# minutes}}}}.',
   attachment:

@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Pagamento ricevuto: {amount} per {what}, {when}',
   subject_payment_refunded: 'Rimborso di {amount}: {what}, {when}',
   subject_payment_failed: 'Pagamento non riuscito: {amount} per {what}, {when}',
+  subject_waitlist_offer: 'Un orario è libero per te: {what}, {when}',
   intro_confirmed: 'la tua prenotazione è confermata.',
   intro_rescheduled: 'la tua prenotazione è stata spostata a un nuovo orario.',
   intro_canceled: 'la tua prenotazione è stata annullata.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     'abbiamo rimborsato {amount} sulla tua carta. Possono servire alcuni giorni perché compaia nell’estratto conto.',
   intro_payment_failed: 'non siamo riusciti ad addebitare {amount} sulla tua carta. Contattaci, per favore.',
+  intro_waitlist_offer:
+    'si è liberato un orario che aspettavi. È riservato a te fino a {until}: prenotalo con il link qui sotto, altrimenti passa alla persona successiva in attesa.',
   hello: 'Ciao {name},',
   helloPlain: 'Ciao,',
   when: 'Quando',
@@ -38,6 +41,7 @@ export default {
   where: 'Dove',
   customer: 'Cliente',
   manage: 'Vedi, modifica o annulla la prenotazione',
+  claim: 'Prenota questo orario',
   reminderIn:
     'Inizia tra {unit, select, day {{count, plural, one {# giorno} other {# giorni}}} hour {{count, plural, one {# ora} other {# ore}}} other {{count, plural, one {# minuto} other {# minuti}}}}.',
   attachment:

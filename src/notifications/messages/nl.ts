@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Betaling ontvangen: {amount} voor {what}, {when}',
   subject_payment_refunded: 'Terugbetaling van {amount}: {what}, {when}',
   subject_payment_failed: 'Betaling niet gelukt: {amount} voor {what}, {when}',
+  subject_waitlist_offer: 'Er is een tijd vrij voor u: {what}, {when}',
   intro_confirmed: 'uw boeking is bevestigd.',
   intro_rescheduled: 'uw boeking is naar een nieuwe tijd verplaatst.',
   intro_canceled: 'uw boeking is geannuleerd.',
@@ -30,6 +31,8 @@ export default {
     'we hebben {amount} teruggestort op uw kaart. Het kan enkele dagen duren voor het op uw afschrift staat.',
   intro_payment_failed:
     'we konden {amount} niet van uw kaart afschrijven. Neem alstublieft contact met ons op.',
+  intro_waitlist_offer:
+    'er is een tijd vrijgekomen waarop u wachtte. Die houden we tot {until} voor u vast: boek hem via de link hieronder, anders gaat hij naar de volgende wachtende.',
   hello: 'Hallo {name},',
   helloPlain: 'Hallo,',
   when: 'Wanneer',
@@ -38,6 +41,7 @@ export default {
   where: 'Waar',
   customer: 'Klant',
   manage: 'Uw boeking bekijken, wijzigen of annuleren',
+  claim: 'Deze tijd boeken',
   reminderIn:
     'Uw afspraak begint over {unit, select, day {{count, plural, one {# dag} other {# dagen}}} hour {{count, plural, one {# uur} other {# uur}}} other {{count, plural, one {# minuut} other {# minuten}}}}.',
   attachment: 'Het bijgevoegde agendabestand (.ics) zet de boeking in uw agenda of werkt hem daar bij.',

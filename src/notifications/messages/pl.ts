@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Płatność otrzymana: {amount} za {what}, {when}',
   subject_payment_refunded: 'Zwrot {amount}: {what}, {when}',
   subject_payment_failed: 'Płatność nieudana: {amount} za {what}, {when}',
+  subject_waitlist_offer: 'Zwolnił się termin dla Ciebie: {what}, {when}',
   intro_confirmed: 'Twoja rezerwacja jest potwierdzona.',
   intro_rescheduled: 'Twoja rezerwacja została przeniesiona na nowy termin.',
   intro_canceled: 'Twoja rezerwacja została odwołana.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     'zwróciliśmy {amount} na Twoją kartę. Może minąć kilka dni, zanim pojawi się to na wyciągu.',
   intro_payment_failed: 'nie udało się pobrać {amount} z Twojej karty. Prosimy o kontakt.',
+  intro_waitlist_offer:
+    'zwolnił się termin, na który czekasz. Trzymamy go dla Ciebie do {until}: zarezerwuj go przez link poniżej, inaczej trafi do następnej osoby w kolejce.',
   hello: 'Dzień dobry {name},',
   helloPlain: 'Dzień dobry,',
   when: 'Kiedy',
@@ -38,6 +41,7 @@ export default {
   where: 'Gdzie',
   customer: 'Klient',
   manage: 'Zobacz, zmień lub odwołaj rezerwację',
+  claim: 'Zarezerwuj ten termin',
   reminderIn:
     'Zaczyna się za {unit, select, day {{count, plural, one {# dzień} few {# dni} many {# dni} other {# dnia}}} hour {{count, plural, one {# godzinę} few {# godziny} many {# godzin} other {# godziny}}} other {{count, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}}}.',
   attachment:

@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Pagamento recebido: {amount} por {what}, {when}',
   subject_payment_refunded: 'Reembolso de {amount}: {what}, {when}',
   subject_payment_failed: 'Pagamento não efetuado: {amount} por {what}, {when}',
+  subject_waitlist_offer: 'Há um horário livre para si: {what}, {when}',
   intro_confirmed: 'a sua reserva está confirmada.',
   intro_rescheduled: 'a sua reserva foi mudada para um novo horário.',
   intro_canceled: 'a sua reserva foi cancelada.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     'reembolsámos {amount} no seu cartão. Pode levar alguns dias a aparecer no extrato.',
   intro_payment_failed: 'não conseguimos cobrar {amount} no seu cartão. Por favor, contacte-nos.',
+  intro_waitlist_offer:
+    'ficou livre um horário que esperava. Está reservado para si até {until}: reserve-o com a ligação abaixo, ou passará para a próxima pessoa em espera.',
   hello: 'Olá {name},',
   helloPlain: 'Olá,',
   when: 'Quando',
@@ -38,6 +41,7 @@ export default {
   where: 'Onde',
   customer: 'Cliente',
   manage: 'Ver, alterar ou cancelar a sua reserva',
+  claim: 'Reservar este horário',
   reminderIn:
     'Começa dentro de {unit, select, day {{count, plural, one {# dia} other {# dias}}} hour {{count, plural, one {# hora} other {# horas}}} other {{count, plural, one {# minuto} other {# minutos}}}}.',
   attachment: 'O ficheiro de calendário anexo (.ics) adiciona a reserva ao seu calendário ou atualiza-a lá.',

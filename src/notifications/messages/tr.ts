@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Ödeme alındı: {what} için {amount}, {when}',
   subject_payment_refunded: '{amount} iade: {what}, {when}',
   subject_payment_failed: 'Ödeme alınamadı: {what} için {amount}, {when}',
+  subject_waitlist_offer: 'Sizin için bir saat boşaldı: {what}, {when}',
   intro_confirmed: 'Randevunuz onaylandı.',
   intro_rescheduled: 'Randevunuz yeni bir saate taşındı.',
   intro_canceled: 'Randevunuz iptal edildi.',
@@ -30,6 +31,8 @@ export default {
   intro_payment_refunded:
     '{amount} tutarını kartınıza iade ettik. Ekstrenizde görünmesi birkaç gün sürebilir.',
   intro_payment_failed: 'kartınızdan {amount} tahsil edemedik. Lütfen bizimle iletişime geçin.',
+  intro_waitlist_offer:
+    'beklediğiniz bir saat boşaldı. {until} saatine kadar sizin için ayrıldı: aşağıdaki bağlantıyla ayırtın, yoksa sıradaki kişiye geçer.',
   hello: 'Merhaba {name},',
   helloPlain: 'Merhaba,',
   when: 'Ne zaman',
@@ -38,6 +41,7 @@ export default {
   where: 'Nerede',
   customer: 'Müşteri',
   manage: 'Randevunuzu görün, değiştirin veya iptal edin',
+  claim: 'Bu saati ayırt',
   reminderIn:
     '{unit, select, day {{count, plural, one {# gün} other {# gün}}} hour {{count, plural, one {# saat} other {# saat}}} other {{count, plural, one {# dakika} other {# dakika}}}} sonra başlıyor.',
   attachment: 'Ekteki takvim dosyası (.ics) randevuyu takviminize ekler veya orada günceller.',

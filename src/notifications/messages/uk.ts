@@ -14,6 +14,7 @@ export default {
   subject_payment_received: 'Оплату отримано: {amount} за {what}, {when}',
   subject_payment_refunded: 'Повернення {amount}: {what}, {when}',
   subject_payment_failed: 'Оплату не проведено: {amount} за {what}, {when}',
+  subject_waitlist_offer: 'Для вас звільнився час: {what}, {when}',
   intro_confirmed: 'ваше бронювання підтверджено.',
   intro_rescheduled: 'ваше бронювання перенесено на новий час.',
   intro_canceled: 'ваше бронювання скасовано.',
@@ -29,6 +30,8 @@ export default {
   intro_payment_received: 'ми отримали {amount}. Дякуємо.',
   intro_payment_refunded: 'ми повернули {amount} на вашу картку. Це може з’явитися у виписці за кілька днів.',
   intro_payment_failed: 'нам не вдалося списати {amount} з вашої картки. Будь ласка, зв’яжіться з нами.',
+  intro_waitlist_offer:
+    'звільнився час, на який ви чекали. Ми тримаємо його для вас до {until}: забронюйте за посиланням нижче, інакше його отримає наступна людина в черзі.',
   hello: 'Вітаємо, {name}!',
   helloPlain: 'Вітаємо!',
   when: 'Коли',
@@ -37,6 +40,7 @@ export default {
   where: 'Де',
   customer: 'Клієнт',
   manage: 'Переглянути, змінити або скасувати бронювання',
+  claim: 'Забронювати цей час',
   reminderIn:
     'Початок через {unit, select, day {{count, plural, one {# день} few {# дні} many {# днів} other {# дня}}} hour {{count, plural, one {# годину} few {# години} many {# годин} other {# години}}} other {{count, plural, one {# хвилину} few {# хвилини} many {# хвилин} other {# хвилини}}}}.',
   attachment: 'Доданий файл календаря (.ics) додає бронювання до вашого календаря або оновлює його там.',

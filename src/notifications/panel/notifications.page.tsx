@@ -52,6 +52,7 @@ export const KIND_LABEL: Record<MailKind, PanelKey> = {
   payment_refunded: 'notif.kind.payment_refunded',
   payment_failed: 'notif.kind.payment_failed',
   staff_calendar_edit: 'notif.kind.staff_calendar_edit',
+  waitlist_offer: 'notif.kind.waitlist_offer',
 };
 
 /** A message's state in words, and the badge colour it shows in. */

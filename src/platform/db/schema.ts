@@ -72,6 +72,8 @@ export interface WorkspacesTable {
   payment_settings: Json<Record<string, unknown>>;
   /** Sealed by src/platform/secrets.ts; null = no payment provider connected. */
   payment_credentials: string | null;
+  /** migrations/0039_waitlist.sql; read through src/waitlist/waitlist-settings.rules.ts */
+  waitlist_settings: Json<Record<string, unknown>>;
 }
 
 export interface ApiKeysTable {
@@ -631,7 +633,9 @@ export type MailKind =
   | 'payment_refunded'
   | 'payment_failed'
   /** migrations/0036_calendar_readback.sql: a booking's event moved or deleted in the staffer's calendar. */
-  | 'staff_calendar_edit';
+  | 'staff_calendar_edit'
+  /** migrations/0039_waitlist.sql: a freed time offered to a waiting customer. */
+  | 'waitlist_offer';
 
 /** migrations/0011_notifications.sql: the mail outbox and log. */
 export interface MailMessagesTable {
@@ -682,7 +686,7 @@ export interface AuditEntriesTable {
   details: Json<Record<string, unknown>>;
 }
 
-export type TextKind = 'confirmed' | 'rescheduled' | 'canceled' | 'reminder' | 'test';
+export type TextKind = 'confirmed' | 'rescheduled' | 'canceled' | 'reminder' | 'test' | 'waitlist_offer';
 export type TextState =
   | 'pending'
   | 'sending'
@@ -834,6 +838,54 @@ export interface CalendarBookingEventsTable {
   outside_seen_at: TimestampNullable;
 }
 
+/** A wanted time of a waitlist entry, in the location's wall time (migrations/0039_waitlist.sql). */
+export interface WaitlistWindowJson {
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM, inclusive */
+  from: string;
+  /** HH:MM, exclusive; a start before it matches */
+  to: string;
+}
+
+export type WaitlistEntryState = 'waiting' | 'offered' | 'booked' | 'left';
+export type WaitlistOfferState = 'open' | 'claimed' | 'expired' | 'withdrawn';
+
+export interface WaitlistEntriesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  customer_id: string;
+  location_id: string;
+  service_id: string;
+  staffer_id: string | null;
+  windows: Json<WaitlistWindowJson[]>;
+  any_time: Generated<boolean>;
+  language: string | null;
+  source: Generated<string>;
+  state: Generated<WaitlistEntryState>;
+  joined_at: Instant;
+  updated_at: Timestamp;
+  booking_id: string | null;
+}
+
+export interface WaitlistOffersTable {
+  workspace_id: string;
+  id: Generated<string>;
+  entry_id: string;
+  location_id: string;
+  service_id: string;
+  staffer_id: string | null;
+  starts_at: Instant;
+  held_until: Instant;
+  state: Generated<WaitlistOfferState>;
+  token_hash: string;
+  made_by: Generated<'freed' | 'staff'>;
+  booking_id: string | null;
+  event_sequence: Generated<number>;
+  created_at: Instant;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -886,4 +938,6 @@ export interface DB {
   resources: ResourcesTable;
   resource_occupancies: ResourceOccupanciesTable;
   resource_busy_blocks: ResourceBusyBlocksTable;
+  waitlist_entries: WaitlistEntriesTable;
+  waitlist_offers: WaitlistOffersTable;
 }

@@ -4,7 +4,7 @@ import type { Db } from './client.js';
  * What a workspace lock serialises. Each is a row of `workspace_locks` on the workspace's own
  * shard, made on first use, held until the transaction ends.
  */
-export type WorkspaceLockName = 'outbox_dispatch' | 'statuses' | 'api_keys' | 'webhooks';
+export type WorkspaceLockName = 'outbox_dispatch' | 'statuses' | 'api_keys' | 'webhooks' | 'waitlist';
 
 /**
  * Waits for and takes the workspace's lock `name`. The upsert locks the row whether it inserts it

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: أُلغي {what} في {when}. {link}',
   reminder: '{workspace}: تذكير، {what} في {when}، {location}. أرسل C للتأكيد. {link}',
   test: '{workspace}: رسالة تجريبية. إن قرأتها فالرسائل تصل إلى عملائك.',
+  waitlist_offer: '{workspace}: {what} في {when} متاح لك حتى {until}. احجز: {link}',
   stop_footer: 'أرسل STOP لإيقاف الرسائل',
   reply_confirmed: '{workspace}: شكرًا، تم تأكيد {when}.',
   reply_canceled: '{workspace}: أُلغي حجزك في {when}.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what} am {when} ist storniert. {link}',
   reminder: '{workspace}: Erinnerung, {what} am {when}, {location}. Antworte C zum Bestätigen. {link}',
   test: '{workspace}: eine Test-SMS. Wenn du sie liest, erreichen SMS deine Kunden.',
+  waitlist_offer: '{workspace}: {what} am {when} ist bis {until} für Sie frei. Buchen: {link}',
   stop_footer: 'STOP zum Abmelden',
   reply_confirmed: '{workspace}: danke, {when} ist bestätigt.',
   reply_canceled: '{workspace}: deine Buchung am {when} ist storniert.',

@@ -11,6 +11,7 @@ export default {
   canceled: '{workspace}: {what} on {when} is canceled. {link}',
   reminder: '{workspace}: reminder, {what} on {when}, {location}. Reply C to confirm. {link}',
   test: '{workspace}: a test text. If you can read it, texts reach your customers.',
+  waitlist_offer: '{workspace}: {what} on {when} is free for you until {until}. Book: {link}',
   stop_footer: 'STOP to opt out',
   reply_confirmed: '{workspace}: thank you, {when} is confirmed.',
   reply_canceled: '{workspace}: your booking on {when} is canceled.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what} el {when} está cancelado. {link}',
   reminder: '{workspace}: recordatorio, {what} el {when}, {location}. Responde C para confirmar. {link}',
   test: '{workspace}: un SMS de prueba. Si lo lees, los SMS llegan a tus clientes.',
+  waitlist_offer: '{workspace}: {what} el {when} está libre para usted hasta las {until}. Reservar: {link}',
   stop_footer: 'STOP para darte de baja',
   reply_confirmed: '{workspace}: gracias, el {when} está confirmado.',
   reply_canceled: '{workspace}: tu reserva del {when} está cancelada.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace} : {what} le {when} est annulé. {link}',
   reminder: '{workspace} : rappel, {what} le {when}, {location}. Répondez C pour confirmer. {link}',
   test: '{workspace} : un SMS de test. Si vous le lisez, les SMS arrivent à vos clients.',
+  waitlist_offer: "{workspace} : {what} le {when} est libre pour vous jusqu'à {until}. Réserver : {link}",
   stop_footer: 'STOP pour ne plus recevoir',
   reply_confirmed: '{workspace} : merci, le {when} est confirmé.',
   reply_canceled: '{workspace} : votre réservation du {when} est annulée.',

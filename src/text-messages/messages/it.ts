@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what} il {when} è annullato. {link}',
   reminder: '{workspace}: promemoria, {what} il {when}, {location}. Rispondi C per confermare. {link}',
   test: '{workspace}: un SMS di prova. Se lo leggi, gli SMS arrivano ai tuoi clienti.',
+  waitlist_offer: '{workspace}: {what} il {when} è libero per te fino alle {until}. Prenota: {link}',
   stop_footer: 'STOP per disiscriverti',
   reply_confirmed: '{workspace}: grazie, il {when} è confermato.',
   reply_canceled: '{workspace}: la tua prenotazione del {when} è annullata.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what} op {when} is geannuleerd. {link}',
   reminder: '{workspace}: herinnering, {what} op {when}, {location}. Antwoord C om te bevestigen. {link}',
   test: '{workspace}: een test-sms. Lees je dit, dan bereiken sms’jes je klanten.',
+  waitlist_offer: '{workspace}: {what} op {when} is tot {until} vrij voor u. Boeken: {link}',
   stop_footer: 'STOP om af te melden',
   reply_confirmed: '{workspace}: bedankt, {when} is bevestigd.',
   reply_canceled: '{workspace}: je boeking op {when} is geannuleerd.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what}, {when} odwołano. {link}',
   reminder: '{workspace}: przypomnienie, {what}, {when}, {location}. Odpisz C, aby potwierdzić. {link}',
   test: '{workspace}: testowy SMS. Jeśli go czytasz, SMS-y docierają do klientów.',
+  waitlist_offer: '{workspace}: {what} {when} czeka na Ciebie do {until}. Rezerwuj: {link}',
   stop_footer: 'STOP, aby się wypisać',
   reply_confirmed: '{workspace}: dziękujemy, {when} potwierdzono.',
   reply_canceled: '{workspace}: rezerwację na {when} odwołano.',

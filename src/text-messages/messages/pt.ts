@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what} em {when} foi cancelado. {link}',
   reminder: '{workspace}: lembrete, {what} em {when}, {location}. Responda C para confirmar. {link}',
   test: '{workspace}: um SMS de teste. Se o lê, os SMS chegam aos seus clientes.',
+  waitlist_offer: '{workspace}: {what} em {when} está livre para si até {until}. Reservar: {link}',
   stop_footer: 'STOP para cancelar',
   reply_confirmed: '{workspace}: obrigado, {when} está confirmado.',
   reply_canceled: '{workspace}: a sua reserva de {when} foi cancelada.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what}, {when} iptal edildi. {link}',
   reminder: '{workspace}: hatırlatma, {what}, {when}, {location}. Onaylamak için C yazın. {link}',
   test: '{workspace}: bir test SMS’i. Bunu okuyorsanız SMS’ler müşterilerinize ulaşıyor.',
+  waitlist_offer: '{workspace}: {what}, {when} saati {until} saatine kadar sizin. Ayırt: {link}',
   stop_footer: 'Ayrılmak için STOP',
   reply_confirmed: '{workspace}: teşekkürler, {when} onaylandı.',
   reply_canceled: '{workspace}: {when} rezervasyonunuz iptal edildi.',

@@ -6,6 +6,7 @@ export default {
   canceled: '{workspace}: {what}, {when} скасовано. {link}',
   reminder: '{workspace}: нагадування, {what}, {when}, {location}. Відповідайте C для підтвердження. {link}',
   test: '{workspace}: тестове SMS. Якщо ви його читаєте, SMS доходять до клієнтів.',
+  waitlist_offer: '{workspace}: {what} {when} вільний для вас до {until}. Бронювати: {link}',
   stop_footer: 'STOP, щоб відписатися',
   reply_confirmed: '{workspace}: дякуємо, {when} підтверджено.',
   reply_canceled: '{workspace}: ваше бронювання на {when} скасовано.',

@@ -26,6 +26,7 @@ export function textPanelWords(t: PanelText['t']) {
       canceled: t('texts.kind.canceled'),
       reminder: t('texts.kind.reminder'),
       test: t('texts.kind.test'),
+      waitlist_offer: t('texts.kind.waitlist_offer'),
     } satisfies Record<TextKind, string>,
     reminders: t('texts.reminders'),
     remindersHint: t('texts.remindersHint'),

@@ -319,6 +319,8 @@ const ATTENTION_LINKS: Record<AttentionItem['kind'], string> = {
   texts: `${PANEL_PREFIX}/settings/notifications/texts`,
   payments: `${PANEL_PREFIX}/bookings`,
   holds: `${PANEL_PREFIX}/bookings`,
+  waitlistExpired: `${PANEL_PREFIX}/waitlist`,
+  waitlistWaiting: `${PANEL_PREFIX}/waitlist`,
 };
 
 /** The link's words: failures are retried where they are listed; holds are only seen. */
@@ -328,6 +330,8 @@ const ATTENTION_LINK_TEXT: Record<AttentionItem['kind'], PanelKey> = {
   texts: 'home.attention.open',
   payments: 'home.attention.see',
   holds: 'home.attention.see',
+  waitlistExpired: 'home.attention.see',
+  waitlistWaiting: 'home.attention.see',
 };
 
 /**

@@ -20,7 +20,7 @@ export function homeRoutes(panel: FastifyInstance, deps: AppDeps): void {
       ...(can(role, 'developers') ? (['webhooks'] as const) : []),
       ...(can(role, 'notifications') ? (['emails', 'texts'] as const) : []),
       ...(can(role, 'reports') ? (['payments'] as const) : []),
-      ...(can(role, 'bookings') ? (['holds'] as const) : []),
+      ...(can(role, 'bookings') ? (['holds', 'waitlistExpired', 'waitlistWaiting'] as const) : []),
     ];
     const [agenda, setupStep, glance, calendars] = await Promise.all([
       todaysAgenda(deps.db, { workspaceId: context.workspace.id, userId: session.user.id, now: context.now }),

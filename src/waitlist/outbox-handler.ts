@@ -1,0 +1,44 @@
+import type { OutboxHandler } from '../outbox/handlers.js';
+import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
+import { queueOfferMessages } from './offer-messages.service.js';
+import { bookingPlace, startBeforeLastReschedule } from './waitlist.repository.js';
+import { offerFreedTime } from './waitlist-offers.service.js';
+
+/**
+ * "A time frees": a canceled booking's time, or the time a rescheduled booking left, is offered
+ * from the waitlist in the transaction that dispatches the event (offerFreedTime checks it is
+ * really free and held for nobody). A fault is skipped: the waitlist must not hold up webhooks,
+ * emails or money, and a time missed here can still be offered by hand.
+ */
+export const waitlistHandler: OutboxHandler = {
+  name: 'waitlist',
+  types: ['booking-canceled', 'booking-rescheduled'],
+  onFault: 'skip',
+  handle: async (tx, { workspaceId, events, now }) => {
+    const workspace = await findWorkspaceById(tx, workspaceId);
+    if (!workspace) return;
+    for (const event of events) {
+      if (!event.booking_id) continue;
+      const place = await bookingPlace(tx, workspaceId, event.booking_id);
+      if (!place) continue;
+      let start = place.start.getTime();
+      if (event.type === 'booking-rescheduled') {
+        const before = await startBeforeLastReschedule(tx, workspaceId, event.booking_id);
+        if (!before) continue;
+        start = Date.parse(before);
+      }
+      await offerFreedTime(tx, workspace, now, { ...place, start });
+    }
+  },
+};
+
+/**
+ * An offer's email and text message, from its `waitlist-offer-created` event (offer-messages.service.ts).
+ * Like a booking's messages, a fault must not hold up the webhooks.
+ */
+export const waitlistMessageHandler: OutboxHandler = {
+  name: 'waitlist_messages',
+  types: ['waitlist-offer-created'],
+  onFault: 'skip',
+  handle: (tx, { workspaceId, events }) => queueOfferMessages(tx, workspaceId, events),
+};

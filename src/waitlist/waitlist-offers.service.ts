@@ -1,0 +1,369 @@
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import { combinedService } from '../bookings/booking-shape.rules.js';
+import type { BookingView } from '../bookings/bookings.repository.js';
+import { availabilityFor, type BookingContext, createBooking } from '../bookings/bookings.service.js';
+import { conflict, invalidField, notFound, OfferGone, offerTimeTaken, SlotUnavailable } from '../errors.js';
+import { findLiveLocation } from '../locations/locations.repository.js';
+import { recordEvents } from '../outbox/outbox.repository.js';
+import type { Db } from '../platform/db/client.js';
+import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
+import { lockWorkspace } from '../platform/db/workspace-locks.repository.js';
+import { parseInstant } from '../platform/time/instant.js';
+import { toUtcIso } from '../platform/time/zone.js';
+import { checkBookable } from '../slots/engine/compute-slots.js';
+import { loadOfferedServices } from '../slots/slots.repository.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
+import { offerIdOfToken, offerToken, tokenHash } from './offer-link.js';
+import { presentOffer } from './waitlist.presenter.js';
+import {
+  claimOpenOffer,
+  closeOpenOffers,
+  findEntry,
+  findOffer,
+  hasOpenOfferOf,
+  insertOffer,
+  lockEntry,
+  type OfferRow,
+  offerDetails,
+  setEntryState,
+  setOfferBooking,
+  waitingWithoutOfferOf,
+} from './waitlist.repository.js';
+import { heldUntil, nextInLine, suits, waitlistSettingsOf } from './waitlist.rules.js';
+import type { WaitlistContext } from './waitlist.service.js';
+
+/**
+ * The waitlist's offers (docs/waitlist.md): a freed time offered to who is next in line, an
+ * offer made by hand, the claim through the normal create, and the expiry of offers whose hold
+ * ended. The entries themselves (join, leave, the line) are waitlist.service.ts.
+ */
+
+/** A time that became free (or that staff picked), to offer from the waitlist. */
+export interface FreedTime {
+  locationId: string;
+  serviceId: string;
+  stafferId: string;
+  start: number;
+}
+
+/**
+ * Offers a freed time to who is next in line for it, in `tx` (the dispatch's, or a unit of
+ * work's): only when the time is really free now (the slot engine's verdict, as a create would
+ * get it), and not while an open offer of it holds it for someone. Each offer is recorded with
+ * its `waitlist-offer-created` event, which its email, text and webhooks follow.
+ */
+export async function offerFreedTime(
+  tx: Tx,
+  workspace: WorkspaceRow,
+  now: number,
+  time: FreedTime,
+): Promise<OfferRow[]> {
+  const start = new Date(time.start);
+  if (time.start <= now) return [];
+  // Offers of one workspace take turns (the dispatch, the expiry round, staff by hand), so one
+  // time is never held for two people in the "one at a time" mode.
+  await lockWorkspace(tx, workspace.id, 'waitlist');
+  if (await hasOpenOfferOf(tx, workspace.id, { serviceId: time.serviceId, stafferId: time.stafferId, start }))
+    return [];
+  const location = await findLiveLocation(tx, workspace.id, time.locationId);
+  if (!location) return [];
+  const candidates = (
+    await waitingWithoutOfferOf(tx, workspace.id, {
+      locationId: location.id,
+      serviceId: time.serviceId,
+      start,
+    })
+  ).filter((entry) =>
+    suits(
+      { anyTime: entry.any_time, windows: entry.windows, stafferId: entry.staffer_id },
+      time.start,
+      time.stafferId,
+      location.timezone,
+    ),
+  );
+  if (candidates.length === 0) return [];
+  if (!(await isFree(tx, workspace, now, time))) return [];
+  const settings = waitlistSettingsOf(workspace.waitlist_settings);
+  const chosen = nextInLine(
+    candidates.map((entry) => ({ ...entry, joinedAt: entry.joined_at.getTime() })),
+    settings.offerMode,
+  );
+  const offers: OfferRow[] = [];
+  for (const entry of chosen) {
+    offers.push(
+      await makeOffer(tx, workspace, now, entry.id, time, heldUntil(now, settings.holdMinutes), 'freed'),
+    );
+  }
+  return offers;
+}
+
+/** Whether `time` could be booked now (the engine's verdict, the one a create would get). */
+async function isFree(tx: Db, workspace: WorkspaceRow, now: number, time: FreedTime): Promise<boolean> {
+  const location = await findLiveLocation(tx, workspace.id, time.locationId);
+  if (!location) return false;
+  const offered = await loadOfferedServices(tx, workspace.id, location.id, [time.serviceId]);
+  const service = offered.get(time.serviceId);
+  if (!service) return false;
+  const availability = await availabilityFor(
+    tx,
+    { workspace, now },
+    location,
+    [service],
+    combinedService([service]),
+    time.start,
+    time.stafferId,
+  );
+  return checkBookable(availability, time.start, time.stafferId).ok;
+}
+
+async function makeOffer(
+  tx: Tx,
+  workspace: WorkspaceRow,
+  now: number,
+  entryId: string,
+  time: FreedTime,
+  until: number,
+  madeBy: 'freed' | 'staff',
+): Promise<OfferRow> {
+  const id = randomUUID();
+  const offer = await insertOffer(tx, {
+    id,
+    workspaceId: workspace.id,
+    entryId,
+    locationId: time.locationId,
+    serviceId: time.serviceId,
+    stafferId: time.stafferId,
+    start: new Date(time.start),
+    heldUntil: new Date(until),
+    tokenHash: tokenHash(offerToken(workspace, id)),
+    madeBy,
+    at: new Date(now),
+  });
+  await setEntryState(tx, workspace.id, [entryId], 'offered', new Date(now));
+  await recordOfferEvent(tx, workspace, now, offer, 'waitlist-offer-created');
+  return offer;
+}
+
+function recordOfferEvent(
+  tx: Tx,
+  workspace: WorkspaceRow,
+  now: number,
+  offer: OfferRow,
+  type: 'waitlist-offer-created' | 'waitlist-offer-claimed' | 'waitlist-offer-expired',
+): Promise<void> {
+  return recordEvents(tx, {
+    workspaceId: workspace.id,
+    workspaceSlug: workspace.slug,
+    at: new Date(now),
+    subject: { kind: 'waitlist_offer', id: offer.id, data: presentOffer(offer) },
+    events: [{ type, sequence: offer.event_sequence }],
+    change: type.replace('waitlist-offer-', 'offer-'),
+  });
+}
+
+/**
+ * Staff offer a time to one person by hand (the panel's "Offer a time", POST
+ * /waitlist/{uuid}/offers): any time the engine says is free, with the entry's staffer or the
+ * one given, or the first free one. An open offer of the entry is withdrawn for the new one.
+ */
+export async function offerTimeByHand(
+  ctx: WaitlistContext,
+  entryId: string,
+  input:
+    | { reserved_on: string; staffer_uuid?: string | null | undefined }
+    | { date: string; time: string; staffer_uuid?: string | null | undefined },
+): Promise<OfferRow> {
+  const { workspace } = ctx;
+  const instant = 'reserved_on' in input ? parseInstant(input.reserved_on) : undefined;
+  if ('reserved_on' in input && instant === undefined)
+    throw invalidField('reserved_on', 'The reserved on must be a valid date.');
+  return ctx.uow.run(workspace.id, async (tx) => {
+    await lockWorkspace(tx, workspace.id, 'waitlist');
+    const entry = await lockEntry(tx, workspace.id, entryId);
+    if (!entry) throw notFound('Waitlist entry');
+    if (entry.state !== 'waiting' && entry.state !== 'offered')
+      throw conflict('entry_closed', 'This person is no longer waiting.');
+    const location = await findLiveLocation(tx, workspace.id, entry.location_id);
+    const offered = location
+      ? await loadOfferedServices(tx, workspace.id, location.id, [entry.service_id])
+      : new Map();
+    const service = offered.get(entry.service_id);
+    if (!location || !service) throw conflict('entry_closed', 'The service is no longer offered here.');
+    // The panel's form gives the location's wall time; the API an instant.
+    const start = instant ?? wallTimeAt('date' in input ? input : { date: '', time: '' }, location.timezone);
+    const asked = input.staffer_uuid ?? entry.staffer_id ?? undefined;
+    const availability = await availabilityFor(
+      tx,
+      ctx,
+      location,
+      [service],
+      combinedService([service]),
+      start,
+      asked,
+    );
+    const verdict = checkBookable(availability, start, asked);
+    if (!verdict.ok)
+      throw new SlotUnavailable(verdict.reason === 'no_free_staffer' ? 'taken' : verdict.reason);
+    const stafferId = asked ?? verdict.staffers[0]!.stafferId;
+    const time = { locationId: location.id, serviceId: service.id, stafferId, start };
+    if (await hasOpenOfferOf(tx, workspace.id, { serviceId: service.id, stafferId, start: new Date(start) }))
+      throw conflict('time_offered', 'This time is already offered to someone on the waiting list.');
+    const now = new Date(ctx.now);
+    await closeOpenOffers(tx, workspace.id, { entryId }, 'withdrawn', now);
+    const settings = waitlistSettingsOf(workspace.waitlist_settings);
+    return makeOffer(
+      tx,
+      workspace,
+      ctx.now,
+      entryId,
+      time,
+      heldUntil(ctx.now, settings.holdMinutes),
+      'staff',
+    );
+  });
+}
+
+/**
+ * Claims an offer: in one transaction, the offer turns from open to claimed (a guarded update: of
+ * two claims at once, the second finds it claimed, OfferGone) and the booking is made through
+ * the normal create, the exclusion constraint deciding. When the time was taken meanwhile (a
+ * direct booking during the hold), nothing of the claim stays: the offer is withdrawn, the person
+ * waits on, and the answer is `offer_time_taken`.
+ */
+export async function claimOffer(ctx: BookingContext, token: string): Promise<BookingView> {
+  const { workspace } = ctx;
+  const id = offerIdOfToken(workspace, token);
+  if (!id) throw notFound('Offer');
+  const hash = tokenHash(token);
+  const now = new Date(ctx.now);
+  try {
+    return await ctx.uow.runJoined(workspace.id, async (tx, unit) => {
+      const offer = await claimOpenOffer(tx, workspace.id, id, hash, now);
+      if (!offer) {
+        const seen = await findOffer(tx, workspace.id, id);
+        if (!seen) throw notFound('Offer');
+        throw new OfferGone(seen.state === 'open' ? 'expired' : seen.state);
+      }
+      const entry = (await findEntry(tx, workspace.id, offer.entry_id))!;
+      const booking = await createBooking(
+        { ...ctx, db: tx, uow: unit },
+        {
+          reserved_on: toUtcIso(offer.starts_at.getTime()),
+          location_uuid: offer.location_id,
+          service_uuid: offer.service_id,
+          staffer_uuid: offer.staffer_id,
+          customer_phone: entry.customer_phone,
+          ...(entry.customer_first_name ? { customer_first_name: entry.customer_first_name } : {}),
+          ...(entry.customer_last_name ? { customer_last_name: entry.customer_last_name } : {}),
+          ...(entry.customer_email ? { customer_email: entry.customer_email } : {}),
+          source: 'waitlist',
+          ...(entry.language ? { language: entry.language } : {}),
+        },
+      );
+      await setOfferBooking(tx, workspace.id, offer.id, booking.id);
+      await setEntryState(tx, workspace.id, [entry.id], 'booked', now, booking.id);
+      // In the "all at once" mode the others' offers of this time are gone with it.
+      const others = await closeOpenOffers(tx, workspace.id, { sameTimeAs: offer }, 'withdrawn', now);
+      await setEntryState(
+        tx,
+        workspace.id,
+        others.map((o) => o.entry_id),
+        'waiting',
+        now,
+      );
+      await recordOfferEvent(
+        tx,
+        workspace,
+        ctx.now,
+        { ...offer, booking_id: booking.id },
+        'waitlist-offer-claimed',
+      );
+      return booking;
+    });
+  } catch (error) {
+    // Nothing of the claim stays (the create's refusal rolled its transaction back, and with it
+    // the caller's idempotency key): the caller withdraws the offer afterwards, in a unit of
+    // work of its own (withdrawTakenOffer), and answers offer_time_taken.
+    if (error instanceof SlotUnavailable) throw offerTimeTaken();
+    throw error;
+  }
+}
+
+/**
+ * After a claim found its time taken (a direct booking during the hold): the offer is withdrawn
+ * and its person waits on. Run outside the claim's transaction, which rolled back.
+ */
+export async function withdrawTakenOffer(ctx: WaitlistContext, token: string): Promise<void> {
+  const { workspace } = ctx;
+  const id = offerIdOfToken(workspace, token);
+  if (!id) return;
+  const now = new Date(ctx.now);
+  await ctx.uow.run(workspace.id, async (tx) => {
+    const withdrawn = await closeOpenOffers(tx, workspace.id, { ids: [id] }, 'withdrawn', now);
+    await setEntryState(
+      tx,
+      workspace.id,
+      withdrawn.map((o) => o.entry_id),
+      'waiting',
+      now,
+    );
+  });
+}
+
+/**
+ * The periodic round's work in one workspace: offers whose hold ended unclaimed expire (their
+ * people wait on), and each such time is offered to who is next in line, in one transaction.
+ */
+export async function expireOffers(
+  deps: { uow: UnitOfWork },
+  workspace: WorkspaceRow,
+  now: number,
+): Promise<{ expired: number; offered: number }> {
+  return deps.uow.run(workspace.id, async (tx) => {
+    const expired = await closeOpenOffers(
+      tx,
+      workspace.id,
+      { dueAt: new Date(now) },
+      'expired',
+      new Date(now),
+    );
+    await setEntryState(
+      tx,
+      workspace.id,
+      expired.map((o) => o.entry_id),
+      'waiting',
+      new Date(now),
+    );
+    for (const offer of expired) await recordOfferEvent(tx, workspace, now, offer, 'waitlist-offer-expired');
+    const times = new Map<string, FreedTime>();
+    for (const offer of expired) {
+      const time = {
+        locationId: offer.location_id,
+        serviceId: offer.service_id,
+        stafferId: offer.staffer_id!,
+        start: offer.starts_at.getTime(),
+      };
+      times.set(`${time.serviceId}|${time.stafferId}|${time.start}`, time);
+    }
+    let offered = 0;
+    for (const time of times.values()) offered += (await offerFreedTime(tx, workspace, now, time)).length;
+    return { expired: expired.length, offered };
+  });
+}
+
+/** What the claim page shows: the offer with its service, staffer and place, or undefined for a bad token. */
+export async function offerForPage(ctx: { workspace: WorkspaceRow; db: Db }, token: string) {
+  const id = offerIdOfToken(ctx.workspace, token);
+  return id ? offerDetails(ctx.db, ctx.workspace.id, id) : undefined;
+}
+
+/** A date and time of the location's wall clock as an instant; 422 naming the field when not one. */
+function wallTimeAt(input: { date: string; time: string }, zone: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.date))
+    throw invalidField('date', 'The date must be a date (YYYY-MM-DD).');
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.time)) throw invalidField('time', 'The time must be HH:MM.');
+  const local = DateTime.fromISO(`${input.date}T${input.time}`, { zone });
+  if (!local.isValid) throw invalidField('date', 'The date must be a date (YYYY-MM-DD).');
+  return local.toMillis();
+}

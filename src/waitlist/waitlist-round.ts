@@ -1,0 +1,54 @@
+import { PeriodicRound } from '../outbox/periodic-round.js';
+import type { WorkerLogger } from '../outbox/queue-worker.js';
+import type { Db } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { Clock } from '../platform/http/types.js';
+import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
+import { workspacesWithDueOffers } from './waitlist.repository.js';
+import { expireOffers } from './waitlist-offers.service.js';
+
+/** Holds are counted in minutes: a round every 30 s lets an offer run at most that much longer. */
+export const WAITLIST_ROUND_EVERY_MS = 30_000;
+
+/**
+ * The waitlist's periodic round (on the outbox's PeriodicRound): offers whose hold ended expire,
+ * and their times go to who is next in line. Several processes may run it at once: expiring is a
+ * guarded update (an offer expires once), and offers of a workspace take turns on its lock.
+ */
+export class WaitlistRound {
+  private readonly loop: PeriodicRound;
+
+  constructor(
+    private readonly deps: { db: Db; uow: UnitOfWork; clock: Clock; logger: WorkerLogger },
+    everyMs = WAITLIST_ROUND_EVERY_MS,
+  ) {
+    this.loop = new PeriodicRound(() => this.runOnce(), everyMs);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** One round at the clock's now; failures are logged and the next round tries again. */
+  async runOnce(): Promise<{ expired: number; offered: number }> {
+    const total = { expired: 0, offered: 0 };
+    try {
+      const now = this.deps.clock.now();
+      for (const workspaceId of await workspacesWithDueOffers(this.deps.db, new Date(now))) {
+        const workspace = await findWorkspaceById(this.deps.db, workspaceId);
+        if (!workspace) continue;
+        const done = await expireOffers(this.deps, workspace, now);
+        total.expired += done.expired;
+        total.offered += done.offered;
+      }
+      if (total.expired > 0) this.deps.logger.info(total, 'waitlist: offers expired, times offered on');
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'waitlist round failed; retrying next round');
+    }
+    return total;
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}

@@ -1,0 +1,128 @@
+import { DateTime } from 'luxon';
+import type { FieldErrors } from '../errors.js';
+import type { WaitlistWindowJson } from '../platform/db/schema.js';
+
+/**
+ * The waitlist's pure rules (docs/waitlist.md): whether a freed time suits an entry, who is next
+ * in line, when an offer's hold ends, and the workspace's settings. No clock, store or env.
+ */
+
+/** At most this many wanted windows per entry; more is a 422. */
+export const MAX_WINDOWS = 5;
+
+export interface WaitlistSettings {
+  /** 'one': the first matching person in line gets the offer; 'all': every matching person at once. */
+  offerMode: 'one' | 'all';
+  /** How long an offer holds its time for the person it was made to. */
+  holdMinutes: number;
+}
+
+export const DEFAULT_HOLD_MINUTES = 30;
+export const MIN_HOLD_MINUTES = 5;
+export const MAX_HOLD_MINUTES = 24 * 60;
+
+/** The workspace's stored settings (workspaces.waitlist_settings), defaults where unset or odd. */
+export function waitlistSettingsOf(stored: Record<string, unknown> | null | undefined): WaitlistSettings {
+  const mode = stored?.offer_mode === 'all' ? 'all' : 'one';
+  const hold = stored?.hold_minutes;
+  const holdMinutes =
+    typeof hold === 'number' && Number.isInteger(hold) && hold >= MIN_HOLD_MINUTES && hold <= MAX_HOLD_MINUTES
+      ? hold
+      : DEFAULT_HOLD_MINUTES;
+  return { offerMode: mode, holdMinutes };
+}
+
+/** What an entry wants, as far as matching goes. */
+export interface WantedTimes {
+  anyTime: boolean;
+  windows: readonly WaitlistWindowJson[];
+  /** Null: any staffer of the service. */
+  stafferId: string | null;
+}
+
+/**
+ * Whether a start (epoch ms) with a staffer suits what the entry wants. Windows are wall time of
+ * the location's zone: the start's local date must be the window's date and its local time in
+ * [from, to). Wall time, not instants: on the night clocks go back, a start at 02:30 of either
+ * hour lies in a window 02:00–03:00; on the night they go forward, the hour that does not exist
+ * holds no start.
+ */
+export function suits(wanted: WantedTimes, start: number, stafferId: string, zone: string): boolean {
+  if (wanted.stafferId !== null && wanted.stafferId !== stafferId) return false;
+  if (wanted.anyTime) return true;
+  const local = DateTime.fromMillis(start, { zone });
+  const date = local.toISODate();
+  const time = local.toFormat('HH:mm');
+  return wanted.windows.some((w) => w.date === date && w.from <= time && time < w.to);
+}
+
+export interface InLine {
+  id: string;
+  joinedAt: number;
+}
+
+/**
+ * Who gets an offer, from the entries that suit the time and had none for it yet: the first to
+ * join ('one'), or all of them ('all'), oldest first. Ties of the same instant go by id, so every
+ * process picks the same person.
+ */
+export function nextInLine<T extends InLine>(candidates: readonly T[], mode: 'one' | 'all'): T[] {
+  const ordered = [...candidates].sort(
+    (a, b) => a.joinedAt - b.joinedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  return mode === 'one' ? ordered.slice(0, 1) : ordered;
+}
+
+/** The end of an offer's hold made at `now`. */
+export function heldUntil(now: number, holdMinutes: number): number {
+  return now + holdMinutes * 60_000;
+}
+
+/** Whether an offer may still be claimed at `now`: open and before its hold ends. */
+export function claimable(offer: { state: string; heldUntil: number }, now: number): boolean {
+  return offer.state === 'open' && now < offer.heldUntil;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * The windows of a join, checked: each a real date and from < to (HH:MM, 24 h; "24:00" is not a
+ * time, a window to midnight ends at "23:59"), at most five, none when any_time. Field errors are
+ * named `windows.N.field`, like the API's other nested fields.
+ */
+export function checkWindows(
+  windows: readonly { date?: unknown; from?: unknown; to?: unknown }[] | undefined,
+  anyTime: boolean,
+): { windows: WaitlistWindowJson[]; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const list = windows ?? [];
+  if (!anyTime && list.length === 0) {
+    errors.windows = ['Give at least one wanted time, or any_time.'];
+  }
+  if (list.length > MAX_WINDOWS) {
+    errors.windows = [`At most ${MAX_WINDOWS} wanted times.`];
+  }
+  const checked: WaitlistWindowJson[] = [];
+  list.slice(0, MAX_WINDOWS).forEach((w, index) => {
+    const { date, from, to } = w;
+    if (typeof date !== 'string' || !DATE.test(date) || !DateTime.fromISO(date).isValid) {
+      errors[`windows.${index}.date`] = ['The date must be a date (YYYY-MM-DD).'];
+      return;
+    }
+    if (typeof from !== 'string' || !TIME.test(from)) {
+      errors[`windows.${index}.from`] = ['The time must be HH:MM.'];
+      return;
+    }
+    if (typeof to !== 'string' || !TIME.test(to)) {
+      errors[`windows.${index}.to`] = ['The time must be HH:MM.'];
+      return;
+    }
+    if (from >= to) {
+      errors[`windows.${index}.to`] = ['The end must be after the start.'];
+      return;
+    }
+    checked.push({ date, from, to });
+  });
+  return { windows: anyTime ? [] : checked, errors };
+}
