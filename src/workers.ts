@@ -13,7 +13,7 @@ import type { Db } from './platform/db/client.js';
 import type { Clock } from './platform/http/types.js';
 import { textMessageHandler } from './text-messages/outbox-handler.js';
 import { type TextWorker, textWorkerFromConfig } from './text-messages/text-worker.js';
-import { waitlistHandler, waitlistMessageHandler } from './waitlist/outbox-handler.js';
+import { waitlistHandler, waitlistHoursHandler, waitlistMessageHandler } from './waitlist/outbox-handler.js';
 import { WaitlistRound } from './waitlist/waitlist-round.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { webhookHandler } from './webhooks/outbox-handler.js';
@@ -34,6 +34,7 @@ export function outboxHandlers(): HandlerRegistry {
     paymentHandler,
     calendarWriteHandler,
     waitlistHandler,
+    waitlistHoursHandler,
     waitlistMessageHandler,
   ]);
 }

@@ -23,6 +23,9 @@ export const EVENT_TYPES_BY_SUBJECT = {
   // The waitlist (docs/waitlist.md): a freed time offered to a waiting customer, the offer
   // booked by them, or its hold ended with nobody claiming it.
   waitlist_offer: ['waitlist-offer-created', 'waitlist-offer-claimed', 'waitlist-offer-expired'],
+  // A staffer's working hours at a location replaced (docs/schedules.md): the waitlist offers
+  // the times that opened. Each change is its own subject (sequence 1), like a payment.
+  schedule: ['schedule-updated'],
 } as const satisfies Record<string, readonly `${string}-${string}`[]>;
 
 /** What an event is about: the key of the body's `data` ({ booking: ... }). */

@@ -1,6 +1,8 @@
 import { requireLocation } from '../locations/locations.repository.js';
+import { recordEvents } from '../outbox/outbox.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import type { RequestContext } from '../workspaces/request-context.js';
 import { presentSchedule } from './schedules.presenter.js';
 import {
   findSchedule,
@@ -22,18 +24,37 @@ export async function getSchedule(db: Db, workspaceId: string, stafferId: string
   return presentSchedule(locationId, await findSchedule(db, workspaceId, stafferId, locationId));
 }
 
-/** Replaces the staffer's schedule at the location; the liveness checks and the write commit together. */
+/**
+ * Replaces the staffer's schedule at the location; the liveness checks, the write and its
+ * `schedule-updated` event (which the waitlist follows to offer the times that opened) commit
+ * together.
+ */
 export async function replaceSchedule(
   uow: UnitOfWork,
-  workspaceId: string,
+  ctx: Pick<RequestContext, 'workspace' | 'now'>,
   stafferId: string,
   locationId: string,
   schedule: ScheduleInput,
 ) {
+  const { workspace, now } = ctx;
+  const workspaceId = workspace.id;
   return uow.run(workspaceId, async (tx) => {
     await requireLiveStaffer(tx, workspaceId, stafferId);
     await requireLocation(tx, workspaceId, locationId);
     const row = await upsertSchedule(tx, workspaceId, stafferId, locationId, schedule);
-    return presentSchedule(locationId, row);
+    const presented = presentSchedule(locationId, row);
+    await recordEvents(tx, {
+      workspaceId,
+      workspaceSlug: workspace.slug,
+      at: new Date(now),
+      subject: {
+        kind: 'schedule',
+        id: `${stafferId}/${locationId}`,
+        data: { staffer_uuid: stafferId, ...presented },
+      },
+      events: [{ type: 'schedule-updated', sequence: 1 }],
+      change: 'schedule-updated',
+    });
+    return presented;
   });
 }

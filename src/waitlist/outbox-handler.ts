@@ -1,6 +1,7 @@
 import type { OutboxHandler } from '../outbox/handlers.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import { queueOfferMessages } from './offer-messages.service.js';
+import { offerOpenedTimes } from './opened-times.service.js';
 import { bookingPlace, startBeforeLastReschedule } from './waitlist.repository.js';
 import { offerFreedTime } from './waitlist-offers.service.js';
 
@@ -41,4 +42,33 @@ export const waitlistMessageHandler: OutboxHandler = {
   types: ['waitlist-offer-created'],
   onFault: 'skip',
   handle: (tx, { workspaceId, events }) => queueOfferMessages(tx, workspaceId, events),
+};
+
+/**
+ * "New hours": a staffer's hours at a location replaced (`schedule-updated`) may open times; the
+ * people waiting there for a service the staffer gives are offered the earliest that suits them
+ * (offerOpenedTimes), in the transaction that dispatches the event. A fault is skipped, as for a
+ * freed time: the waitlist must not hold up the webhooks.
+ */
+export const waitlistHoursHandler: OutboxHandler = {
+  name: 'waitlist_hours',
+  types: ['schedule-updated'],
+  onFault: 'skip',
+  handle: async (tx, { workspaceId, events, now }) => {
+    const workspace = await findWorkspaceById(tx, workspaceId);
+    if (!workspace) return;
+    // One look per staffer and location, however often its hours changed in this batch.
+    const places = new Map<string, { locationId: string; stafferId: string }>();
+    for (const event of events) {
+      const schedule = (
+        event.payload.data as { schedule?: { staffer_uuid?: unknown; location_uuid?: unknown } }
+      )?.schedule;
+      if (typeof schedule?.staffer_uuid !== 'string' || typeof schedule.location_uuid !== 'string') continue;
+      places.set(`${schedule.staffer_uuid}|${schedule.location_uuid}`, {
+        stafferId: schedule.staffer_uuid,
+        locationId: schedule.location_uuid,
+      });
+    }
+    for (const place of places.values()) await offerOpenedTimes(tx, workspace, now, place);
+  },
 };

@@ -458,3 +458,74 @@ export async function namesForPanel(db: Db, workspaceId: string) {
     staffers: staffers.map((s) => ({ id: s.id, name: `${s.first_name} ${s.last_name}`.trim() })),
   };
 }
+
+/**
+ * The entries still waiting (no open offer) at a location for a service the staffer gives there,
+ * that named this staffer or none, in line order, at most `limit`: those a change of the
+ * staffer's hours may have opened a time for.
+ */
+export async function waitingForStaffer(
+  tx: Tx,
+  workspaceId: string,
+  place: { locationId: string; stafferId: string },
+  limit: number,
+): Promise<EntryRow[]> {
+  return tx
+    .selectFrom('waitlist_entries as e')
+    .innerJoin('staffer_services as ss', (join) =>
+      join
+        .onRef('ss.workspace_id', '=', 'e.workspace_id')
+        .onRef('ss.service_id', '=', 'e.service_id')
+        .onRef('ss.location_id', '=', 'e.location_id'),
+    )
+    .selectAll('e')
+    .where('e.workspace_id', '=', workspaceId)
+    .where('ss.workspace_id', '=', workspaceId)
+    .where('e.location_id', '=', place.locationId)
+    .where('ss.staffer_id', '=', place.stafferId)
+    .where('e.state', '=', 'waiting')
+    .where((eb) => eb.or([eb('e.staffer_id', 'is', null), eb('e.staffer_id', '=', place.stafferId)]))
+    .orderBy('e.joined_at')
+    .orderBy('e.id')
+    .limit(limit)
+    .execute();
+}
+
+/** The starts (epoch ms) each of these entries was ever offered, of any state: not offered again. */
+export async function offeredStartsOf(
+  tx: Tx,
+  workspaceId: string,
+  entryIds: readonly string[],
+): Promise<Map<string, Set<number>>> {
+  const seen = new Map<string, Set<number>>();
+  if (entryIds.length === 0) return seen;
+  const rows = await tx
+    .selectFrom('waitlist_offers')
+    .select(['entry_id', 'starts_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('entry_id', 'in', [...entryIds])
+    .execute();
+  for (const row of rows) {
+    const starts = seen.get(row.entry_id) ?? new Set<number>();
+    starts.add(new Date(row.starts_at).getTime());
+    seen.set(row.entry_id, starts);
+  }
+  return seen;
+}
+
+/** The starts (epoch ms) of the open offers of a service with a staffer: times held for someone. */
+export async function heldStartsOf(
+  tx: Tx,
+  workspaceId: string,
+  time: { serviceId: string; stafferId: string },
+): Promise<Set<number>> {
+  const rows = await tx
+    .selectFrom('waitlist_offers')
+    .select('starts_at')
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', '=', time.serviceId)
+    .where('staffer_id', '=', time.stafferId)
+    .where('state', '=', 'open')
+    .execute();
+  return new Set(rows.map((row) => new Date(row.starts_at).getTime()));
+}

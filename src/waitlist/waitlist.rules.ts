@@ -126,3 +126,49 @@ export function checkWindows(
   });
   return { windows: anyTime ? [] : checked, errors };
 }
+
+/**
+ * The instants to look for a time in, for an entry, when a staffer's hours changed: from the
+ * start of its first wanted date to the end of its last (in the location's zone, whole days, so a
+ * day of 23 or 25 hours is covered), within [earliest, latest] (the notice and the horizon).
+ * Any time: all of [earliest, latest]. Undefined when nothing is left.
+ */
+export function searchSpan(
+  wanted: Pick<WantedTimes, 'anyTime' | 'windows'>,
+  zone: string,
+  earliest: number,
+  latest: number,
+): { lower: number; upper: number } | undefined {
+  let lower = earliest;
+  let upper = latest;
+  if (!wanted.anyTime) {
+    const dates = wanted.windows.map((w) => w.date).sort();
+    if (dates.length === 0) return undefined;
+    const first = DateTime.fromISO(dates[0]!, { zone }).startOf('day');
+    const afterLast = DateTime.fromISO(dates[dates.length - 1]!, { zone })
+      .plus({ days: 1 })
+      .startOf('day');
+    if (!first.isValid || !afterLast.isValid) return undefined;
+    lower = Math.max(earliest, first.toMillis());
+    upper = Math.min(latest, afterLast.toMillis() - 1);
+  }
+  return lower <= upper ? { lower, upper } : undefined;
+}
+
+/**
+ * Of the free starts the slot engine found with a staffer (ascending), those that suit the
+ * entry and are neither held by an open offer nor were offered to this entry before, earliest
+ * first: the times to offer it, in the order to try them.
+ */
+export function openedStartsFor(
+  free: readonly number[],
+  wanted: WantedTimes,
+  stafferId: string,
+  zone: string,
+  skip: { held: ReadonlySet<number>; offeredBefore: ReadonlySet<number> },
+): number[] {
+  return free.filter(
+    (start) =>
+      !skip.held.has(start) && !skip.offeredBefore.has(start) && suits(wanted, start, stafferId, zone),
+  );
+}

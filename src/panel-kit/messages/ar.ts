@@ -1076,6 +1076,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'عرض وقت أصبح متاحًا على عميل في الانتظار',
   'hooks.event.waitlist-offer-claimed': 'حجز عميل في الانتظار للوقت المعروض عليه',
   'hooks.event.waitlist-offer-expired': 'انتهاء مهلة عرض دون حجزه',
+  'hooks.event.schedule-updated': 'تتغيّر ساعات عمل أحد الموظفين في موقع ما',
   'hooks.status.delivered': 'سُلّم',
   'hooks.status.pending': 'قيد الانتظار',
   'hooks.status.failing': 'يفشل',

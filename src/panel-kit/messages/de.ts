@@ -1123,6 +1123,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'einer wartenden Kund:in wird eine frei gewordene Zeit angeboten',
   'hooks.event.waitlist-offer-claimed': 'eine wartende Kund:in bucht die angebotene Zeit',
   'hooks.event.waitlist-offer-expired': 'ein Angebot läuft ab, ohne gebucht zu werden',
+  'hooks.event.schedule-updated': 'die Arbeitszeiten einer Mitarbeiter:in an einem Standort werden geändert',
   'hooks.status.delivered': 'zugestellt',
   'hooks.status.pending': 'ausstehend',
   'hooks.status.failing': 'scheitert',

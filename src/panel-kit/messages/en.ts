@@ -1107,6 +1107,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'a waiting customer is offered a freed time',
   'hooks.event.waitlist-offer-claimed': 'a waiting customer books their offered time',
   'hooks.event.waitlist-offer-expired': "an offer's hold ends unclaimed",
+  'hooks.event.schedule-updated': "a staff member's working hours at a location are changed",
   'hooks.status.delivered': 'delivered',
   'hooks.status.pending': 'pending',
   'hooks.status.failing': 'failing',

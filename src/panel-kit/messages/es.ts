@@ -1107,6 +1107,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'se ofrece una hora liberada a un cliente en espera',
   'hooks.event.waitlist-offer-claimed': 'un cliente en espera reserva la hora ofrecida',
   'hooks.event.waitlist-offer-expired': 'una oferta caduca sin reservarse',
+  'hooks.event.schedule-updated': 'se cambia el horario de trabajo de un miembro del personal en un local',
   'hooks.status.delivered': 'entregado',
   'hooks.status.pending': 'pendiente',
   'hooks.status.failing': 'fallando',

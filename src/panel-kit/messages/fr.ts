@@ -1118,6 +1118,8 @@ export default {
   'hooks.event.waitlist-offer-created': 'un créneau libéré est proposé à un client en attente',
   'hooks.event.waitlist-offer-claimed': 'un client en attente réserve le créneau proposé',
   'hooks.event.waitlist-offer-expired': 'une offre expire sans être réservée',
+  'hooks.event.schedule-updated':
+    "les horaires de travail d'un membre du personnel dans un lieu sont modifiés",
   'hooks.status.delivered': 'livré',
   'hooks.status.pending': 'en attente',
   'hooks.status.failing': 'en échec',

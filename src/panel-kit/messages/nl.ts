@@ -1103,6 +1103,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'een wachtende klant krijgt een vrijgekomen tijd aangeboden',
   'hooks.event.waitlist-offer-claimed': 'een wachtende klant boekt de aangeboden tijd',
   'hooks.event.waitlist-offer-expired': 'een aanbod verloopt zonder te worden geboekt',
+  'hooks.event.schedule-updated': 'de werktijden van een medewerker op een locatie worden gewijzigd',
   'hooks.status.delivered': 'afgeleverd',
   'hooks.status.pending': 'in behandeling',
   'hooks.status.failing': 'mislukt',

@@ -1111,6 +1111,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'oczekującemu klientowi proponuje się zwolniony termin',
   'hooks.event.waitlist-offer-claimed': 'oczekujący klient rezerwuje zaproponowany termin',
   'hooks.event.waitlist-offer-expired': 'oferta wygasa bez rezerwacji',
+  'hooks.event.schedule-updated': 'godziny pracy pracownika w lokalizacji zostają zmienione',
   'hooks.status.delivered': 'doręczono',
   'hooks.status.pending': 'oczekuje',
   'hooks.status.failing': 'nie powodzi się',

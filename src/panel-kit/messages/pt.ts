@@ -1103,6 +1103,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'um horário libertado é oferecido a um cliente em espera',
   'hooks.event.waitlist-offer-claimed': 'um cliente em espera reserva o horário oferecido',
   'hooks.event.waitlist-offer-expired': 'uma oferta expira sem ser reservada',
+  'hooks.event.schedule-updated': 'o horário de trabalho de um membro da equipa num local é alterado',
   'hooks.status.delivered': 'entregue',
   'hooks.status.pending': 'pendente',
   'hooks.status.failing': 'a falhar',

@@ -1087,6 +1087,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'bekleyen bir müşteriye boşalan bir saat önerilir',
   'hooks.event.waitlist-offer-claimed': 'bekleyen bir müşteri önerilen saati ayırtır',
   'hooks.event.waitlist-offer-expired': 'bir teklif alınmadan süresi dolar',
+  'hooks.event.schedule-updated': 'bir personelin bir şubedeki çalışma saatleri değiştirilir',
   'hooks.status.delivered': 'teslim edildi',
   'hooks.status.pending': 'bekliyor',
   'hooks.status.failing': 'başarısız oluyor',

@@ -1101,6 +1101,7 @@ export default {
   'hooks.event.waitlist-offer-created': 'клієнту в черзі пропонують час, що звільнився',
   'hooks.event.waitlist-offer-claimed': 'клієнт із черги бронює запропонований час',
   'hooks.event.waitlist-offer-expired': 'пропозиція спливає без бронювання',
+  'hooks.event.schedule-updated': 'змінено робочі години працівника в локації',
   'hooks.status.delivered': 'доставлено',
   'hooks.status.pending': 'очікує',
   'hooks.status.failing': 'збої',

@@ -116,9 +116,8 @@ export async function schedulesRoutes(app: ApiApp, deps: AppDeps): Promise<void>
         if (!result.ok) throw validationFailed(result.errors);
         throwIfInvalid(schemaErrors, {});
         const { stafferUuid, locationUuid } = request.params;
-        const workspaceId = request.auth.workspace.id;
         return {
-          data: await replaceSchedule(uow, workspaceId, stafferUuid, locationUuid, result.schedule),
+          data: await replaceSchedule(uow, request.context, stafferUuid, locationUuid, result.schedule),
         };
       }),
   );

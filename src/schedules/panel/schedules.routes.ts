@@ -3,6 +3,7 @@ import { getLocation } from '../../locations/locations.service.js';
 import type { FormState } from '../../panel-kit/forms.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -104,8 +105,9 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       return render(request, reply, { values, errors }, 0, 422);
     }
     // The form's key: a double click replaces the hours once and answers both the same way.
+    const ctx = await panelContextOf(request);
     return redirectOnce(request, reply, deps.uow, workspaceId, async (uow) => {
-      await replaceSchedule(uow, workspaceId, staffer.id, location.id, result.schedule);
+      await replaceSchedule(uow, ctx, staffer.id, location.id, result.schedule);
       return `${STAFFERS}/${staffer.id}/hours/${location.id}?notice=saved`;
     });
   });
