@@ -10175,7 +10175,7 @@ export interface paths {
                 };
             };
         };
-        /** Replace a staffer's schedule at a location */
+        /** Replace a staffer's schedule at a location; emits schedule-updated */
         put: {
             parameters: {
                 query?: never;

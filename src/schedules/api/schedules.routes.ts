@@ -103,7 +103,7 @@ export async function schedulesRoutes(app: ApiApp, deps: AppDeps): Promise<void>
       },
       schema: {
         tags: ['management'],
-        summary: "Replace a staffer's schedule at a location",
+        summary: "Replace a staffer's schedule at a location; emits schedule-updated",
         params: StafferLocationParams,
         body: ScheduleBody,
         response: responses({ 200: Data(ScheduleJson) }),
