@@ -3,6 +3,9 @@ import { at, type Json, openStudio, type Studio } from '../../test/bookings/book
 import { createStaffer } from '../../test/helpers/factories.js';
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { outboxHandlers } from '../workers.js';
+import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
+import { openWritePath } from '../write-path.js';
+import { offerOpenedTimes } from './opened-times.service.js';
 
 // "New hours" (docs/waitlist.md "When a time frees") through the real app on the real store
 // (PGlite, or PostgreSQL with TEST_DATABASE_URL): a staffer's hours replaced over the API record
@@ -214,5 +217,43 @@ describe('a change of working hours offers the times it opened', () => {
     expect((await offersOf(night.uuid)).map((o) => o.start_time)).toEqual(['2026-10-25T00:30:00Z']);
     expect((await offersOf(next.uuid)).map((o) => o.start_time)).toEqual(['2026-10-25T00:45:00Z']);
     expect((await offersOf(afterwards.uuid)).map((o) => o.start_time)).toEqual(['2026-10-25T02:00:00Z']);
+  });
+});
+
+describe('changes of hours looked at concurrently', () => {
+  it('offers each waiting person one time, and one time to one person, however many run at once', async () => {
+    const gus = await newStaffer('Gus');
+    const entries: Json[] = [];
+    for (let i = 0; i < 4; i++) {
+      entries.push(
+        await join({
+          customer_phone: `+49151000002${i}0`,
+          staffer_uuid: gus,
+          windows: [{ date: '2026-09-28', from: '09:00', to: '12:00' }],
+        }),
+      );
+      s.clock.advance(1000);
+    }
+    await setHours(gus, { ...WITHOUT_MONDAY_AND_SUNDAY, mon: NINE_TO_FIVE });
+    // Six looks at once (as if six changes of Gus's hours were dispatched together), each in a
+    // transaction of its own, besides the dispatch of the recorded change.
+    const { uow } = openWritePath(s.t.db);
+    const workspace = (await findWorkspaceById(s.t.db, s.t.workspace.id))!;
+    const place = { locationId: s.f.location.id, stafferId: gus };
+    await Promise.all([
+      dispatch(),
+      ...Array.from({ length: 6 }, () =>
+        uow.run(workspace.id, (tx) => offerOpenedTimes(tx, workspace, s.clock.now(), place)),
+      ),
+    ]);
+    expect(faults).toEqual([]);
+    const starts = [];
+    for (const entry of entries) {
+      const offers = await offersOf(entry.uuid);
+      expect(offers, entry.customer.phone).toHaveLength(1);
+      starts.push(offers[0]!.start_time);
+    }
+    // In line order, the earliest times of Monday morning, each held for one person.
+    expect(starts).toEqual(['09:00', '09:15', '09:30', '09:45'].map((time) => at('2026-09-28', time)));
   });
 });
