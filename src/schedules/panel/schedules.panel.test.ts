@@ -133,6 +133,47 @@ describe('Setup → Staff and hours: a staffer’s hours at a location', () => {
     expect(count('2026-09-14')).toBeGreaterThan(0);
   });
 
+  it('records schedule-updated with the saved hours, for the waitlist and webhooks', async () => {
+    const id = await newStaffer('Mira');
+    await admin.get(hoursPage(id));
+    const saved = await admin.post(hoursPage(id), {
+      'weekly.mon.0.from': '10:00',
+      'weekly.mon.0.to': '18:00',
+    });
+    expect(saved.statusCode, saved.body).toBe(303);
+    const rows = await t.db
+      .selectFrom('outbox_events')
+      .select(['type', 'sequence', 'payload'])
+      .where('workspace_id', '=', t.workspace.id)
+      .where('type', '=', 'schedule-updated')
+      .execute();
+    const mine = rows.filter(
+      (row) =>
+        (row.payload as { data: { schedule: { staffer_uuid: string } } }).data.schedule.staffer_uuid === id,
+    );
+    expect(mine).toEqual([
+      {
+        type: 'schedule-updated',
+        sequence: 1,
+        payload: {
+          type: 'schedule-updated',
+          timestamp: '2026-09-09T08:00:00.000Z',
+          workspace: t.workspace.slug,
+          sequence: 1,
+          data: {
+            schedule: {
+              staffer_uuid: id,
+              location_uuid: location.id,
+              weekly: { mon: [{ from: '10:00', to: '18:00' }] },
+              breaks: {},
+              overrides: [],
+            },
+          },
+        },
+      },
+    ]);
+  });
+
   it('"Add another date" shows the form as typed with one more empty date, and saves nothing', async () => {
     const id = await newStaffer('Nora');
     const typed = {
