@@ -1119,7 +1119,7 @@ export default {
   'hooks.event.waitlist-offer-claimed': 'un client en attente réserve le créneau proposé',
   'hooks.event.waitlist-offer-expired': 'une offre expire sans être réservée',
   'hooks.event.schedule-updated':
-    "les horaires de travail d'un membre du personnel dans un lieu sont modifiés",
+    'les horaires de travail d’un membre du personnel dans un lieu sont modifiés',
   'hooks.status.delivered': 'livré',
   'hooks.status.pending': 'en attente',
   'hooks.status.failing': 'en échec',

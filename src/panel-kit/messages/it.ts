@@ -1115,7 +1115,7 @@ export default {
   'hooks.event.waitlist-offer-claimed': 'un cliente in attesa prenota l’orario offerto',
   'hooks.event.waitlist-offer-expired': 'un’offerta scade senza essere prenotata',
   'hooks.event.schedule-updated':
-    "l'orario di lavoro di un membro del personale in una sede viene modificato",
+    'l’orario di lavoro di un membro del personale in una sede viene modificato',
   'hooks.status.delivered': 'consegnato',
   'hooks.status.pending': 'in attesa',
   'hooks.status.failing': 'in errore',
