@@ -140,22 +140,37 @@ export async function leaveWaitlist(ctx: WaitlistContext, entryId: string): Prom
   });
 }
 
+export interface WaitlistSettingsView {
+  offer_mode: 'one' | 'all';
+  hold_minutes: number;
+  auto_fill_group_seats: boolean;
+}
+
 /** The workspace's waitlist settings, as stored (defaults where unset). */
-export function waitlistSettings(workspace: WorkspaceRow) {
+export function waitlistSettings(workspace: WorkspaceRow): WaitlistSettingsView {
   const settings = waitlistSettingsOf(workspace.waitlist_settings);
-  return { offer_mode: settings.offerMode, hold_minutes: settings.holdMinutes };
+  return {
+    offer_mode: settings.offerMode,
+    hold_minutes: settings.holdMinutes,
+    auto_fill_group_seats: settings.autoFillGroupSeats,
+  };
 }
 
 /** Changes the settings given, keeping the others. */
 export async function updateWaitlistSettings(
   ctx: WaitlistContext,
-  body: { offer_mode?: 'one' | 'all' | undefined; hold_minutes?: number | undefined },
-): Promise<{ offer_mode: 'one' | 'all'; hold_minutes: number }> {
+  body: {
+    offer_mode?: 'one' | 'all' | undefined;
+    hold_minutes?: number | undefined;
+    auto_fill_group_seats?: boolean | undefined;
+  },
+): Promise<WaitlistSettingsView> {
   const { workspace } = ctx;
   const current = waitlistSettings(workspace);
-  const next = {
+  const next: WaitlistSettingsView = {
     offer_mode: body.offer_mode ?? current.offer_mode,
     hold_minutes: body.hold_minutes ?? current.hold_minutes,
+    auto_fill_group_seats: body.auto_fill_group_seats ?? current.auto_fill_group_seats,
   };
   const row = await ctx.uow.run(workspace.id, (tx) =>
     updateWorkspace(tx, workspace.id, { waitlist_settings: JSON.stringify(next) }),
