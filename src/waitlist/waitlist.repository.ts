@@ -487,10 +487,16 @@ export async function namesForPanel(db: Db, workspaceId: string) {
       .orderBy('first_name')
       .orderBy('last_name')
       .execute(),
-    db.selectFrom('locations').select(['id', 'timezone']).where('workspace_id', '=', workspaceId).execute(),
+    db
+      .selectFrom('locations')
+      .select(['id', 'name', 'timezone', 'archived_at'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('name')
+      .execute(),
   ]);
   return {
     zones: new Map(locations.map((l) => [l.id, l.timezone])),
+    locations: locations.filter((l) => l.archived_at === null).map((l) => ({ id: l.id, name: l.name })),
     services,
     staffers: staffers.map((s) => ({ id: s.id, name: `${s.first_name} ${s.last_name}`.trim() })),
   };

@@ -4,6 +4,7 @@ import { type FieldErrors, invalidField, notFound, validationFailed } from '../e
 import { findLiveLocation } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { isUuid } from '../platform/uuid.js';
 import { loadOfferedServices } from '../slots/slots.repository.js';
 import type { RequestContext } from '../workspaces/request-context.js';
 import { updateWorkspace, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
@@ -66,6 +67,15 @@ export async function joinWaitlist(
   if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     allErrors.customer_email = ['The customer email must be a valid email address.'];
   if (Object.keys(allErrors).length > 0) throw validationFailed(allErrors);
+
+  if (!isUuid(input.location_uuid)) throw invalidField('location_uuid', 'The selected location is invalid.');
+  if (!isUuid(input.service_uuid))
+    throw invalidField('service_uuid', 'The selected service is not offered at this location.');
+  if (input.staffer_uuid != null && !isUuid(input.staffer_uuid))
+    throw invalidField(
+      'staffer_uuid',
+      'The selected staffer does not provide this service at this location.',
+    );
 
   return ctx.uow.run(workspace.id, async (tx) => {
     const location = await findLiveLocation(tx, workspace.id, input.location_uuid);
