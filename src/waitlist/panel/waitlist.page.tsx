@@ -179,7 +179,7 @@ function AddForm(props: WaitlistPageProps & { back: string }) {
   const anyTime = form.values.any_time === 'on';
   const windowsError = form.errors.windows;
   return (
-    <section class="card" aria-labelledby="waitlist-add">
+    <section class="card waitlist-add" aria-labelledby="waitlist-add">
       <h2 id="waitlist-add">{t('waitlist.add.title')}</h2>
       <ErrorSummary form={form} />
       <PostForm action={`${WAITLIST}/add${props.back}`} csrf={props.csrf} label={t('waitlist.add.title')}>
