@@ -435,7 +435,9 @@ export async function claimAutoOffers(
       await deps.uow.run(workspace.id, (tx) => offerFreedTime(tx, workspace, now, time));
     } catch (error) {
       if (error instanceof OfferGone) continue;
-      if (!isOfferTimeTaken(error)) throw error;
+      // The seat was taken meanwhile, or the create refused the booking for another reason of
+      // its own (a 4xx): the offer is withdrawn and the person waits on, as after a link's claim.
+      if (!isOfferTimeTaken(error) && !(error instanceof AppError && error.statusCode < 500)) throw error;
       taken++;
       await withdrawOffer(ctx, offer.id);
     }
