@@ -11266,7 +11266,8 @@ export interface paths {
                                 held_until: string;
                                 /** Format: uuid */
                                 location_uuid: string;
-                                made_by: "freed" | "staff";
+                                /** @description 'auto': a group-class seat booked from the line by the periodic round (auto_fill_group_seats) */
+                                made_by: "freed" | "staff" | "auto";
                                 /** Format: uuid */
                                 service_uuid: string;
                                 staffer_uuid: string | null;
@@ -11362,7 +11363,8 @@ export interface paths {
                                 held_until: string;
                                 /** Format: uuid */
                                 location_uuid: string;
-                                made_by: "freed" | "staff";
+                                /** @description 'auto': a group-class seat booked from the line by the periodic round (auto_fill_group_seats) */
+                                made_by: "freed" | "staff" | "auto";
                                 /** Format: uuid */
                                 service_uuid: string;
                                 staffer_uuid: string | null;
@@ -11727,6 +11729,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description Group classes (capacity > 1): a freed seat is booked for the first suiting person in line rather than offered (default false) */
+                                auto_fill_group_seats: boolean;
                                 /** @description How long an offer holds its time */
                                 hold_minutes: number;
                                 /** @description 'one': the first in line gets a freed time; 'all': everyone it suits, at once */
@@ -11748,6 +11752,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Group classes (capacity > 1): a freed seat is booked for the first suiting person in line rather than offered (default false) */
+                        auto_fill_group_seats?: boolean;
                         /** @description How long an offer holds its time */
                         hold_minutes?: number;
                         /** @description 'one': the first in line gets a freed time; 'all': everyone it suits, at once */
@@ -11798,6 +11804,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description Group classes (capacity > 1): a freed seat is booked for the first suiting person in line rather than offered (default false) */
+                                auto_fill_group_seats: boolean;
                                 /** @description How long an offer holds its time */
                                 hold_minutes: number;
                                 /** @description 'one': the first in line gets a freed time; 'all': everyone it suits, at once */

@@ -110,6 +110,7 @@ export function openWorkers(
     uow: openWritePath(deps.db).uow,
     clock: deps.clock,
     logger: deps.logger,
+    linkBase: deps.publicBase,
   });
   return {
     webhook,

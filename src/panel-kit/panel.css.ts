@@ -295,4 +295,13 @@ form section>h2{margin-top:.5rem}
   .hours-day .error{grid-column:1}
   .hours-name{padding-bottom:0}
 }
+/* The waitlist's add form: each wanted time a compact row (date, from, until). */
+.waitlist-add{margin-top:1.25rem}
+fieldset.waitlist-windows>legend{font-weight:700;margin-bottom:.25rem}
+fieldset.waitlist-window{margin:0 0 .25rem}
+.row.fields.waitlist-window .field{flex:0 1 11rem;margin-bottom:.5rem}
+@media (max-width:720px){
+  fieldset.waitlist-window{display:grid;grid-template-columns:1fr 1fr;gap:0 .75rem;border-top:1px solid var(--line);padding-top:.5rem}
+  fieldset.waitlist-window .field:first-of-type{grid-column:1 / -1}
+}
 `;

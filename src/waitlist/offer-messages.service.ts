@@ -28,9 +28,13 @@ export async function queueOfferMessages(tx: Tx, workspaceId: string, events: Ou
   let now = 0;
   for (const event of events) {
     if (event.type !== 'waitlist-offer-created') continue;
-    const offerId = (event.payload.data as { waitlist_offer?: { uuid?: unknown } } | undefined)
-      ?.waitlist_offer?.uuid;
+    const made = (
+      event.payload.data as { waitlist_offer?: { uuid?: unknown; made_by?: unknown } } | undefined
+    )?.waitlist_offer;
+    const offerId = made?.uuid;
     if (!isUuid(offerId)) continue;
+    // A seat booked from the line (made_by auto): no link to send, the booking's own emails follow.
+    if (made?.made_by === 'auto') continue;
     const offer = await offerDetails(tx, workspaceId, offerId);
     if (offer?.state !== 'open') continue;
     const at = Date.parse(String(event.payload.timestamp));

@@ -3,7 +3,15 @@ import { DateTime } from 'luxon';
 import { combinedService } from '../bookings/booking-shape.rules.js';
 import type { BookingView } from '../bookings/bookings.repository.js';
 import { availabilityFor, type BookingContext, createBooking } from '../bookings/bookings.service.js';
-import { conflict, invalidField, notFound, OfferGone, offerTimeTaken, SlotUnavailable } from '../errors.js';
+import {
+  AppError,
+  conflict,
+  invalidField,
+  notFound,
+  OfferGone,
+  offerTimeTaken,
+  SlotUnavailable,
+} from '../errors.js';
 import { findLiveLocation } from '../locations/locations.repository.js';
 import { recordEvents } from '../outbox/outbox.repository.js';
 import type { Db } from '../platform/db/client.js';
@@ -26,11 +34,19 @@ import {
   lockEntry,
   type OfferRow,
   offerDetails,
+  openAutoOffers,
   setEntryState,
   setOfferBooking,
   waitingWithoutOfferOf,
 } from './waitlist.repository.js';
-import { heldUntil, nextInLine, suits, waitlistSettingsOf } from './waitlist.rules.js';
+import {
+  AUTO_CLAIM_PREFIX,
+  fillsAutomatically,
+  heldUntil,
+  nextInLine,
+  suits,
+  waitlistSettingsOf,
+} from './waitlist.rules.js';
 import type { WaitlistContext } from './waitlist.service.js';
 
 /**
@@ -83,28 +99,44 @@ export async function offerFreedTime(
     ),
   );
   if (candidates.length === 0) return [];
-  if (!(await isFree(tx, workspace, now, time))) return [];
+  const service = await freeService(tx, workspace, now, time);
+  if (!service) return [];
   const settings = waitlistSettingsOf(workspace.waitlist_settings);
+  // A group class's seat, with the setting on: booked for the first in line by the periodic
+  // round (claimAutoOffers), through the same claim as a link's.
+  const auto = fillsAutomatically(settings, service.capacity);
   const chosen = nextInLine(
     candidates.map((entry) => ({ ...entry, joinedAt: entry.joined_at.getTime() })),
-    settings.offerMode,
+    auto ? 'one' : settings.offerMode,
   );
   const offers: OfferRow[] = [];
   for (const entry of chosen) {
     offers.push(
-      await makeOffer(tx, workspace, now, entry.id, time, heldUntil(now, settings.holdMinutes), 'freed'),
+      await makeOffer(
+        tx,
+        workspace,
+        now,
+        entry.id,
+        time,
+        heldUntil(now, settings.holdMinutes),
+        'freed',
+        auto,
+      ),
     );
   }
   return offers;
 }
 
-/** Whether `time` could be booked now (the engine's verdict, the one a create would get). */
-async function isFree(tx: Db, workspace: WorkspaceRow, now: number, time: FreedTime): Promise<boolean> {
+/**
+ * The service when `time` could be booked now (the engine's verdict, the one a create would
+ * get), else undefined.
+ */
+async function freeService(tx: Db, workspace: WorkspaceRow, now: number, time: FreedTime) {
   const location = await findLiveLocation(tx, workspace.id, time.locationId);
-  if (!location) return false;
+  if (!location) return undefined;
   const offered = await loadOfferedServices(tx, workspace.id, location.id, [time.serviceId]);
   const service = offered.get(time.serviceId);
-  if (!service) return false;
+  if (!service) return undefined;
   const availability = await availabilityFor(
     tx,
     { workspace, now },
@@ -114,7 +146,7 @@ async function isFree(tx: Db, workspace: WorkspaceRow, now: number, time: FreedT
     time.start,
     time.stafferId,
   );
-  return checkBookable(availability, time.start, time.stafferId).ok;
+  return checkBookable(availability, time.start, time.stafferId).ok ? service : undefined;
 }
 
 async function makeOffer(
@@ -125,8 +157,10 @@ async function makeOffer(
   time: FreedTime,
   until: number,
   madeBy: 'freed' | 'staff',
+  autoClaim = false,
 ): Promise<OfferRow> {
   const id = randomUUID();
+  const hash = tokenHash(offerToken(workspace, id));
   const offer = await insertOffer(tx, {
     id,
     workspaceId: workspace.id,
@@ -136,7 +170,7 @@ async function makeOffer(
     stafferId: time.stafferId,
     start: new Date(time.start),
     heldUntil: new Date(until),
-    tokenHash: tokenHash(offerToken(workspace, id)),
+    tokenHash: autoClaim ? `${AUTO_CLAIM_PREFIX}${hash}` : hash,
     madeBy,
     at: new Date(now),
   });
@@ -232,10 +266,14 @@ export async function offerTimeByHand(
  * waits on, and the answer is `offer_time_taken`.
  */
 export async function claimOffer(ctx: BookingContext, token: string): Promise<BookingView> {
-  const { workspace } = ctx;
-  const id = offerIdOfToken(workspace, token);
+  const id = offerIdOfToken(ctx.workspace, token);
   if (!id) throw notFound('Offer');
-  const hash = tokenHash(token);
+  return claimOfferWith(ctx, id, tokenHash(token));
+}
+
+/** The claim of offer `id` whose stored token hash is `hash` (a link's, or an automatic one's). */
+async function claimOfferWith(ctx: BookingContext, id: string, hash: string): Promise<BookingView> {
+  const { workspace } = ctx;
   const now = new Date(ctx.now);
   try {
     return await ctx.uow.runJoined(workspace.id, async (tx, unit) => {
@@ -295,9 +333,13 @@ export async function claimOffer(ctx: BookingContext, token: string): Promise<Bo
  * and its person waits on. Run outside the claim's transaction, which rolled back.
  */
 export async function withdrawTakenOffer(ctx: WaitlistContext, token: string): Promise<void> {
-  const { workspace } = ctx;
-  const id = offerIdOfToken(workspace, token);
+  const id = offerIdOfToken(ctx.workspace, token);
   if (!id) return;
+  await withdrawOffer(ctx, id);
+}
+
+async function withdrawOffer(ctx: { workspace: WorkspaceRow; now: number; uow: UnitOfWork }, id: string) {
+  const { workspace } = ctx;
   const now = new Date(ctx.now);
   await ctx.uow.run(workspace.id, async (tx) => {
     const withdrawn = await closeOpenOffers(tx, workspace.id, { ids: [id] }, 'withdrawn', now);
@@ -350,6 +392,61 @@ export async function expireOffers(
     for (const time of times.values()) offered += (await offerFreedTime(tx, workspace, now, time)).length;
     return { expired: expired.length, offered };
   });
+}
+
+/** At most this many automatic claims per workspace and round: each claimed seat may free the next offer. */
+const AUTO_CLAIMS_PER_ROUND = 50;
+
+/**
+ * The periodic round's automatic claims in one workspace (auto_fill_group_seats): each open
+ * offer marked to be claimed automatically is claimed at once through the same claim as a link's
+ * (the guarded update, then the normal create in one unit of work), so a race with a direct
+ * booking ends as a claim's does. When the seat was taken meanwhile the offer is withdrawn and the
+ * person waits on; when a claim succeeded, the same time is offered on (a class may have freed
+ * more than one seat), and that offer is claimed in the same round.
+ */
+export async function claimAutoOffers(
+  deps: { db: Db; uow: UnitOfWork; linkBase: string },
+  workspace: WorkspaceRow,
+  now: number,
+): Promise<{ booked: number; taken: number }> {
+  const ctx: BookingContext = {
+    workspace,
+    actor: { type: 'system', id: null },
+    now,
+    linkBase: deps.linkBase,
+    db: deps.db,
+    uow: deps.uow,
+  };
+  let booked = 0;
+  let taken = 0;
+  for (let round = 0; round < AUTO_CLAIMS_PER_ROUND; round++) {
+    const [offer] = await openAutoOffers(deps.db, workspace.id, new Date(now), 1);
+    if (!offer) break;
+    try {
+      await claimOfferWith(ctx, offer.id, offer.token_hash);
+      booked++;
+      const time = {
+        locationId: offer.location_id,
+        serviceId: offer.service_id,
+        stafferId: offer.staffer_id!,
+        start: offer.starts_at.getTime(),
+      };
+      await deps.uow.run(workspace.id, (tx) => offerFreedTime(tx, workspace, now, time));
+    } catch (error) {
+      if (error instanceof OfferGone) continue;
+      // The seat was taken meanwhile, or the create refused the booking for another reason of
+      // its own (a 4xx): the offer is withdrawn and the person waits on, as after a link's claim.
+      if (!isOfferTimeTaken(error) && !(error instanceof AppError && error.statusCode < 500)) throw error;
+      taken++;
+      await withdrawOffer(ctx, offer.id);
+    }
+  }
+  return { booked, taken };
+}
+
+function isOfferTimeTaken(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'offer_time_taken';
 }
 
 /** What the claim page shows: the offer with its service, staffer and place, or undefined for a bad token. */

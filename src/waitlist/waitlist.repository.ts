@@ -303,6 +303,43 @@ export async function workspacesWithDueOffers(db: Db, now: Date, limit = 50): Pr
   return rows.map((row) => row.workspace_id);
 }
 
+/**
+ * Workspaces with open offers to be claimed automatically (a group-class seat filled from the
+ * line, marked by their token hash's `auto:` prefix), still within their hold.
+ */
+export async function workspacesWithAutoOffers(db: Db, now: Date, limit = 50): Promise<string[]> {
+  const rows = await db
+    .selectFrom('waitlist_offers')
+    .select('workspace_id')
+    .distinct()
+    .where('state', '=', 'open')
+    .where('token_hash', 'like', 'auto:%')
+    .where('held_until', '>', now)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.workspace_id);
+}
+
+/** A workspace's open offers to be claimed automatically, oldest first. */
+export async function openAutoOffers(
+  db: Db,
+  workspaceId: string,
+  now: Date,
+  limit: number,
+): Promise<OfferRow[]> {
+  return db
+    .selectFrom('waitlist_offers')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('state', '=', 'open')
+    .where('token_hash', 'like', 'auto:%')
+    .where('held_until', '>', now)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** Offers, newest first, filtered. */
 export async function listOffers(
   db: Db,
@@ -450,10 +487,16 @@ export async function namesForPanel(db: Db, workspaceId: string) {
       .orderBy('first_name')
       .orderBy('last_name')
       .execute(),
-    db.selectFrom('locations').select(['id', 'timezone']).where('workspace_id', '=', workspaceId).execute(),
+    db
+      .selectFrom('locations')
+      .select(['id', 'name', 'timezone', 'archived_at'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('name')
+      .execute(),
   ]);
   return {
     zones: new Map(locations.map((l) => [l.id, l.timezone])),
+    locations: locations.filter((l) => l.archived_at === null).map((l) => ({ id: l.id, name: l.name })),
     services,
     staffers: staffers.map((s) => ({ id: s.id, name: `${s.first_name} ${s.last_name}`.trim() })),
   };

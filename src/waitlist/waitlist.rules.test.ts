@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   checkWindows,
   claimable,
+  fillsAutomatically,
   heldUntil,
+  isAutoClaim,
   nextInLine,
   suits,
   type WantedTimes,
@@ -223,17 +225,35 @@ describe('holds and settings', () => {
     expect(claimable({ state: 'open', heldUntil: until }, ms('2026-07-10T10:30:00Z'))).toBe(false);
     expect(claimable({ state: 'claimed', heldUntil: until }, made)).toBe(false);
   });
-  it('settings: defaults one at a time, 30 minutes; odd values fall back', () => {
-    expect(waitlistSettingsOf({})).toEqual({ offerMode: 'one', holdMinutes: 30 });
-    expect(waitlistSettingsOf({ offer_mode: 'all', hold_minutes: 45 })).toEqual({
+  it('settings: defaults one at a time, 30 minutes, no automatic fill; odd values fall back', () => {
+    expect(waitlistSettingsOf({})).toEqual({ offerMode: 'one', holdMinutes: 30, autoFillGroupSeats: false });
+    expect(waitlistSettingsOf({ offer_mode: 'all', hold_minutes: 45, auto_fill_group_seats: true })).toEqual({
       offerMode: 'all',
       holdMinutes: 45,
+      autoFillGroupSeats: true,
     });
-    expect(waitlistSettingsOf({ offer_mode: 'many', hold_minutes: 2 })).toEqual({
+    expect(waitlistSettingsOf({ offer_mode: 'many', hold_minutes: 2, auto_fill_group_seats: 'yes' })).toEqual(
+      {
+        offerMode: 'one',
+        holdMinutes: 30,
+        autoFillGroupSeats: false,
+      },
+    );
+    expect(waitlistSettingsOf({ hold_minutes: 30.5 })).toEqual({
       offerMode: 'one',
       holdMinutes: 30,
+      autoFillGroupSeats: false,
     });
-    expect(waitlistSettingsOf({ hold_minutes: 30.5 })).toEqual({ offerMode: 'one', holdMinutes: 30 });
+  });
+  it('fills automatically only group classes, and only when switched on', () => {
+    const on = waitlistSettingsOf({ auto_fill_group_seats: true });
+    const off = waitlistSettingsOf({});
+    expect(fillsAutomatically(on, 3)).toBe(true);
+    expect(fillsAutomatically(on, 2)).toBe(true);
+    expect(fillsAutomatically(on, 1)).toBe(false);
+    expect(fillsAutomatically(off, 3)).toBe(false);
+    expect(isAutoClaim({ token_hash: 'auto:ab12' })).toBe(true);
+    expect(isAutoClaim({ token_hash: 'ab12' })).toBe(false);
   });
 });
 

@@ -15,6 +15,11 @@ export interface WaitlistSettings {
   offerMode: 'one' | 'all';
   /** How long an offer holds its time for the person it was made to. */
   holdMinutes: number;
+  /**
+   * Group classes (capacity > 1): a freed seat is booked for the first suiting person in line
+   * (an offer the periodic round claims at once) rather than offered. Off unless switched on.
+   */
+  autoFillGroupSeats: boolean;
 }
 
 export const DEFAULT_HOLD_MINUTES = 30;
@@ -29,7 +34,7 @@ export function waitlistSettingsOf(stored: Record<string, unknown> | null | unde
     typeof hold === 'number' && Number.isInteger(hold) && hold >= MIN_HOLD_MINUTES && hold <= MAX_HOLD_MINUTES
       ? hold
       : DEFAULT_HOLD_MINUTES;
-  return { offerMode: mode, holdMinutes };
+  return { offerMode: mode, holdMinutes, autoFillGroupSeats: stored?.auto_fill_group_seats === true };
 }
 
 /** What an entry wants, as far as matching goes. */
@@ -71,6 +76,22 @@ export function nextInLine<T extends InLine>(candidates: readonly T[], mode: 'on
     (a, b) => a.joinedAt - b.joinedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
   return mode === 'one' ? ordered.slice(0, 1) : ordered;
+}
+
+/** Whether a freed time of a service of this capacity is booked from the line rather than offered. */
+export function fillsAutomatically(settings: WaitlistSettings, capacity: number): boolean {
+  return settings.autoFillGroupSeats && capacity > 1;
+}
+
+/**
+ * An offer the periodic round claims at once (a group-class seat filled from the line) is told
+ * apart by its stored token hash: `auto:` before the hash of a link nobody is sent. A link's own
+ * hash never starts so, so such an offer cannot be claimed by a link, only by the round.
+ */
+export const AUTO_CLAIM_PREFIX = 'auto:';
+
+export function isAutoClaim(offer: { token_hash: string }): boolean {
+  return offer.token_hash.startsWith(AUTO_CLAIM_PREFIX);
 }
 
 /** The end of an offer's hold made at `now`. */

@@ -100,7 +100,10 @@ export const OfferJson = Type.Object({
     Type.Literal('expired'),
     Type.Literal('withdrawn'),
   ]),
-  made_by: Type.Union([Type.Literal('freed'), Type.Literal('staff')]),
+  made_by: Type.Union([Type.Literal('freed'), Type.Literal('staff'), Type.Literal('auto')], {
+    description:
+      "'auto': a group-class seat booked from the line by the periodic round (auto_fill_group_seats)",
+  }),
   booking_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
 });
@@ -135,6 +138,10 @@ export const WaitlistSettingsJson = Type.Object({
     description: "'one': the first in line gets a freed time; 'all': everyone it suits, at once",
   }),
   hold_minutes: Type.Integer({ minimum: 5, maximum: 1440, description: 'How long an offer holds its time' }),
+  auto_fill_group_seats: Type.Boolean({
+    description:
+      'Group classes (capacity > 1): a freed seat is booked for the first suiting person in line rather than offered (default false)',
+  }),
 });
 export const WaitlistSettingsBody = Type.Partial(WaitlistSettingsJson);
 export type WaitlistSettingsBody = Static<typeof WaitlistSettingsBody>;

@@ -4,6 +4,7 @@ import { type FieldErrors, invalidField, notFound, validationFailed } from '../e
 import { findLiveLocation } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
+import { isUuid } from '../platform/uuid.js';
 import { loadOfferedServices } from '../slots/slots.repository.js';
 import type { RequestContext } from '../workspaces/request-context.js';
 import { updateWorkspace, type WorkspaceRow } from '../workspaces/workspaces.repository.js';
@@ -66,6 +67,15 @@ export async function joinWaitlist(
   if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     allErrors.customer_email = ['The customer email must be a valid email address.'];
   if (Object.keys(allErrors).length > 0) throw validationFailed(allErrors);
+
+  if (!isUuid(input.location_uuid)) throw invalidField('location_uuid', 'The selected location is invalid.');
+  if (!isUuid(input.service_uuid))
+    throw invalidField('service_uuid', 'The selected service is not offered at this location.');
+  if (input.staffer_uuid != null && !isUuid(input.staffer_uuid))
+    throw invalidField(
+      'staffer_uuid',
+      'The selected staffer does not provide this service at this location.',
+    );
 
   return ctx.uow.run(workspace.id, async (tx) => {
     const location = await findLiveLocation(tx, workspace.id, input.location_uuid);
@@ -140,22 +150,37 @@ export async function leaveWaitlist(ctx: WaitlistContext, entryId: string): Prom
   });
 }
 
+export interface WaitlistSettingsView {
+  offer_mode: 'one' | 'all';
+  hold_minutes: number;
+  auto_fill_group_seats: boolean;
+}
+
 /** The workspace's waitlist settings, as stored (defaults where unset). */
-export function waitlistSettings(workspace: WorkspaceRow) {
+export function waitlistSettings(workspace: WorkspaceRow): WaitlistSettingsView {
   const settings = waitlistSettingsOf(workspace.waitlist_settings);
-  return { offer_mode: settings.offerMode, hold_minutes: settings.holdMinutes };
+  return {
+    offer_mode: settings.offerMode,
+    hold_minutes: settings.holdMinutes,
+    auto_fill_group_seats: settings.autoFillGroupSeats,
+  };
 }
 
 /** Changes the settings given, keeping the others. */
 export async function updateWaitlistSettings(
   ctx: WaitlistContext,
-  body: { offer_mode?: 'one' | 'all' | undefined; hold_minutes?: number | undefined },
-): Promise<{ offer_mode: 'one' | 'all'; hold_minutes: number }> {
+  body: {
+    offer_mode?: 'one' | 'all' | undefined;
+    hold_minutes?: number | undefined;
+    auto_fill_group_seats?: boolean | undefined;
+  },
+): Promise<WaitlistSettingsView> {
   const { workspace } = ctx;
   const current = waitlistSettings(workspace);
-  const next = {
+  const next: WaitlistSettingsView = {
     offer_mode: body.offer_mode ?? current.offer_mode,
     hold_minutes: body.hold_minutes ?? current.hold_minutes,
+    auto_fill_group_seats: body.auto_fill_group_seats ?? current.auto_fill_group_seats,
   };
   const row = await ctx.uow.run(workspace.id, (tx) =>
     updateWorkspace(tx, workspace.id, { waitlist_settings: JSON.stringify(next) }),

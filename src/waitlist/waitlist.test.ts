@@ -200,9 +200,9 @@ describe('a freed time goes to the first in line, then after expiry to the next'
 
     // A round before the hold ends changes nothing.
     s.clock.advance(29 * 60_000);
-    expect(await round()).toEqual({ expired: 0, offered: 0 });
+    expect(await round()).toEqual({ expired: 0, offered: 0, booked: 0 });
     s.clock.advance(60_000);
-    expect(await round()).toEqual({ expired: 1, offered: 1 });
+    expect(await round()).toEqual({ expired: 1, offered: 1, booked: 0 });
     expect((await offersOf(first.uuid)).map((o) => o.state)).toEqual(['expired']);
     expect((await entry(first.uuid)).state).toBe('waiting');
     const [next] = await offersOf(second.uuid);
@@ -241,7 +241,7 @@ describe('a freed time goes to the first in line, then after expiry to the next'
     ]);
     // After the second person's claim, nobody's offer is open, the first still waits.
     expect((await entry(first.uuid)).state).toBe('waiting');
-    expect(await round()).toEqual({ expired: 0, offered: 0 });
+    expect(await round()).toEqual({ expired: 0, offered: 0, booked: 0 });
     for (const id of [first.uuid, other.uuid]) await s.t.call('DELETE', `/waitlist/${id}`);
   });
 
@@ -271,7 +271,7 @@ describe('a freed time goes to the first in line, then after expiry to the next'
 
   it('all at once (a setting): everyone it suits gets the offer; the first claim withdraws the others', async () => {
     const set = await s.t.call('PUT', '/waitlist/settings', { offer_mode: 'all', hold_minutes: 15 });
-    expect(set.json().data).toEqual({ offer_mode: 'all', hold_minutes: 15 });
+    expect(set.json().data).toEqual({ offer_mode: 'all', hold_minutes: 15, auto_fill_group_seats: false });
     try {
       const day = s.nextDay();
       await book(

@@ -194,4 +194,47 @@ describe('the waitlist on the booking page', () => {
     expect(checks.findings).toEqual([]);
     await context.close();
   });
+  it('the panel: adding a person, and the automatic filling of group-class seats (owner, Chromium)', async () => {
+    const checks = new PageChecks('panel-waitlist-add');
+    const owner = await makeUser(t.db, [{ workspaceId: t.workspace.id, role: 'owner' }]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await context.addCookies([
+      {
+        name: 'kairos_session',
+        value: await startSession(t.db, owner.id, t.workspace.id, clock.now()),
+        url: base,
+      },
+    ]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/panel/waitlist`);
+    const form = page.getByRole('form', { name: 'Add to the waiting list' });
+    await form.getByLabel('Service', { exact: true }).selectOption({ label: 'Color' });
+    await form.getByLabel('Customer phone').fill('+49 151 0000 0088');
+    await form.getByLabel('First name').fill('Saskia');
+    await form.getByLabel('Date').first().fill('2026-09-14');
+    await form.getByLabel('From').first().fill('11:00');
+    await form.getByLabel('Until').first().fill('10:00');
+    await form.getByRole('button', { name: 'Add to the waiting list' }).click();
+    await page.getByText('The end must be after the start.').first().waitFor();
+    await checks.check(page, 'refused');
+    await form.getByLabel('Until').first().fill('13:00');
+    await form.getByRole('button', { name: 'Add to the waiting list' }).click();
+    await page.waitForURL(/notice=added/);
+    expect(await page.getByRole('status').first().textContent()).toBe('Added to the waiting list.');
+    const line = (await t.call('GET', '/waitlist')).json().data as {
+      customer: { phone: string };
+      source: string;
+    }[];
+    expect(line.filter((e) => e.customer.phone === '+4915100000088').map((e) => e.source)).toEqual(['panel']);
+    await page.getByLabel('Book a freed seat of a group class for the first in line automatically').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/notice=saved/);
+    expect((await t.call('GET', '/waitlist/settings')).json().data.auto_fill_group_seats).toBe(true);
+    await checks.check(page, 'added');
+    expect(errors).toEqual([]);
+    expect(checks.findings).toEqual([]);
+    await context.close();
+  });
 });

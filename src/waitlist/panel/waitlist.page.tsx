@@ -1,9 +1,11 @@
-import { PostForm } from '../../panel-kit/forms.js';
+import { ErrorSummary, type FormState, PostForm, SelectField, TextField } from '../../panel-kit/forms.js';
 import type { PanelText } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { Notice } from '../../panel-kit/setup-parts.js';
 import { formatDate, formatDateTime } from '../../platform/time/format.js';
 import type { EntryView, OfferRow } from '../waitlist.repository.js';
+import { MAX_WINDOWS } from '../waitlist.rules.js';
+import type { WaitlistSettingsView } from '../waitlist.service.js';
 
 export const WAITLIST = `${PANEL_PREFIX}/waitlist`;
 
@@ -12,6 +14,11 @@ export interface WaitlistPageProps {
   offerOf: Map<string, OfferRow>;
   services: { id: string; name: string }[];
   staffers: { id: string; name: string }[];
+  locations: { id: string; name: string }[];
+  /** The "Add to the waiting list" form: as typed, with its field errors after a refusal. */
+  addForm: FormState;
+  /** The settings, for members who may change them (else not shown). */
+  settings?: WaitlistSettingsView | undefined;
   filter: { serviceId?: string | undefined; stafferId?: string | undefined };
   /** Each location's zone, for the times of open offers. */
   zoneOf: (locationId: string) => string;
@@ -159,6 +166,126 @@ export function WaitlistPage(props: WaitlistPageProps) {
           </tbody>
         </table>
       </div>
+      <AddForm {...props} back={back} />
+      {props.settings && <SettingsForm {...props} settings={props.settings} back={back} />}
     </>
+  );
+}
+
+/** Staff add a person to a line, as the API's POST /waitlist and the booking page's form do. */
+function AddForm(props: WaitlistPageProps & { back: string }) {
+  const { t } = props.text;
+  const form = props.addForm;
+  const anyTime = form.values.any_time === 'on';
+  const windowsError = form.errors.windows;
+  return (
+    <section class="card waitlist-add" aria-labelledby="waitlist-add">
+      <h2 id="waitlist-add">{t('waitlist.add.title')}</h2>
+      <ErrorSummary form={form} />
+      <PostForm action={`${WAITLIST}/add${props.back}`} csrf={props.csrf} label={t('waitlist.add.title')}>
+        <div class="row fields">
+          <SelectField
+            form={form}
+            name="location_uuid"
+            label={t('waitlist.add.location')}
+            options={props.locations.map((l) => ({ value: l.id, label: l.name }))}
+          />
+          <SelectField
+            form={form}
+            name="service_uuid"
+            label={t('waitlist.service')}
+            options={props.services.map((s) => ({ value: s.id, label: s.name }))}
+          />
+          <SelectField
+            form={form}
+            name="staffer_uuid"
+            label={t('waitlist.staffer')}
+            options={[
+              { value: '', label: t('waitlist.anyStaffer') },
+              ...props.staffers.map((s) => ({ value: s.id, label: s.name })),
+            ]}
+          />
+        </div>
+        <div class="row fields">
+          <TextField
+            form={form}
+            name="customer_phone"
+            type="tel"
+            label={t('waitlist.add.phone')}
+            hint={t('waitlist.add.phoneHint')}
+            autocomplete="off"
+            required
+          />
+          <TextField form={form} name="customer_first_name" label={t('waitlist.add.firstName')} />
+          <TextField form={form} name="customer_last_name" label={t('waitlist.add.lastName')} />
+          <TextField form={form} name="customer_email" type="email" label={t('waitlist.add.email')} />
+        </div>
+        <fieldset class={`waitlist-windows${windowsError ? ' has-error' : ''}`} id="f-windows">
+          <legend>{t('waitlist.add.windows')}</legend>
+          <div class="field">
+            <label>
+              <input type="checkbox" name="any_time" checked={anyTime} /> {t('waitlist.add.anyTime')}
+            </label>
+          </div>
+          {windowsError && (
+            <p class="error" id="f-windows-error">
+              {windowsError.join(' ')}
+            </p>
+          )}
+          {Array.from({ length: MAX_WINDOWS }, (_, i) => (
+            <fieldset class="row fields waitlist-window">
+              <legend class="visually-hidden">{t('waitlist.add.windowN', { n: i + 1 })}</legend>
+              <TextField form={form} name={`windows.${i}.date`} type="date" label={t('waitlist.date')} />
+              <TextField
+                form={form}
+                name={`windows.${i}.from`}
+                type="time"
+                step="300"
+                label={t('waitlist.add.from')}
+              />
+              <TextField
+                form={form}
+                name={`windows.${i}.to`}
+                type="time"
+                step="300"
+                label={t('waitlist.add.until')}
+              />
+            </fieldset>
+          ))}
+        </fieldset>
+        <button type="submit">{t('waitlist.add.button')}</button>
+      </PostForm>
+    </section>
+  );
+}
+
+/** Whether a freed group-class seat is booked from the line automatically (docs/waitlist.md). */
+function SettingsForm(props: WaitlistPageProps & { settings: WaitlistSettingsView; back: string }) {
+  const { t } = props.text;
+  return (
+    <section class="card" aria-labelledby="waitlist-settings">
+      <h2 id="waitlist-settings">{t('waitlist.settings.title')}</h2>
+      <PostForm
+        action={`${WAITLIST}/settings${props.back}`}
+        csrf={props.csrf}
+        label={t('waitlist.settings.title')}
+      >
+        <div class="field">
+          <label>
+            <input
+              type="checkbox"
+              name="auto_fill_group_seats"
+              checked={props.settings.auto_fill_group_seats}
+              aria-describedby="auto-fill-hint"
+            />{' '}
+            {t('waitlist.settings.autoFill')}
+          </label>
+          <span class="hint" id="auto-fill-hint">
+            {t('waitlist.settings.autoFillHint')}
+          </span>
+        </div>
+        <button type="submit">{t('waitlist.settings.save')}</button>
+      </PostForm>
+    </section>
   );
 }

@@ -116,7 +116,7 @@ describe('the waitlist page', () => {
       clock: s.clock,
       logger: logger as never,
     });
-    expect(await round.runOnce()).toEqual({ expired: 1, offered: 0 });
+    expect(await round.runOnce()).toEqual({ expired: 1, offered: 0, booked: 0 });
     const after = await attention();
     expect(after).toContain('1 waitlist offer expired with nobody claiming in the last seven days');
     expect(after).toContain('2 people wait on the waitlist for a time');
