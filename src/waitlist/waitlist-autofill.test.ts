@@ -144,8 +144,10 @@ describe('auto_fill_group_seats', () => {
       .execute();
     expect(offerMails).toEqual([]);
 
+    // The round spans every workspace of the store (a shared database holds other files' offers
+    // too): what it did here is checked below, not its counts.
     s.clock.advance(5000);
-    expect(await round()).toEqual({ expired: 0, offered: 0, booked: 1 });
+    await round();
     const booked = await entry(first.uuid);
     expect(booked.state).toBe('booked');
     expect((await offersOf(first.uuid))[0]).toMatchObject({
@@ -162,7 +164,7 @@ describe('auto_fill_group_seats', () => {
       phone: phoneNumber(110),
     });
     // Once: a second round books nothing more, the class being full again.
-    expect(await round()).toEqual({ expired: 0, offered: 0, booked: 0 });
+    await round();
     expect(await liveSeats(day)).toHaveLength(3);
     expect(await offersOf(second.uuid)).toEqual([]);
     // The normal booking emails follow from the booking's own event.
@@ -195,7 +197,8 @@ describe('auto_fill_group_seats', () => {
     await dispatch();
     const [offer] = await offersOf(person.uuid);
     expect(offer).toMatchObject({ state: 'open', made_by: 'freed' });
-    expect(await round()).toEqual({ expired: 0, offered: 0, booked: 0 });
+    await round();
+    expect((await offersOf(person.uuid)).map((o) => o.state)).toEqual(['open']);
     expect((await entry(person.uuid)).state).toBe('offered');
     expect(await liveSeats(day)).toHaveLength(2);
     await s.t.call('DELETE', `/waitlist/${person.uuid}`);
