@@ -347,10 +347,12 @@ describe('PUT /bookings/{uuid}/resources', () => {
     expect(last.action).toBe('resources_changed');
     expect(last.changes.resource_uuids).toEqual({ from: [one], to: [two] });
     // The change reaches webhook receivers: a booking-updated event whose booking shows Room 2.
+    // (`sequence` counts per booking: the other booking's events are left out, not ordered in.)
     const events = await t.db
       .selectFrom('outbox_events')
       .select(['type', 'payload'])
       .where('workspace_id', '=', s.ws)
+      .where('booking_id', '=', first)
       .orderBy('sequence')
       .execute();
     const updated = events.at(-1)!;
