@@ -6436,6 +6436,7 @@ export interface paths {
                             dates: {
                                 /** Format: date */
                                 date: string;
+                                /** @description Free spans in which the service fits: any whole minute in one, not only a listed slot, can be booked when a staffer (and the units the service needs) are free for its whole length */
                                 intervals: {
                                     /** @example 13:00 */
                                     end: string;
@@ -6460,6 +6461,7 @@ export interface paths {
                                     /** @description UTC instant of the start */
                                     start_time: string;
                                 }[];
+                                /** @description Suggested starts, spaced by the workspace slot step */
                                 slots: {
                                     /** @example 10:00 */
                                     end: string;
@@ -6579,6 +6581,7 @@ export interface paths {
                             dates: {
                                 /** Format: date */
                                 date: string;
+                                /** @description Free spans in which the service fits: any whole minute in one, not only a listed slot, can be booked when a staffer (and the units the service needs) are free for its whole length */
                                 intervals: {
                                     /** @example 13:00 */
                                     end: string;
@@ -6603,6 +6606,7 @@ export interface paths {
                                     /** @description UTC instant of the start */
                                     start_time: string;
                                 }[];
+                                /** @description Suggested starts, spaced by the workspace slot step */
                                 slots: {
                                     /** @example 10:00 */
                                     end: string;

@@ -97,7 +97,7 @@ export type SlotUnavailableReason = 'taken' | 'not_on_grid' | 'too_soon' | 'beyo
 
 const SLOT_UNAVAILABLE_MESSAGES: Record<SlotUnavailableReason, string> = {
   taken: 'The requested time is not available.',
-  not_on_grid: 'The requested time is not a bookable slot start.',
+  not_on_grid: 'The requested time is not a bookable start: it must fall on a whole minute.',
   too_soon: 'The requested time is too soon: bookings need more notice.',
   beyond_horizon: 'The requested time is beyond the booking horizon.',
 };

@@ -274,7 +274,6 @@ describe('POST /bookings: required fields', () => {
 
 describe('POST /bookings: the slot must be bookable', () => {
   it.each([
-    ['off the 15-minute grid', '14:05'],
     ['before working hours', '08:00'],
     ['ending after working hours', '16:30'],
     ['after working hours', '18:00'],
@@ -282,6 +281,20 @@ describe('POST /bookings: the slot must be bookable', () => {
     const response = await s.t.call('POST', '/bookings', bookingBody(s.f, at(s.nextDay(), hhmm)));
     const body = expectError(response, 409, 'slot_unavailable');
     expect(Object.keys(body.errors)).toContain('reserved_on');
+  });
+
+  it('books a free whole minute off the 15-minute grid, and refuses a start with seconds', async () => {
+    const day = s.nextDay();
+    const booking = await book(s.t, bookingBody(s.f, at(day, '14:05')));
+    expect(booking.start_time).toBe(at(day, '14:05'));
+    const seconds = await s.t.call('POST', '/bookings', {
+      ...bookingBody(s.f, at(day, '15:30')),
+      reserved_on: `${day}T13:30:30Z`,
+    });
+    const body = expectError(seconds, 409, 'slot_unavailable');
+    expect(body.errors.reserved_on).toEqual([
+      'The requested time is not a bookable start: it must fall on a whole minute.',
+    ]);
   });
 
   it('refuses a start within the minimum notice and one beyond the horizon', async () => {

@@ -89,3 +89,47 @@ describe('form-encoded bodies', () => {
     }
   });
 });
+
+describe('a form-encoded create without a staffer, after other clients booked', () => {
+  it('books the start of a free interval that lies off the slot grid', async () => {
+    // Two clients book both staffers at 09:00 for a haircut that leaves 10 minutes to sweep up:
+    // the free interval then starts at 10:10, between the 15-minute slots. A client that books an
+    // interval's start (as clients of the service we replace do) was refused with 409 "not a
+    // bookable slot start" for a free time, and booked when sent alone, when intervals began at
+    // 09:00.
+    await setWorkspace(s.t, { staffer_selection: 'automatic' });
+    const patched = await s.t.call('PATCH', `/services/${s.f.haircut.id}`, { buffer_after_minutes: 10 });
+    expect(patched.statusCode, patched.body).toBe(200);
+    try {
+      const day = s.nextDay();
+      for (const staffer of [s.f.anna, s.f.ben]) {
+        const taken = await s.t.call(
+          'POST',
+          '/bookings',
+          bookingBody(s.f, at(day, '09:00'), { staffer_uuid: staffer.id }),
+        );
+        expect(taken.statusCode, taken.body).toBe(201);
+      }
+      const slots = await s.t.call(
+        'GET',
+        `/locations/${s.f.location.id}/time-slots?service_uuid=${s.f.color.id}&range_start=${day}&range_end=${day}`,
+      );
+      const [date] = slots.json().dates;
+      expect(date.intervals[0]).toMatchObject({ start: '10:10', start_formatted: 36600 });
+      expect(date.slots[0]).toMatchObject({ start: '10:15' });
+
+      const created = await form('POST', '/bookings', {
+        reserved_on: at(day, '10:10'),
+        location_uuid: s.f.location.id,
+        service_uuid: s.f.color.id,
+        staffer_uuid: '',
+        customer_phone: '+4915112345678',
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json().data.start_time).toBe(at(day, '10:10'));
+    } finally {
+      await s.t.call('PATCH', `/services/${s.f.haircut.id}`, { buffer_after_minutes: 0 });
+      await setWorkspace(s.t, { staffer_selection: 'required' });
+    }
+  });
+});

@@ -37,8 +37,12 @@ export const TimeSlotsJson = Type.Object({
   dates: Type.Array(
     Type.Object({
       date: Type.String({ format: 'date' }),
-      slots: Type.Array(SlotJson),
-      intervals: Type.Array(FreeIntervalJson),
+      slots: Type.Array(SlotJson, { description: 'Suggested starts, spaced by the workspace slot step' }),
+      intervals: Type.Array(FreeIntervalJson, {
+        description:
+          'Free spans in which the service fits: any whole minute in one, not only a listed slot, can be booked ' +
+          'when a staffer (and the units the service needs) are free for its whole length',
+      }),
     }),
   ),
 });

@@ -278,16 +278,21 @@ describe('Move to…', () => {
     expect(picked.statusCode, picked.body).toBe(303);
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '15:00'));
   });
-  it('names the rule a time breaks (off the grid, too soon) instead of calling it taken', async () => {
+  it('names the rule a time breaks (too soon) instead of calling it taken; a free minute off the grid moves', async () => {
     const day = s.nextDay();
     const booking = await book(s.t, bookingBody(s.f, at(day, '10:00')));
-    const offGrid = await post(booking.uuid, 'move', { date: day, reserved_on: '10:07' });
-    expect(offGrid.statusCode).toBe(409);
-    expect(offGrid.body).toContain(
-      'The requested time is not a bookable slot start. Choose one of the free times below.',
+    // now is 10:00 in Berlin on 2026-09-01 and bookings need 60 minutes of notice.
+    const soon = await post(booking.uuid, 'move', { date: '2026-09-01', reserved_on: '10:30' });
+    expect(soon.statusCode).toBe(409);
+    expect(soon.body).toContain(
+      'The requested time is too soon: bookings need more notice. Choose one of the free times below.',
     );
-    expect(offGrid.body).not.toContain('That time was just taken');
+    expect(soon.body).not.toContain('That time was just taken');
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '10:00'));
+    // The slot step spaces the offered times; 10:07 is free time, and staff may put a booking there.
+    const offGrid = await post(booking.uuid, 'move', { date: day, reserved_on: '10:07' });
+    expect(offGrid.statusCode, offGrid.body).toBe(303);
+    expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '10:07'));
   });
 
   it('a staffer busy at the booking’s time is a 409 offering that staffer’s free times', async () => {

@@ -168,17 +168,6 @@ export function freeSeatsAt(p: PreparedStaffer, t: number, ctx: EngineContext, c
   return ctx.serviceCapacity;
 }
 
-/** Whether t is a slot-grid instant: a whole-minute multiple of the step from local midnight. */
-export function isOnGrid(ctx: EngineContext, t: number): boolean {
-  const local = localMsOf(t, ctx.locationZone);
-  const dayStart = Math.floor(local / DAY_MS) * DAY_MS;
-  const sinceMidnight = local - dayStart;
-  if (sinceMidnight % MINUTE_MS !== 0) return false;
-  if ((sinceMidnight / MINUTE_MS) % ctx.stepMinutes !== 0) return false;
-  // Same resolution as the grid generator, so both agree on every instant.
-  return resolveLocalMs(ctx.locationZone, local).includes(t);
-}
-
 /**
  * Grid instants in [lower, upper], sorted and unique. Each wall time of each local date is
  * resolved once (not per staffer); gap wall times yield nothing, overlap wall times both instants.

@@ -247,6 +247,39 @@ describe('computeSlots properties', () => {
     );
   });
 
+  it('a whole minute off the grid is bookable exactly when a one-minute grid lists it, with its seats', () => {
+    fc.assert(
+      fc.property(queryArb, (q) => {
+        // The step only spaces the listed starts: with a step of one minute every free minute is
+        // listed, so that listing is the oracle for the minutes between the query's own grid.
+        const everyMinute: SlotQuery = { ...q, rules: { ...q.rules, slotStepMinutes: 1 } };
+        const listed = new Map(
+          computeSlots(everyMinute).flatMap((d) =>
+            d.slots.map((s) => [Date.parse(s.start_time), s.quantity] as const),
+          ),
+        );
+        const minutes = gridInRange(everyMinute);
+        const inRange = new Set(minutes);
+        // Every seventh minute (prime to every step the queries use), and each listed start's
+        // neighbours in the range, where a free span begins or ends.
+        const sample = new Set(minutes.filter((_, i) => i % 7 === 0));
+        for (const t of listed.keys())
+          for (const d of [-1, 0, 1]) if (inRange.has(t + d * MINUTE)) sample.add(t + d * MINUTE);
+        for (const t of sample) {
+          const verdict = checkBookable(q, t);
+          const quantity = listed.get(t);
+          if (quantity === undefined) {
+            expect(verdict.ok).toBe(false);
+          } else {
+            expect(verdict.ok).toBe(true);
+            if (verdict.ok) expect(verdict.staffers.reduce((a, s) => a + s.freeSeats, 0)).toBe(quantity);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('free intervals of a day hold every slot of that day, in every zone (issue 16 §6)', () => {
     fc.assert(
       fc.property(queryArb, (q) => {

@@ -207,14 +207,38 @@ describe('grid, duration and the end of the day', () => {
     expect(day.intervals[0]!.end_time).toBe('2026-09-10T22:00:00Z');
   });
 
-  it('checkBookable refuses an instant off the grid', () => {
+  it('checkBookable takes a free whole minute off the grid and refuses a start with seconds', () => {
     const q = query({
       rules: { slotStepMinutes: 15, minNoticeMinutes: 0, horizonDays: 365 },
       staffers: [staffer('a', { weekly: everyDay('09:00', '17:00') })],
     });
-    expect(checkBookable(q, berlin('09:10'))).toEqual({ ok: false, reason: 'not_on_grid' });
+    // The step spaces the listed slots; 09:10 is free time all the same.
+    expect(checkBookable(q, berlin('09:10'))).toEqual({
+      ok: true,
+      staffers: [{ stafferId: 'a', freeSeats: 1 }],
+    });
     expect(checkBookable(q, berlin('09:15') + 1000)).toEqual({ ok: false, reason: 'not_on_grid' });
     expect(checkBookable(q, berlin('09:15')).ok).toBe(true);
+    // Off the grid is still inside working time or not: 16:10 + 60 minutes ends after 17:00.
+    expect(checkBookable(q, berlin('16:10'))).toEqual({ ok: false, reason: 'no_free_staffer' });
+  });
+
+  it('the start of an interval after a buffer is bookable though it is off the grid', () => {
+    // 09:00-10:00 taken with a 10-minute buffer after it (the stored span ends 10:10): the free
+    // interval starts at 10:10, which a client of the API books as it is.
+    const q = query({
+      rules: { slotStepMinutes: 15, minNoticeMinutes: 0, horizonDays: 365 },
+      staffers: [
+        staffer('a', { weekly: everyDay('09:00', '17:00') }, [
+          occ('09:00', '10:10', { serviceStart: berlin('09:00') }),
+        ]),
+      ],
+    });
+    const [day] = computeSlots(q);
+    expect(day!.intervals[0]).toMatchObject({ start: '10:10', end: '17:00' });
+    expect(day!.slots[0]).toMatchObject({ start: '10:15' });
+    expect(checkBookable(q, berlin('10:10')).ok).toBe(true);
+    expect(checkBookable(q, berlin('10:09'))).toEqual({ ok: false, reason: 'no_free_staffer' });
   });
 });
 

@@ -17,7 +17,6 @@ import {
   type EngineContext,
   freeSeatsAt,
   gridInstants,
-  isOnGrid,
   makeContext,
   newCursor,
   type PreparedStaffer,
@@ -206,8 +205,12 @@ function firstIndexAtOrAfter(values: number[], bound: number): number {
 }
 
 /**
- * May a booking of the service start at `start`? Checks the grid, notice and horizon, then asks
- * the same predicate as computeSlots for each staffer (only `stafferId` when given).
+ * May a booking of the service start at `start`? Checks that it is a whole minute within notice
+ * and horizon, then asks the same predicate as computeSlots for each staffer (only `stafferId`
+ * when given). The slot step spaces the starts `slots` lists; it does not refuse a start: any
+ * whole minute of an interval where the service fits is free time, and clients of the API book
+ * an interval's start (after a booking with a buffer, 10:10 on a 15-minute grid)
+ * (docs/decisions/0019-any-free-minute-is-bookable.md).
  */
 export function checkBookable(
   input: AvailabilityInput,
@@ -218,9 +221,9 @@ export function checkBookable(
   const ctx = makeContext(input);
   if (!Number.isFinite(start)) return { ok: false, reason: 'not_on_grid' };
   // A change that keeps an existing booking's time (staffer, services) is not a new slot choice:
-  // only the staffer's working time and occupancy are asked, not grid, notice and horizon.
+  // only the staffer's working time and occupancy are asked, not minute, notice and horizon.
   if (options.timeRules !== false) {
-    if (!isOnGrid(ctx, start)) return { ok: false, reason: 'not_on_grid' };
+    if (start % MINUTE_MS !== 0) return { ok: false, reason: 'not_on_grid' };
     if (start < ctx.earliest) return { ok: false, reason: 'too_soon' };
     if (start > ctx.latest) return { ok: false, reason: 'beyond_horizon' };
   }
