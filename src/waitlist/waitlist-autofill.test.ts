@@ -12,6 +12,7 @@ import { expectSound, phoneNumber, type Send, senderFor } from '../../test/helpe
 import { dispatchOutbox } from '../outbox/outbox-dispatch.service.js';
 import { outboxHandlers } from '../workers.js';
 import { openWritePath } from '../write-path.js';
+import { offerToken } from './offer-link.js';
 import { WaitlistRound } from './waitlist-round.js';
 
 // Group classes filled from the waitlist (auto_fill_group_seats), through the real app on the
@@ -143,6 +144,12 @@ describe('auto_fill_group_seats', () => {
       .where('kind', '=', 'waitlist_offer')
       .execute();
     expect(offerMails).toEqual([]);
+    // Nor can a link claim it: only the round books an offer it made for itself.
+    const byLink = await s.t.call('POST', '/waitlist/offers/claim', {
+      token: offerToken(s.t.workspace, offer.uuid),
+    });
+    expect(byLink.statusCode).toBe(410);
+    expect((await offersOf(first.uuid))[0]).toMatchObject({ state: 'open', made_by: 'auto' });
 
     // The round spans every workspace of the store (a shared database holds other files' offers
     // too): what it did here is checked below, not its counts.

@@ -39,14 +39,7 @@ import {
   setOfferBooking,
   waitingWithoutOfferOf,
 } from './waitlist.repository.js';
-import {
-  AUTO_CLAIM_PREFIX,
-  fillsAutomatically,
-  heldUntil,
-  nextInLine,
-  suits,
-  waitlistSettingsOf,
-} from './waitlist.rules.js';
+import { fillsAutomatically, heldUntil, nextInLine, suits, waitlistSettingsOf } from './waitlist.rules.js';
 import type { WaitlistContext } from './waitlist.service.js';
 
 /**
@@ -119,8 +112,7 @@ export async function offerFreedTime(
         entry.id,
         time,
         heldUntil(now, settings.holdMinutes),
-        'freed',
-        auto,
+        auto ? 'auto' : 'freed',
       ),
     );
   }
@@ -156,8 +148,7 @@ async function makeOffer(
   entryId: string,
   time: FreedTime,
   until: number,
-  madeBy: 'freed' | 'staff',
-  autoClaim = false,
+  madeBy: 'freed' | 'staff' | 'auto',
 ): Promise<OfferRow> {
   const id = randomUUID();
   const hash = tokenHash(offerToken(workspace, id));
@@ -170,7 +161,7 @@ async function makeOffer(
     stafferId: time.stafferId,
     start: new Date(time.start),
     heldUntil: new Date(until),
-    tokenHash: autoClaim ? `${AUTO_CLAIM_PREFIX}${hash}` : hash,
+    tokenHash: hash,
     madeBy,
     at: new Date(now),
   });
@@ -268,16 +259,31 @@ export async function offerTimeByHand(
 export async function claimOffer(ctx: BookingContext, token: string): Promise<BookingView> {
   const id = offerIdOfToken(ctx.workspace, token);
   if (!id) throw notFound('Offer');
-  return claimOfferWith(ctx, id, tokenHash(token));
+  return claimOfferWith(ctx, id, tokenHash(token), 'link');
 }
 
-/** The claim of offer `id` whose stored token hash is `hash` (a link's, or an automatic one's). */
-async function claimOfferWith(ctx: BookingContext, id: string, hash: string): Promise<BookingView> {
+/**
+ * The claim of offer `id` whose stored token hash is `hash`: by its link, or by the periodic
+ * round for an offer made to be claimed at once (made_by 'auto'), which no link may claim.
+ */
+async function claimOfferWith(
+  ctx: BookingContext,
+  id: string,
+  hash: string,
+  by: 'link' | 'round',
+): Promise<BookingView> {
   const { workspace } = ctx;
   const now = new Date(ctx.now);
   try {
     return await ctx.uow.runJoined(workspace.id, async (tx, unit) => {
-      const offer = await claimOpenOffer(tx, workspace.id, id, hash, now);
+      const offer = await claimOpenOffer(
+        tx,
+        workspace.id,
+        id,
+        hash,
+        now,
+        by === 'round' ? 'auto' : 'offered',
+      );
       if (!offer) {
         const seen = await findOffer(tx, workspace.id, id);
         if (!seen) throw notFound('Offer');
@@ -424,7 +430,7 @@ export async function claimAutoOffers(
     const [offer] = await openAutoOffers(deps.db, workspace.id, new Date(now), 1);
     if (!offer) break;
     try {
-      await claimOfferWith(ctx, offer.id, offer.token_hash);
+      await claimOfferWith(ctx, offer.id, offer.token_hash, 'round');
       booked++;
       const time = {
         locationId: offer.location_id,

@@ -1,6 +1,5 @@
 import { toUtcIso } from '../platform/time/zone.js';
 import type { EntryView, OfferRow } from './waitlist.repository.js';
-import { isAutoClaim } from './waitlist.rules.js';
 
 /** A waitlist entry as the API shows it (docs/waitlist.md). */
 export function presentEntry(entry: EntryView) {
@@ -36,7 +35,7 @@ export function presentOffer(offer: OfferRow) {
     start_time: toUtcIso(offer.starts_at.getTime()),
     held_until: toUtcIso(offer.held_until.getTime()),
     state: offer.state,
-    made_by: isAutoClaim(offer) ? ('auto' as const) : offer.made_by,
+    made_by: offer.made_by,
     booking_uuid: offer.booking_id,
     created_at: toUtcIso(offer.created_at.getTime()),
   };

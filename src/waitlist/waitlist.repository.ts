@@ -192,7 +192,7 @@ export async function insertOffer(
     start: Date;
     heldUntil: Date;
     tokenHash: string;
-    madeBy: 'freed' | 'staff';
+    madeBy: 'freed' | 'staff' | 'auto';
     at: Date;
   },
 ): Promise<OfferRow> {
@@ -235,17 +235,22 @@ export async function claimOpenOffer(
   id: string,
   tokenHash: string,
   now: Date,
+  kind: 'offered' | 'auto',
 ): Promise<OfferRow | undefined> {
-  return tx
-    .updateTable('waitlist_offers')
-    .set((eb) => ({ state: 'claimed', updated_at: now, event_sequence: eb('event_sequence', '+', 1) }))
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('token_hash', '=', tokenHash)
-    .where('state', '=', 'open')
-    .where('held_until', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    tx
+      .updateTable('waitlist_offers')
+      .set((eb) => ({ state: 'claimed', updated_at: now, event_sequence: eb('event_sequence', '+', 1) }))
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .where('token_hash', '=', tokenHash)
+      // A link claims an offer sent to a person; the round claims the ones it books itself.
+      .where('made_by', kind === 'auto' ? '=' : '<>', 'auto')
+      .where('state', '=', 'open')
+      .where('held_until', '>', now)
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 export async function setOfferBooking(
@@ -305,7 +310,7 @@ export async function workspacesWithDueOffers(db: Db, now: Date, limit = 50): Pr
 
 /**
  * Workspaces with open offers to be claimed automatically (a group-class seat filled from the
- * line, marked by their token hash's `auto:` prefix), still within their hold.
+ * line, made_by 'auto'), still within their hold.
  */
 export async function workspacesWithAutoOffers(db: Db, now: Date, limit = 50): Promise<string[]> {
   const rows = await db
@@ -313,7 +318,7 @@ export async function workspacesWithAutoOffers(db: Db, now: Date, limit = 50): P
     .select('workspace_id')
     .distinct()
     .where('state', '=', 'open')
-    .where('token_hash', 'like', 'auto:%')
+    .where('made_by', '=', 'auto')
     .where('held_until', '>', now)
     .limit(limit)
     .execute();
@@ -332,7 +337,7 @@ export async function openAutoOffers(
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where('state', '=', 'open')
-    .where('token_hash', 'like', 'auto:%')
+    .where('made_by', '=', 'auto')
     .where('held_until', '>', now)
     .orderBy('created_at')
     .orderBy('id')

@@ -5,7 +5,6 @@ import {
   claimable,
   fillsAutomatically,
   heldUntil,
-  isAutoClaim,
   nextInLine,
   suits,
   type WantedTimes,
@@ -252,8 +251,6 @@ describe('holds and settings', () => {
     expect(fillsAutomatically(on, 2)).toBe(true);
     expect(fillsAutomatically(on, 1)).toBe(false);
     expect(fillsAutomatically(off, 3)).toBe(false);
-    expect(isAutoClaim({ token_hash: 'auto:ab12' })).toBe(true);
-    expect(isAutoClaim({ token_hash: 'ab12' })).toBe(false);
   });
 });
 

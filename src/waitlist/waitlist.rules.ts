@@ -83,17 +83,6 @@ export function fillsAutomatically(settings: WaitlistSettings, capacity: number)
   return settings.autoFillGroupSeats && capacity > 1;
 }
 
-/**
- * An offer the periodic round claims at once (a group-class seat filled from the line) is told
- * apart by its stored token hash: `auto:` before the hash of a link nobody is sent. A link's own
- * hash never starts so, so such an offer cannot be claimed by a link, only by the round.
- */
-export const AUTO_CLAIM_PREFIX = 'auto:';
-
-export function isAutoClaim(offer: { token_hash: string }): boolean {
-  return offer.token_hash.startsWith(AUTO_CLAIM_PREFIX);
-}
-
 /** The end of an offer's hold made at `now`. */
 export function heldUntil(now: number, holdMinutes: number): number {
   return now + holdMinutes * 60_000;

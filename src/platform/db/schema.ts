@@ -879,7 +879,7 @@ export interface WaitlistOffersTable {
   held_until: Instant;
   state: Generated<WaitlistOfferState>;
   token_hash: string;
-  made_by: Generated<'freed' | 'staff'>;
+  made_by: Generated<'freed' | 'staff' | 'auto'>;
   booking_id: string | null;
   event_sequence: Generated<number>;
   created_at: Instant;
