@@ -256,6 +256,8 @@ button[name=show]{margin:0 0 1rem}
 .repeat label:has(>input[type=checkbox]){font-weight:normal}
 .row.fields{align-items:flex-start;gap:0 1rem}
 .row.fields .field input{width:11rem}
+/* A phone number with its country code and spaces (+49 151 0000 0088) is read whole. */
+.row.fields .field input[type=tel]{width:14rem}
 ul.plain{list-style:none;margin:0;padding:0}
 .pre-line{white-space:pre-line}
 .conflict .free-times{margin-top:.5rem}
@@ -270,7 +272,7 @@ ul.matches{margin:.25rem 0 0;padding-inline-start:1.1rem}
 ul.matches li{margin:.2rem 0}
 @media (max-width:720px){
   .booking-forms{grid-template-columns:minmax(0,1fr)}
-  .row.fields .field input{width:100%}
+  .row.fields .field input,.row.fields .field input[type=tel]{width:100%}
 }
 /* setup pages: locations, services, statuses, payment accounts, workspace settings */
 .hours-day{display:grid;grid-template-columns:7rem 1fr;gap:.25rem 1rem;align-items:end;padding:.5rem 0;border-bottom:1px solid var(--line)}
