@@ -30,7 +30,8 @@ export interface BookingView {
   status_name: string;
   status_type: StatusType;
   cancel_reason: CancelReason | null;
-  staffer_id: string;
+  /** null: a rental (docs/resources.md "Rentals"), booked with its units and no staffer. */
+  staffer_id: string | null;
   staffer_first_name: string | null;
   staffer_last_name: string | null;
   /**
@@ -329,7 +330,8 @@ export async function insertBooking(
     id: string;
     workspaceId: string;
     locationId: string;
-    stafferId: string;
+    /** null: a rental. */
+    stafferId: string | null;
     customerId: string;
     occupancyId: string;
     start: Date;
