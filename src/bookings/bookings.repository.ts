@@ -391,7 +391,7 @@ export async function updateBooking(
   workspaceId: string,
   bookingId: string,
   values: Partial<{
-    staffer_id: string;
+    staffer_id: string | null;
     start_time: Date;
     end_time: Date;
     occupancy_id: string;
@@ -467,6 +467,7 @@ export async function findBookingServices(
       's.buffer_before_minutes',
       's.buffer_after_minutes',
       's.resource_requirements',
+      's.staffer_needed',
     ])
     .where('bs.workspace_id', '=', workspaceId)
     .where('bs.booking_id', '=', bookingId)
@@ -549,7 +550,8 @@ export async function liveBookingCounts(
     .where('b.start_time', '<', to)
     .groupBy('b.staffer_id')
     .execute();
-  return new Map(rows.map((row) => [row.staffer_id, row.n]));
+  // Only staffers were asked for: no row names no staffer.
+  return new Map(rows.flatMap((row) => (row.staffer_id === null ? [] : [[row.staffer_id, row.n] as const])));
 }
 
 /** The seat a booking holds (none once canceled), so free times around it leave it out. */

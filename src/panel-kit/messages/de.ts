@@ -1496,6 +1496,10 @@ export default {
   'services.seriesHint':
     'Kunden können eine Buchung dieser Leistung dann alle paar Wochen wiederholen. Im Panel und über die API geht eine Serie immer.',
   'services.seriesBookable': 'Auf der Buchungsseite als Serie buchbar',
+  'services.staffer': 'Personal',
+  'services.stafferHint':
+    'Eine Vermietung (ein Platz, eine Sauna, ein Besprechungsraum) wird nur mit ihren Ressourcen gebucht, zu den Öffnungszeiten des Standorts. Sie braucht oben mindestens eine Ressource und einen Platz.',
+  'services.noStaffer': 'Braucht kein Personal (Vermietung)',
   'list.series': 'Teil einer Serie',
   'waitlist.title': 'Warteliste',
   'waitlist.lead':

@@ -1466,6 +1466,10 @@ export default {
   'services.seriesHint':
     'Customers may then repeat a booking of this service every few weeks. The panel and the API can always make a series.',
   'services.seriesBookable': 'Bookable in series on the booking page',
+  'services.staffer': 'Staff',
+  'services.stafferHint':
+    "A rental (a court, a sauna, a meeting room) is booked with its resources alone, in the location's opening hours. It needs at least one resource above, and one place.",
+  'services.noStaffer': 'Needs no staffer (a rental)',
   'list.series': 'Part of a series',
   'waitlist.title': 'Waitlist',
   'waitlist.lead':

@@ -1476,6 +1476,10 @@ export default {
   'services.seriesHint':
     'Los clientes podrán repetir una reserva de este servicio cada pocas semanas. El panel y la API siempre pueden crear una serie.',
   'services.seriesBookable': 'Reservable en serie en la página de reservas',
+  'services.staffer': 'Personal',
+  'services.stafferHint':
+    'Un alquiler (una pista, una sauna, una sala de reuniones) se reserva solo con sus recursos, en el horario de apertura del centro. Necesita al menos un recurso arriba y una plaza.',
+  'services.noStaffer': 'No necesita personal (alquiler)',
   'list.series': 'Parte de una serie',
   'waitlist.title': 'Lista de espera',
   'waitlist.lead':

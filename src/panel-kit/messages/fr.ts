@@ -1491,6 +1491,10 @@ export default {
   'services.seriesHint':
     'Les clients peuvent alors répéter une réservation de ce service toutes les quelques semaines. Le panneau et l’API peuvent toujours créer une série.',
   'services.seriesBookable': 'Réservable en série sur la page de réservation',
+  'services.staffer': 'Personnel',
+  'services.stafferHint':
+    "Une location (un court, un sauna, une salle de réunion) se réserve avec ses seules ressources, aux horaires d'ouverture du lieu. Elle demande au moins une ressource ci-dessus, et une place.",
+  'services.noStaffer': 'Sans membre du personnel (location)',
   'list.series': 'Fait partie d’une série',
   'waitlist.title': "Liste d'attente",
   'waitlist.lead':

@@ -1485,6 +1485,10 @@ export default {
   'services.seriesHint':
     'I clienti potranno ripetere una prenotazione di questo servizio ogni qualche settimana. Il pannello e l’API possono sempre creare una serie.',
   'services.seriesBookable': 'Prenotabile in serie nella pagina di prenotazione',
+  'services.staffer': 'Personale',
+  'services.stafferHint':
+    'Un noleggio (un campo, una sauna, una sala riunioni) si prenota con le sole risorse, negli orari di apertura della sede. Richiede almeno una risorsa qui sopra e un posto.',
+  'services.noStaffer': 'Non richiede personale (noleggio)',
   'list.series': 'Parte di una serie',
   'waitlist.title': 'Lista d’attesa',
   'waitlist.lead':

@@ -1473,6 +1473,10 @@ export default {
   'services.seriesHint':
     'Klanten kunnen een boeking van deze dienst dan om de paar weken herhalen. Het paneel en de API kunnen altijd een reeks maken.',
   'services.seriesBookable': 'Als reeks te boeken op de boekingspagina',
+  'services.staffer': 'Personeel',
+  'services.stafferHint':
+    'Een verhuur (een baan, een sauna, een vergaderruimte) wordt alleen met de middelen geboekt, binnen de openingstijden van de locatie. Er is minstens één middel hierboven nodig, en één plaats.',
+  'services.noStaffer': 'Geen medewerker nodig (verhuur)',
   'list.series': 'Deel van een reeks',
   'waitlist.title': 'Wachtlijst',
   'waitlist.lead':

@@ -1484,6 +1484,10 @@ export default {
   'services.seriesHint':
     'Klienci mogą wtedy powtarzać rezerwację tej usługi co kilka tygodni. Panel i API zawsze mogą utworzyć serię.',
   'services.seriesBookable': 'Można rezerwować w serii na stronie rezerwacji',
+  'services.staffer': 'Personel',
+  'services.stafferHint':
+    'Wynajem (kort, sauna, sala spotkań) rezerwuje się tylko z jego zasobami, w godzinach otwarcia lokalizacji. Wymaga co najmniej jednego zasobu powyżej i jednego miejsca.',
+  'services.noStaffer': 'Nie wymaga pracownika (wynajem)',
   'list.series': 'Część serii',
   'waitlist.title': 'Lista oczekujących',
   'waitlist.lead':

@@ -1471,6 +1471,10 @@ export default {
   'services.seriesHint':
     'Os clientes podem então repetir uma reserva deste serviço a cada poucas semanas. O painel e a API podem sempre criar uma série.',
   'services.seriesBookable': 'Reservável em série na página de reservas',
+  'services.staffer': 'Equipa',
+  'services.stafferHint':
+    'Um aluguer (um campo, uma sauna, uma sala de reuniões) é reservado só com os seus recursos, no horário de funcionamento do local. Precisa de pelo menos um recurso acima e de um lugar.',
+  'services.noStaffer': 'Não precisa de profissional (aluguer)',
   'list.series': 'Parte de uma série',
   'waitlist.title': 'Lista de espera',
   'waitlist.lead':

@@ -1444,6 +1444,10 @@ export default {
   'services.seriesHint':
     'Müşteriler bu hizmetin randevusunu birkaç haftada bir tekrarlayabilir. Panel ve API her zaman seri oluşturabilir.',
   'services.seriesBookable': 'Rezervasyon sayfasında seri olarak ayrılabilir',
+  'services.staffer': 'Personel',
+  'services.stafferHint':
+    'Bir kiralama (kort, sauna, toplantı odası) yalnızca kaynaklarıyla, şubenin çalışma saatlerinde rezerve edilir. Yukarıda en az bir kaynak ve bir yer gerektirir.',
+  'services.noStaffer': 'Personel gerekmez (kiralama)',
   'list.series': 'Bir serinin parçası',
   'waitlist.title': 'Bekleme listesi',
   'waitlist.lead':
