@@ -349,6 +349,8 @@ export default {
   'calendar.setUpResources': 'Ressourcen einrichten',
   'calendar.withoutUnits':
     '{n, plural, one {# Buchung belegt keine Ressource und fehlt daher in dieser Ansicht.} other {# Buchungen belegen keine Ressource und fehlen daher in dieser Ansicht.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# Vermietung hat kein Personal und fehlt daher in dieser Ansicht.} other {# Vermietungen haben kein Personal und fehlen daher in dieser Ansicht.}}',
   'calendar.dragUnitHint': 'Zu einer anderen Ressource oder Zeit ziehen',
   'calendar.unitLegend':
     '{work} Öffnungszeiten · {n, plural, one {# Buchung angezeigt} other {# Buchungen angezeigt}}. Ziehen Sie eine Buchung in eine andere Spalte, um ihre Ressource zu ändern, oder nach oben oder unten, um sie zeitlich zu verschieben; auf ihrer Seite ändern Sie die Ressourcen ohne Ziehen.',

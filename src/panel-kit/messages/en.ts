@@ -350,6 +350,8 @@ export default {
   'calendar.setUpResources': 'Set up resources',
   'calendar.withoutUnits':
     '{n, plural, one {# booking holds no resource, so it is not in this view.} other {# bookings hold no resource, so they are not in this view.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# rental has no staffer, so it is not in this view.} other {# rentals have no staffer, so they are not in this view.}}',
   'calendar.dragUnitHint': 'Drag to another resource or time',
   'calendar.unitLegend':
     '{work} opening hours · {n, plural, one {# booking shown} other {# bookings shown}}. Drag a booking to another column to change its resource, or up or down to move it in time; its page changes resources without dragging.',

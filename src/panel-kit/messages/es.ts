@@ -344,6 +344,8 @@ export default {
   'calendar.setUpResources': 'Configurar recursos',
   'calendar.withoutUnits':
     '{n, plural, one {# reserva no ocupa ningún recurso, así que no está en esta vista.} other {# reservas no ocupan ningún recurso, así que no están en esta vista.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# alquiler no tiene personal, así que no está en esta vista.} other {# alquileres no tienen personal, así que no están en esta vista.}}',
   'calendar.dragUnitHint': 'Arrastra a otro recurso u otra hora',
   'calendar.unitLegend':
     '{work} horario de apertura · {n, plural, one {# reserva mostrada} other {# reservas mostradas}}. Arrastra una reserva a otra columna para cambiar su recurso, o arriba o abajo para cambiar su hora; su página cambia los recursos sin arrastrar.',

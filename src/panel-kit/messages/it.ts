@@ -346,6 +346,8 @@ export default {
   'calendar.setUpResources': 'Configura le risorse',
   'calendar.withoutUnits':
     '{n, plural, one {# prenotazione non occupa alcuna risorsa, quindi non è in questa vista.} other {# prenotazioni non occupano alcuna risorsa, quindi non sono in questa vista.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# noleggio non ha personale, quindi non è in questa vista.} other {# noleggi non hanno personale, quindi non sono in questa vista.}}',
   'calendar.dragUnitHint': 'Trascina su un’altra risorsa o un altro orario',
   'calendar.unitLegend':
     '{work} orario di apertura · {n, plural, one {# prenotazione mostrata} other {# prenotazioni mostrate}}. Trascina una prenotazione in un’altra colonna per cambiarne la risorsa, oppure in alto o in basso per spostarla nel tempo; la sua pagina cambia le risorse senza trascinare.',

@@ -344,6 +344,8 @@ export default {
   'calendar.setUpResources': 'Middelen instellen',
   'calendar.withoutUnits':
     '{n, plural, one {# boeking bezet geen middel en staat daarom niet in deze weergave.} other {# boekingen bezetten geen middel en staan daarom niet in deze weergave.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# verhuur heeft geen medewerker en staat daarom niet in deze weergave.} other {# verhuringen hebben geen medewerker en staan daarom niet in deze weergave.}}',
   'calendar.dragUnitHint': 'Sleep naar een ander middel of een andere tijd',
   'calendar.unitLegend':
     '{work} openingstijden · {n, plural, one {# boeking getoond} other {# boekingen getoond}}. Sleep een boeking naar een andere kolom om haar middel te wijzigen, of omhoog of omlaag om haar in de tijd te verplaatsen; op haar pagina wijzigt u middelen zonder slepen.',

@@ -341,6 +341,8 @@ export default {
   'calendar.setUpResources': 'Configurar recursos',
   'calendar.withoutUnits':
     '{n, plural, one {# marcação não ocupa nenhum recurso, por isso não está nesta vista.} other {# marcações não ocupam nenhum recurso, por isso não estão nesta vista.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# aluguer não tem profissional, por isso não está nesta vista.} other {# alugueres não têm profissional, por isso não estão nesta vista.}}',
   'calendar.dragUnitHint': 'Arraste para outro recurso ou outra hora',
   'calendar.unitLegend':
     '{work} horário de abertura · {n, plural, one {# marcação mostrada} other {# marcações mostradas}}. Arraste uma marcação para outra coluna para mudar o recurso, ou para cima ou para baixo para mudar a hora; a página dela muda os recursos sem arrastar.',

@@ -338,6 +338,8 @@ export default {
   'calendar.setUpResources': 'Kaynakları ayarla',
   'calendar.withoutUnits':
     '{n, plural, one {# randevu hiçbir kaynak kullanmıyor, bu yüzden bu görünümde yok.} other {# randevu hiçbir kaynak kullanmıyor, bu yüzden bu görünümde yok.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# kiralamanın personeli yok, bu yüzden bu görünümde yok.} other {# kiralamanın personeli yok, bu yüzden bu görünümde yok.}}',
   'calendar.dragUnitHint': 'Başka bir kaynağa ya da saate sürükleyin',
   'calendar.unitLegend':
     '{work} açılış saatleri · {n, plural, one {# randevu gösteriliyor} other {# randevu gösteriliyor}}. Kaynağını değiştirmek için bir randevuyu başka bir sütuna, saatini değiştirmek için yukarı ya da aşağı sürükleyin; randevunun sayfası kaynakları sürüklemeden değiştirir.',
