@@ -568,3 +568,15 @@ export async function findBookingSeat(
     .executeTakeFirst();
   return row?.occupancy_id ? { id: row.occupancy_id, seats: row.quantity } : undefined;
 }
+
+/** Whether any of these services needs a staffer (false when every one is a rental); [] = true. */
+export async function anyNeedsStaffer(db: Db, workspaceId: string, serviceIds: string[]): Promise<boolean> {
+  if (serviceIds.length === 0) return true;
+  const rows = await db
+    .selectFrom('services')
+    .select('staffer_needed')
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`id = any(${serviceIds}::uuid[])`)
+    .execute();
+  return rows.length === 0 || rows.some((row) => row.staffer_needed);
+}

@@ -20,11 +20,13 @@ import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/e
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
 import { rentalHours } from '../slots/slots.service.js';
 import type { RequestContext } from '../workspaces/request-context.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { recordBookingEvents } from './booking-events.service.js';
 import { appendHistory } from './booking-history.repository.js';
 import { combinedService, needsStaffer, occupiedSpan, requirementsOf } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';
 import {
+  anyNeedsStaffer,
   type BookingView,
   insertBooking,
   insertOrderLines,
@@ -79,6 +81,27 @@ export function bookableOrRefused(
 }
 
 export type { CreateBookingInput } from './bookings.rules.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a new booking's services need a staffer, for the input checks made before the create
+ * (`parseCreateBooking`'s `stafferNeeded`): false only when every service named is a rental
+ * (docs/resources.md "Rentals"). Unknown or malformed ids count as needing one; the create
+ * names them.
+ */
+export async function stafferNeededFor(
+  db: Db,
+  workspace: WorkspaceRow,
+  input: CreateBookingInput,
+): Promise<boolean> {
+  // Only a required staffer left out depends on it: nothing is read otherwise.
+  if (workspace.staffer_selection !== 'required' || !isBlank(input.staffer_uuid)) return true;
+  const ids = (input.service_uuids ?? [input.service_uuid]).filter(
+    (id): id is string => typeof id === 'string' && UUID.test(id),
+  );
+  return anyNeedsStaffer(db, workspace.id, ids);
+}
 
 /**
  * POST /bookings (rules in bookings.rules.ts): validate, then decide and write in one transaction.
