@@ -245,6 +245,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -549,6 +550,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -830,6 +832,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -1367,6 +1370,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -1651,6 +1655,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -1936,6 +1941,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -2220,6 +2226,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -2505,6 +2512,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -2789,6 +2797,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -3074,6 +3083,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -3358,6 +3368,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -3645,6 +3656,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -3968,6 +3980,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;
@@ -6231,6 +6244,8 @@ export interface paths {
                                  * @enum {boolean}
                                  */
                                 series_bookable?: true;
+                                /** @description false: a rental, booked with its resources and no staffer (docs/resources.md "Rentals") */
+                                staffer_needed: boolean;
                                 /** Format: uuid */
                                 uuid: string;
                             }[];
@@ -8174,6 +8189,8 @@ export interface paths {
                         }[];
                         /** @description true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); default false. The API and the panel make a series of any service. */
                         series_bookable?: boolean;
+                        /** @description false: a rental (a court, a sauna; docs/resources.md "Rentals"), booked with its resources and no staffer, in the location's opening hours; only with at least one resource and capacity 1. Default true. */
+                        staffer_needed?: boolean;
                     };
                 };
             };
@@ -8258,6 +8275,8 @@ export interface paths {
                                  * @enum {boolean}
                                  */
                                 series_bookable?: true;
+                                /** @description false: a rental, booked with its resources and no staffer (docs/resources.md "Rentals") */
+                                staffer_needed: boolean;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -8371,6 +8390,8 @@ export interface paths {
                                  * @enum {boolean}
                                  */
                                 series_bookable?: true;
+                                /** @description false: a rental, booked with its resources and no staffer (docs/resources.md "Rentals") */
+                                staffer_needed: boolean;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -8478,6 +8499,8 @@ export interface paths {
                         }[];
                         /** @description true: the booking page offers it as a series too ("Repeat every … weeks, N times", docs/series.md); default false. The API and the panel make a series of any service. */
                         series_bookable?: boolean;
+                        /** @description false: a rental (a court, a sauna; docs/resources.md "Rentals"), booked with its resources and no staffer, in the location's opening hours; only with at least one resource and capacity 1. Default true. */
+                        staffer_needed?: boolean;
                     };
                 };
             };
@@ -8562,6 +8585,8 @@ export interface paths {
                                  * @enum {boolean}
                                  */
                                 series_bookable?: true;
+                                /** @description false: a rental, booked with its resources and no staffer (docs/resources.md "Rentals") */
+                                staffer_needed: boolean;
                                 /** Format: uuid */
                                 uuid: string;
                             };
@@ -11634,6 +11659,7 @@ export interface paths {
                                  */
                                 series_uuid?: string;
                                 source: string;
+                                /** @description null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals") */
                                 staffer: {
                                     first_name: string;
                                     last_name: string;

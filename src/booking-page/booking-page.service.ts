@@ -179,6 +179,8 @@ export interface PageBooking {
   locationId: string;
   serviceId: string;
   stafferId: string | undefined;
+  /** false: a rental (docs/resources.md "Rentals"), booked with no staffer whatever the setting. */
+  stafferNeeded?: boolean | undefined;
   /** UTC ISO 8601. */
   start: string;
   details: ContactDetails;
@@ -233,6 +235,7 @@ export function checkDetails(
   try {
     const { phone } = parseCreateBooking(workspace, input, {
       defaultCountry: defaultCountry(workspace, location),
+      stafferNeeded: booking.stafferNeeded,
     });
     return Object.keys(consent).length > 0 ? { errors: consent, phone: undefined } : { errors: {}, phone };
   } catch (error) {

@@ -25,7 +25,7 @@ import type { OfferedService } from '../slots/slots.repository.js';
 import { finalStatusId, findStatus, isFinal } from '../statuses/statuses.repository.js';
 import { type BookingEventType, recordBookingEvents } from './booking-events.service.js';
 import { appendHistory, type HistoryAction } from './booking-history.repository.js';
-import { combinedService, occupiedSpan } from './booking-shape.rules.js';
+import { combinedService, needsStaffer, occupiedSpan } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';
 import {
   type BookingRow,
@@ -413,22 +413,45 @@ async function moveSeat(
   booking: BookingRow,
   location: LocationRow,
   services: OfferedService[],
-  stafferId: string,
+  stafferId: string | null,
   start: number,
   newTime: boolean,
   newServices = false,
 ): Promise<void> {
   const service = combinedService(services);
+  // A rental (docs/resources.md "Rentals") has no staffer to choose; a booking whose services
+  // became rentals leaves its staffer, and one without a staffer cannot take services needing one.
+  const rental = !needsStaffer(services);
+  if (rental && stafferId !== null && stafferId !== booking.staffer_id)
+    throw invalidField(
+      'staffer_uuid',
+      'The booking is a rental (its services need no staffer): it has no staffer to change.',
+    );
+  const who = rental ? null : stafferId;
+  if (who === null && !rental)
+    throw invalidField(
+      newServices ? 'service_uuids' : 'staffer_uuid',
+      'The booking has no staffer, and its services need one: book them anew with a staffer.',
+    );
   const own = booking.occupancy_id ? { id: booking.occupancy_id, seats: booking.quantity } : undefined;
-  const availability = await availabilityFor(tx, ctx, location, services, service, start, stafferId, own);
-  if (availability.staffers.length === 0) {
+  const availability = await availabilityFor(
+    tx,
+    ctx,
+    location,
+    services,
+    service,
+    start,
+    who ?? undefined,
+    own,
+  );
+  if (!rental && availability.staffers.length === 0) {
     // Name what the request changed: on PUT /services the staffer stayed, the services are new.
     throw invalidField(
       newServices ? 'service_uuids' : 'staffer_uuid',
       "The staffer does not provide the booking's services at this location.",
     );
   }
-  const verdict = bookableOrRefused(ctx, availability, start, stafferId, { timeRules: newTime });
+  const verdict = bookableOrRefused(ctx, availability, start, who ?? undefined, { timeRules: newTime });
   if (booking.occupancy_id) {
     await releaseSeat(tx, booking.workspace_id, booking.occupancy_id, booking.quantity);
     await releaseUnitsIfEmpty(tx, booking.workspace_id, booking.occupancy_id);
@@ -436,7 +459,7 @@ async function moveSeat(
   const span = occupiedSpan(service, start);
   const occupancyId = await takeSeat(tx, {
     workspaceId: booking.workspace_id,
-    stafferId,
+    stafferId: who,
     locationId: location.id,
     serviceId: service.id,
     capacity: service.capacity,
@@ -451,7 +474,7 @@ async function moveSeat(
     needs: unitsToTry(availability, verdict),
   });
   await updateBooking(tx, booking.workspace_id, booking.id, {
-    staffer_id: stafferId,
+    staffer_id: who,
     start_time: span.serviceStart,
     end_time: span.end,
     occupancy_id: occupancyId,

@@ -1,12 +1,13 @@
-import type { LocationRow } from '../locations/locations.repository.js';
+import { findLiveLocation, type LocationRow } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import { formatMoney } from '../platform/money.js';
 import { loadResourceNeeds } from '../resources/resource-occupancies.repository.js';
 import { computeSlots } from '../slots/engine/compute-slots.js';
 import type { Slot, StafferInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
+import { rentalHours } from '../slots/slots.service.js';
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
-import { combinedService, requirementsOf } from './booking-shape.rules.js';
+import { combinedService, needsStaffer, requirementsOf } from './booking-shape.rules.js';
 import { type BookingView, findBookingSeat, findBookingServices } from './bookings.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -43,16 +44,21 @@ async function timesOn(
   if (args.services.length === 0) return { free: [], outsideBusy: [] };
   const service = combinedService(args.services);
   const dayUtc = Date.parse(`${args.date}T00:00:00Z`);
-  const staffers = await loadStafferInputs(db, {
-    workspaceId: args.workspace.id,
-    locationId: args.location.id,
-    serviceIds: args.services.map((s) => s.id),
-    stafferId: args.stafferId,
-    // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
-    from: dayUtc - DAY_MS,
-    to: dayUtc + 2 * DAY_MS,
-    excludeOccupancy: args.excludeSeat,
-  });
+  // A rental reads no staffer: its hours are the location's (docs/resources.md "Rentals").
+  const rental = needsStaffer(args.services) ? undefined : await rentalOfLocation(db, args);
+  const staffers =
+    rental !== undefined
+      ? []
+      : await loadStafferInputs(db, {
+          workspaceId: args.workspace.id,
+          locationId: args.location.id,
+          serviceIds: args.services.map((s) => s.id),
+          stafferId: args.stafferId,
+          // A local date lies within a day and a bit of its UTC midnight in every zone (offsets ≤ 14 h).
+          from: dayUtc - DAY_MS,
+          to: dayUtc + 2 * DAY_MS,
+          excludeOccupancy: args.excludeSeat,
+        });
   const resources = await loadResourceNeeds(db, {
     workspaceId: args.workspace.id,
     locationId: args.location.id,
@@ -74,6 +80,7 @@ async function timesOn(
         horizonDays: args.workspace.horizon_days,
       },
       staffers: input,
+      ...(rental !== undefined ? { rental } : {}),
       now: args.now,
       rangeStart: args.date,
       rangeEnd: args.date,
@@ -86,6 +93,11 @@ async function timesOn(
     (slot) => !taken.has(slot.start_time),
   );
   return { free, outsideBusy };
+}
+
+async function rentalOfLocation(db: Db, args: FreeTimesArgs) {
+  const location = await findLiveLocation(db, args.workspace.id, args.location.id);
+  return rentalHours({ opening_hours: location?.opening_hours ?? {} });
 }
 
 /**
@@ -133,7 +145,13 @@ async function timesOfServices(db: Db, args: Parameters<typeof freeTimesOfServic
  */
 export async function freeTimesOfBooking(
   db: Db,
-  args: { workspace: WorkspaceRow; view: BookingView; stafferId: string; date: string; now: number },
+  args: {
+    workspace: WorkspaceRow;
+    view: BookingView;
+    stafferId: string | undefined;
+    date: string;
+    now: number;
+  },
 ): Promise<Slot[]> {
   const { workspace, view } = args;
   const [services, seat] = await Promise.all([

@@ -27,6 +27,15 @@ export function requirementsOf(services: OfferedService[]): ResourceRequirementJ
   return services.flatMap((s) => s.resource_requirements ?? []);
 }
 
+/**
+ * Whether a booking of these services needs a staffer: unless every one is a rental (a service
+ * needing no staffer, docs/resources.md "Rentals"). A rental booked together with a service that
+ * needs a staffer is one session of that staffer, holding the units of both.
+ */
+export function needsStaffer(services: Pick<OfferedService, 'staffer_needed'>[]): boolean {
+  return services.some((s) => s.staffer_needed !== false);
+}
+
 /** The occupied span of a booking starting at `start` (buffers included). */
 export function occupiedSpan(service: ServiceInput, start: number) {
   return {

@@ -33,8 +33,9 @@ export function presentBooking(view: BookingView, workspace: WorkspaceRow, linkB
     is_canceled: view.status_type === 'canceled',
     is_completed: view.status_type === 'completed',
     cancel_reason: view.cancel_reason,
+    // null: a rental (docs/resources.md "Rentals"), or a staffer's name no longer readable.
     staffer:
-      view.staffer_first_name === null
+      view.staffer_id === null || view.staffer_first_name === null
         ? null
         : {
             uuid: view.staffer_id,

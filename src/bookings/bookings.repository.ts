@@ -30,7 +30,8 @@ export interface BookingView {
   status_name: string;
   status_type: StatusType;
   cancel_reason: CancelReason | null;
-  staffer_id: string;
+  /** null: a rental (docs/resources.md "Rentals"), booked with its units and no staffer. */
+  staffer_id: string | null;
   staffer_first_name: string | null;
   staffer_last_name: string | null;
   /**
@@ -329,7 +330,8 @@ export async function insertBooking(
     id: string;
     workspaceId: string;
     locationId: string;
-    stafferId: string;
+    /** null: a rental. */
+    stafferId: string | null;
     customerId: string;
     occupancyId: string;
     start: Date;
@@ -389,7 +391,7 @@ export async function updateBooking(
   workspaceId: string,
   bookingId: string,
   values: Partial<{
-    staffer_id: string;
+    staffer_id: string | null;
     start_time: Date;
     end_time: Date;
     occupancy_id: string;
@@ -465,6 +467,7 @@ export async function findBookingServices(
       's.buffer_before_minutes',
       's.buffer_after_minutes',
       's.resource_requirements',
+      's.staffer_needed',
     ])
     .where('bs.workspace_id', '=', workspaceId)
     .where('bs.booking_id', '=', bookingId)
@@ -547,7 +550,8 @@ export async function liveBookingCounts(
     .where('b.start_time', '<', to)
     .groupBy('b.staffer_id')
     .execute();
-  return new Map(rows.map((row) => [row.staffer_id, row.n]));
+  // Only staffers were asked for: no row names no staffer.
+  return new Map(rows.flatMap((row) => (row.staffer_id === null ? [] : [[row.staffer_id, row.n] as const])));
 }
 
 /** The seat a booking holds (none once canceled), so free times around it leave it out. */
@@ -563,4 +567,16 @@ export async function findBookingSeat(
     .where('id', '=', bookingId)
     .executeTakeFirst();
   return row?.occupancy_id ? { id: row.occupancy_id, seats: row.quantity } : undefined;
+}
+
+/** Whether any of these services needs a staffer (false when every one is a rental); [] = true. */
+export async function anyNeedsStaffer(db: Db, workspaceId: string, serviceIds: string[]): Promise<boolean> {
+  if (serviceIds.length === 0) return true;
+  const rows = await db
+    .selectFrom('services')
+    .select('staffer_needed')
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`id = any(${serviceIds}::uuid[])`)
+    .execute();
+  return rows.length === 0 || rows.some((row) => row.staffer_needed);
 }

@@ -51,6 +51,11 @@ export interface CreateParseOptions {
   schemaErrors?: FieldErrors;
   /** The country a phone typed without `+` or `00` is read in (the booking page's location's). */
   defaultCountry?: CountryCode | undefined;
+  /**
+   * false: the booking's services need no staffer (a rental, docs/resources.md "Rentals"), so the
+   * workspace's `staffer_selection: 'required'` does not ask for one. Default true.
+   */
+  stafferNeeded?: boolean | undefined;
 }
 
 const FORM_FIELDS: BookingFormField[] = [
@@ -118,7 +123,7 @@ export function createFieldLimit(field: keyof CreateBookingBody): number | undef
 export function checkCreateBookingInput(
   workspace: WorkspaceRow,
   input: CreateBookingInput,
-  options: Pick<CreateParseOptions, 'defaultCountry'> = {},
+  options: Pick<CreateParseOptions, 'defaultCountry' | 'stafferNeeded'> = {},
 ): CheckedCreateInput {
   const errors = new FieldErrorBag();
   const issues: Record<string, InputIssue> = {};
@@ -157,7 +162,11 @@ export function checkCreateBookingInput(
     add('customer_email', 'invalid_email', 'The customer_email field must be a valid email address.');
   }
   const stafferId = isBlank(input.staffer_uuid) ? undefined : (input.staffer_uuid as string);
-  if (stafferId === undefined && workspace.staffer_selection === 'required') {
+  if (
+    stafferId === undefined &&
+    workspace.staffer_selection === 'required' &&
+    options.stafferNeeded !== false
+  ) {
     add('staffer_uuid', 'required', 'The staffer_uuid field is required.');
   }
   return { errors: errors.toJSON(), issues, start, phone, stafferId };

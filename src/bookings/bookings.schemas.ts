@@ -182,7 +182,15 @@ export const BookingJson = Type.Object({
   is_canceled: Type.Boolean(),
   is_completed: Type.Boolean(),
   cancel_reason: Nullable(Type.Enum(CANCEL_REASONS)),
-  staffer: Nullable(Type.Object({ uuid: Uuid, first_name: Type.String(), last_name: Type.String() })),
+  staffer: Nullable(
+    Type.Object(
+      { uuid: Uuid, first_name: Type.String(), last_name: Type.String() },
+      {
+        description:
+          'null for a rental: a service that needs a resource and no staffer (docs/resources.md "Rentals")',
+      },
+    ),
+  ),
   customer: Type.Object({
     uuid: Uuid,
     phone: Type.String({ examples: ['+4915112345678'] }),

@@ -5,6 +5,7 @@ import {
   AppError,
   invalidField,
   NOT_A_CHOICE,
+  REQUIRED,
   SlotBlockedOutside,
   slotUnavailable,
   validationFailed,
@@ -17,12 +18,15 @@ import { holdUnits, loadResourceNeeds } from '../resources/resource-occupancies.
 import { checkBookable } from '../slots/engine/compute-slots.js';
 import type { AvailabilityInput, BookableResult, ServiceInput } from '../slots/engine/types.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from '../slots/slots.repository.js';
+import { rentalHours } from '../slots/slots.service.js';
 import type { RequestContext } from '../workspaces/request-context.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { recordBookingEvents } from './booking-events.service.js';
 import { appendHistory } from './booking-history.repository.js';
-import { combinedService, occupiedSpan, requirementsOf } from './booking-shape.rules.js';
+import { combinedService, needsStaffer, occupiedSpan, requirementsOf } from './booking-shape.rules.js';
 import { presentBooking } from './bookings.presenter.js';
 import {
+  anyNeedsStaffer,
   type BookingView,
   insertBooking,
   insertOrderLines,
@@ -78,6 +82,27 @@ export function bookableOrRefused(
 
 export type { CreateBookingInput } from './bookings.rules.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a new booking's services need a staffer, for the input checks made before the create
+ * (`parseCreateBooking`'s `stafferNeeded`): false only when every service named is a rental
+ * (docs/resources.md "Rentals"). Unknown or malformed ids count as needing one; the create
+ * names them.
+ */
+export async function stafferNeededFor(
+  db: Db,
+  workspace: WorkspaceRow,
+  input: CreateBookingInput,
+): Promise<boolean> {
+  // Only a required staffer left out depends on it: nothing is read otherwise.
+  if (workspace.staffer_selection !== 'required' || !isBlank(input.staffer_uuid)) return true;
+  const ids = (input.service_uuids ?? [input.service_uuid]).filter(
+    (id): id is string => typeof id === 'string' && UUID.test(id),
+  );
+  return anyNeedsStaffer(db, workspace.id, ids);
+}
+
 /**
  * POST /bookings (rules in bookings.rules.ts): validate, then decide and write in one transaction.
  * `seriesId` links the booking to its series (src/series/): an occurrence is made here like any
@@ -89,7 +114,10 @@ export async function createBooking(
   options: { seriesId?: string } = {},
 ): Promise<BookingView> {
   const { workspace } = ctx;
-  const { errors, start, phone, stafferId } = checkCreateBookingInput(workspace, input);
+  // Whether a staffer is required is known once the services are read (a rental needs none).
+  const { errors, start, phone, stafferId } = checkCreateBookingInput(workspace, input, {
+    stafferNeeded: false,
+  });
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
 
   return ctx.uow.run(workspace.id, async (tx) => {
@@ -103,6 +131,11 @@ export async function createBooking(
       'service_uuid',
     );
     const service = combinedService(services);
+    const rental = !needsStaffer(services);
+    if (rental && stafferId !== undefined)
+      throw invalidField('staffer_uuid', 'The selected service needs no staffer.', NOT_A_CHOICE);
+    if (!rental && stafferId === undefined && workspace.staffer_selection === 'required')
+      throw invalidField('staffer_uuid', 'The staffer_uuid field is required.', REQUIRED);
     const availability = await availabilityFor(tx, ctx, location, services, service, start!, stafferId);
     if (stafferId !== undefined && availability.staffers.length === 0) {
       throw invalidField(
@@ -111,13 +144,15 @@ export async function createBooking(
       );
     }
     const verdict = bookableOrRefused(ctx, availability, start!, stafferId);
-    const candidates =
-      stafferId !== undefined
+    // A rental's one candidate is "no staffer": its session is its own, its units decide.
+    const candidates: (string | null)[] = rental
+      ? [null]
+      : stafferId !== undefined
         ? [stafferId]
         : await leastBookedFirst(tx, workspace.id, verdict.staffers, start!, location);
 
     const span = occupiedSpan(service, start!);
-    let assigned: { stafferId: string; occupancyId: string } | undefined;
+    let assigned: { stafferId: string | null; occupancyId: string } | undefined;
     for (const candidate of candidates) {
       try {
         const occupancyId = await takeSeat(tx, {
@@ -216,15 +251,19 @@ export async function availabilityFor(
   stafferId: string | undefined,
   excludeOccupancy?: { id: string; seats: number },
 ): Promise<AvailabilityInput> {
-  const staffers = await loadStafferInputs(db, {
-    workspaceId: ctx.workspace.id,
-    locationId: location.id,
-    serviceIds: services.map((s) => s.id),
-    stafferId,
-    from: start,
-    to: start + service.durationMinutes * 60_000,
-    excludeOccupancy,
-  });
+  const rental = !needsStaffer(services);
+  // A rental reads no staffer: its hours are the location's (docs/resources.md "Rentals").
+  const staffers = rental
+    ? []
+    : await loadStafferInputs(db, {
+        workspaceId: ctx.workspace.id,
+        locationId: location.id,
+        serviceIds: services.map((s) => s.id),
+        stafferId,
+        from: start,
+        to: start + service.durationMinutes * 60_000,
+        excludeOccupancy,
+      });
   const resources = await loadResourceNeeds(db, {
     workspaceId: ctx.workspace.id,
     locationId: location.id,
@@ -244,6 +283,7 @@ export async function availabilityFor(
       horizonDays: ctx.workspace.horizon_days,
     },
     staffers,
+    ...(rental ? { rental: rentalHours(location) } : {}),
     now: ctx.now,
   };
 }

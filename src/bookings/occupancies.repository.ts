@@ -10,7 +10,8 @@ import type { Tx } from '../platform/db/unit-of-work.js';
  */
 export interface SeatRequest {
   workspaceId: string;
-  stafferId: string;
+  /** null: a rental's session, one booking of its own (docs/resources.md "Rentals"). */
+  stafferId: string | null;
   locationId: string;
   serviceId: string;
   serviceStart: Date;

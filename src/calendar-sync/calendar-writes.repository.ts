@@ -131,7 +131,8 @@ export async function failWrite(
 /** What a booking's calendar event shows: null when the booking is gone. */
 export interface BookingWriteFacts {
   id: string;
-  staffer_id: string;
+  /** null: a rental, which no staffer's calendar shows (docs/resources.md "Rentals"). */
+  staffer_id: string | null;
   start_time: Date;
   end_time: Date;
   canceled: boolean;

@@ -128,8 +128,11 @@ async function sendBookingWrite(deps: CalendarWriteDeps, write: ClaimedWrite): P
   const booking = await bookingWriteFacts(deps.db, workspaceId, write.booking_id);
   const existing = await findBookingEvent(deps.db, workspaceId, write.booking_id);
   if (existing && existing.revision >= write.revision && !write.rewrite) return;
+  // A rental has no staffer, so no staffer's calendar to write it to (docs/resources.md "Rentals").
   const connection =
-    booking && !booking.canceled ? await findConnection(deps.db, workspaceId, booking.staffer_id) : undefined;
+    booking && !booking.canceled && booking.staffer_id !== null
+      ? await findConnection(deps.db, workspaceId, booking.staffer_id)
+      : undefined;
   const target =
     booking && connection?.write_calendar
       ? { connection, url: objectUrlOf(connection.write_calendar, booking.id) }
@@ -140,7 +143,7 @@ async function sendBookingWrite(deps: CalendarWriteDeps, write: ClaimedWrite): P
     if (old) await removeEvent(providerOf(deps, old), existing.href, existing.etag);
     await deleteBookingEvent(deps.db, workspaceId, write.booking_id);
   }
-  if (!target || !booking) return;
+  if (!target || !booking || booking.staffer_id === null) return;
   const etag = existing && existing.href === target.url ? existing.etag : null;
   const ics = eventFile(deps, booking, target.connection);
   const written = await putEvent(providerOf(deps, target.connection), target.url, ics, etag);

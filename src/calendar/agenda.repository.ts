@@ -6,7 +6,8 @@ export interface AgendaRow {
   location_id: string;
   location_name: string;
   timezone: string;
-  staffer_id: string;
+  /** null: a rental (docs/resources.md "Rentals"); its staffer_name is ''. */
+  staffer_id: string | null;
   staffer_name: string;
   start_ms: number;
   end_ms: number;
@@ -31,7 +32,7 @@ export async function listAgendaBookings(
   const { workspaceId } = args;
   const result = await sql<AgendaRow>`
     SELECT b.id, b.location_id, l.name AS location_name, l.timezone, b.staffer_id,
-           trim(st.first_name || ' ' || st.last_name) AS staffer_name,
+           coalesce(trim(st.first_name || ' ' || st.last_name), '') AS staffer_name,
            date_part('epoch', b.start_time) * 1000 AS start_ms,
            date_part('epoch', b.end_time) * 1000 AS end_ms,
            trim(c.first_name || ' ' || c.last_name) AS customer_name,
@@ -40,7 +41,8 @@ export async function listAgendaBookings(
            s.name AS status_name, s.color AS status_color
     FROM bookings b
     JOIN locations l ON l.workspace_id = ${workspaceId} AND l.id = b.location_id AND l.archived_at IS NULL
-    JOIN staffers st ON st.workspace_id = ${workspaceId} AND st.id = b.staffer_id
+    -- A rental has no staffer: still on the agenda, named by its services.
+    LEFT JOIN staffers st ON st.workspace_id = ${workspaceId} AND st.id = b.staffer_id
     JOIN customers c ON c.workspace_id = ${workspaceId} AND c.id = b.customer_id
     JOIN booking_statuses s ON s.workspace_id = ${workspaceId} AND s.id = b.status_id AND s.type <> 'canceled'
     WHERE b.workspace_id = ${workspaceId}

@@ -62,7 +62,8 @@ export async function listCalendarStaffers(
 
 export interface CalendarBooking {
   id: string;
-  staffer_id: string;
+  /** null: a rental (docs/resources.md "Rentals"), shown in the view by resource only. */
+  staffer_id: string | null;
   start_ms: number;
   end_ms: number;
   occupancy_id: string | null;

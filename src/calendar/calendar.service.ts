@@ -66,7 +66,8 @@ export interface Block extends Placed {
   endMs: number;
   bookings: { id: string; customer: string; phone: string }[];
   /** Its staffer: the view by resource names them on the block. */
-  stafferId: string;
+  /** null: a rental, which has no staffer to name. */
+  stafferId: string | null;
   services: string;
   /** The units its session holds ('Room 1, Chair 2'); '' for none. */
   resources: string;
@@ -95,6 +96,8 @@ export interface CalendarModel {
   resources: CalendarResource[];
   /** In the view by resource: the shown bookings that hold no unit, so are in no column. */
   withoutUnits: number;
+  /** The view by staffer: rentals of the shown days, which have no staffer column. */
+  rentalsElsewhere: number;
   date: string;
   today: string;
   /** All the location's staffers (the picker), and the one shown alone, if any. */
@@ -204,7 +207,7 @@ export async function loadCalendar(
     bookings.push(named);
   }
   const staffers = await listCalendarStaffers(db, args.workspaceId, location.id, [
-    ...new Set(bookings.map((b) => b.staffer_id)),
+    ...new Set(bookings.flatMap((b) => (b.staffer_id === null ? [] : [b.staffer_id]))),
   ]);
   const staffer = stafferId ? staffers.find((s) => s.id === stafferId) : undefined;
   if (stafferId && !staffer && query.staffer !== undefined) throw notFound('Staffer');
@@ -240,7 +243,12 @@ export async function loadCalendar(
     spanDays,
   );
   const shownIds = new Set(shown.map((s) => s.id));
-  const ofShown = bookings.filter((b) => shownIds.has(b.staffer_id));
+  // A rental has no staffer (docs/resources.md "Rentals"): the view by resource shows it in its
+  // units' columns unless one staffer's bookings are asked for; the view by staffer has no
+  // column for it and counts it under the grid instead.
+  const rentalsShown = by === 'resource' && staffer === undefined;
+  const ofShown = bookings.filter((b) => (b.staffer_id === null ? rentalsShown : shownIds.has(b.staffer_id)));
+  const rentalsElsewhere = by === 'staff' ? bookings.filter((b) => b.staffer_id === null).length : 0;
   const byUnit = by === 'resource' ? bookingsByUnit(resources, ofShown) : undefined;
   const inColumns = byUnit ? new Set([...byUnit.values()].flat()) : undefined;
   const visibleBookings = inColumns ? ofShown.filter((b) => inColumns.has(b)) : ofShown;
@@ -254,6 +262,7 @@ export async function loadCalendar(
   // bookings would otherwise be placed 7 times over, once per day, and dropped 6 times).
   const byStafferDay = new Map<string, CalendarBooking[][]>();
   for (const booking of visibleBookings) {
+    if (booking.staffer_id === null) continue;
     let perDay = byStafferDay.get(booking.staffer_id);
     if (!perDay) {
       perDay = days.map(() => []);
@@ -311,6 +320,7 @@ export async function loadCalendar(
     by,
     resources,
     withoutUnits: ofShown.length - visibleBookings.length,
+    rentalsElsewhere,
     date,
     today,
     staffers,

@@ -24,7 +24,8 @@ export async function queueCalendarEditNotice(
 ): Promise<void> {
   const view = await findBookingView(tx, workspaceId, bookingId);
   const workspace = await findWorkspaceById(tx, workspaceId);
-  if (!view || !workspace) return;
+  // A rental has no staffer, so no staffer's calendar was edited.
+  if (!view || !workspace || view.staffer_id === null) return;
   const staffer = (await stafferRecipients(tx, workspaceId, [view.staffer_id])).get(view.staffer_id);
   const recipient = (staffer?.user_email ?? staffer?.email ?? '').trim();
   if (!staffer || recipient === '' || !staffEmailsOf(staffer.booking_emails).includes('changed')) return;

@@ -276,7 +276,9 @@ export async function bookedMinutes(db: Db, args: PeriodArgs): Promise<BookedMin
              date_part('epoch', b.end_time - b.start_time) / 60 AS minutes
       FROM bookings b
       JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inPeriod(sql`b.start_time`, args)}
+      -- A rental has no staffer (docs/resources.md "Rentals"): no one's time was spent on it.
+      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND b.staffer_id IS NOT NULL
+        AND ${inPeriod(sql`b.start_time`, args)}
     ) slots GROUP BY staffer_id, location_id`.execute(db);
   return result.rows.map((row) => ({ ...row, minutes: Number(row.minutes) }));
 }

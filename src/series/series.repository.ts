@@ -11,7 +11,8 @@ export interface OccurrenceRow {
   id: string;
   start_time: Date;
   end_time: Date;
-  staffer_id: string;
+  /** null: a rental. */
+  staffer_id: string | null;
   status_type: StatusType;
   status_name: string;
   timezone: string;

@@ -339,7 +339,7 @@ async function conflictForChange(
       workspace: ctx.workspace,
       location: { id: series.location_id, timezone: series.timezone },
       serviceIds: services.map((s) => s.id),
-      stafferId: occurrence.staffer_id,
+      stafferId: occurrence.staffer_id ?? undefined,
       date: result.date,
       now: ctx.now,
     });

@@ -24,6 +24,7 @@ export function presentService(service: ServiceRecord, workspace: WorkspaceRow) 
     location_uuids: service.location_ids,
     // Only when on (docs/series.md): services answer as before otherwise.
     ...(service.series_bookable ? { series_bookable: true as const } : {}),
+    staffer_needed: service.staffer_needed,
     resources: presentRequirements(service.resource_requirements ?? []),
   };
 }

@@ -42,6 +42,13 @@ export const ServiceCreateBody = Type.Object({
         'default false. The API and the panel make a series of any service.',
     }),
   ),
+  staffer_needed: Type.Optional(
+    Type.Boolean({
+      description:
+        'false: a rental (a court, a sauna; docs/resources.md "Rentals"), booked with its resources and no ' +
+        "staffer, in the location's opening hours; only with at least one resource and capacity 1. Default true.",
+    }),
+  ),
   resources: Type.Optional(
     Type.Array(ResourceRequirementJson, {
       maxItems: 10,
@@ -75,6 +82,9 @@ export const ServiceJson = Type.Object({
   series_bookable: Type.Optional(
     Type.Literal(true, { description: 'Present when the booking page offers the service in series' }),
   ),
+  staffer_needed: Type.Boolean({
+    description: 'false: a rental, booked with its resources and no staffer (docs/resources.md "Rentals")',
+  }),
   resources: Type.Array(
     Type.Object({
       type: Type.String(),

@@ -1,4 +1,4 @@
-import { FieldErrorBag, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
+import { FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -35,10 +35,19 @@ export async function createService(
   return uow.run(workspaceId, async (tx) => {
     const locationIds = await checkLocations(tx, workspaceId, body.location_uuids ?? [], errors);
     errors.throwIfAny();
-    if (body.resources !== undefined)
-      values.resource_requirements = JSON.stringify(
-        await checkRequirements(tx, workspaceId, body.resources, 'resources'),
-      );
+    const requirements =
+      body.resources === undefined
+        ? []
+        : await checkRequirements(tx, workspaceId, body.resources, 'resources');
+    if (body.resources !== undefined) values.resource_requirements = JSON.stringify(requirements);
+    checkRental(
+      {
+        stafferNeeded: body.staffer_needed ?? true,
+        needs: requirements.length,
+        capacity: body.capacity ?? 1,
+      },
+      body,
+    );
     const categoryId = await categoryIdOf(tx, workspaceId, body.category);
     const serviceId = await insertService(tx, workspaceId, {
       ...values,
@@ -61,16 +70,25 @@ export async function updateService(
   const values = scalarValues(body, errors);
   return uow.run(workspaceId, async (tx) => {
     // 404 before 422: a request about a service that is not there has nothing to validate.
-    await getService(tx, workspaceId, serviceId);
+    const current = await getService(tx, workspaceId, serviceId);
     const locationIds =
       body.location_uuids === undefined
         ? undefined
         : await checkLocations(tx, workspaceId, body.location_uuids, errors);
     errors.throwIfAny();
-    if (body.resources !== undefined)
-      values.resource_requirements = JSON.stringify(
-        await checkRequirements(tx, workspaceId, body.resources, 'resources'),
-      );
+    const requirements =
+      body.resources === undefined
+        ? (current.resource_requirements ?? [])
+        : await checkRequirements(tx, workspaceId, body.resources, 'resources');
+    if (body.resources !== undefined) values.resource_requirements = JSON.stringify(requirements);
+    checkRental(
+      {
+        stafferNeeded: body.staffer_needed ?? current.staffer_needed,
+        needs: requirements.length,
+        capacity: body.capacity ?? current.capacity,
+      },
+      body,
+    );
     const categoryId = await categoryIdOf(tx, workspaceId, body.category);
     if (categoryId !== undefined) values.category_id = categoryId;
     if (!(await updateServiceRow(tx, workspaceId, serviceId, values))) throw notFound('Service');
@@ -98,7 +116,34 @@ function scalarValues(body: ServiceUpdateBody, errors: FieldErrorBag): ServiceVa
   if (body.buffer_before_minutes !== undefined) values.buffer_before_minutes = body.buffer_before_minutes;
   if (body.buffer_after_minutes !== undefined) values.buffer_after_minutes = body.buffer_after_minutes;
   if (body.series_bookable !== undefined) values.series_bookable = body.series_bookable;
+  if (body.staffer_needed !== undefined) values.staffer_needed = body.staffer_needed;
   return values;
+}
+
+/**
+ * A service needing no staffer (a rental, docs/resources.md "Rentals") is booked by its units
+ * alone, so it needs at least one, and each booking is a session of its own, so it seats one
+ * booking. The field named is the one this request changed: turning the staffer off names
+ * `staffer_needed`; removing the last need of a rental names `resources`.
+ */
+function checkRental(
+  after: { stafferNeeded: boolean; needs: number; capacity: number },
+  body: ServiceUpdateBody,
+): void {
+  if (after.stafferNeeded) return;
+  if (after.needs === 0) {
+    if (body.staffer_needed === false || body.resources === undefined)
+      throw invalidField(
+        'staffer_needed',
+        'A service may need no staffer only when it needs at least one resource.',
+      );
+    throw invalidField('resources', 'A service that needs no staffer must need at least one resource.');
+  }
+  if (after.capacity !== 1)
+    throw invalidField(
+      'capacity',
+      'A service that needs no staffer takes one booking per session: its capacity must be 1.',
+    );
 }
 
 /** Distinct live location ids, in the order given; every other entry is a `location_uuids.N` error. */

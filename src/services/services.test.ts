@@ -110,6 +110,8 @@ describe('POST /services and GET /services/{uuid}', () => {
       buffer_before: 5,
       buffer_after: 10,
       location_uuids: [locationA, locationB],
+      // A service needs a staffer unless told (docs/resources.md "Rentals").
+      staffer_needed: true,
       // A service needs no resources unless told (docs/resources.md).
       resources: [],
     });

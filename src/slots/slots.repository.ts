@@ -144,6 +144,8 @@ export interface OfferedService {
   buffer_after_minutes: number;
   /** What a session needs besides its staffer (docs/resources.md); [] = nothing. */
   resource_requirements: ResourceRequirementJson[];
+  /** false: a rental, booked with its units and no staffer (docs/resources.md "Rentals"). */
+  staffer_needed: boolean;
 }
 
 /** Live services of the workspace offered at the location, among `serviceIds`. */
@@ -178,6 +180,7 @@ const offeredServices = precompiled(3, (db, workspaceId: string, locationId: str
       's.buffer_before_minutes',
       's.buffer_after_minutes',
       's.resource_requirements',
+      's.staffer_needed',
     ])
     .where('s.workspace_id', '=', workspaceId)
     .where(sql<boolean>`s.id = any(${serviceIds}::uuid[])`)

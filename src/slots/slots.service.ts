@@ -7,7 +7,7 @@ import { loadResourceNeeds } from '../resources/resource-occupancies.repository.
 import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 import { makeContext } from './engine/availability.js';
 import { computeSlots, evaluateAvailability, queryWindow } from './engine/compute-slots.js';
-import type { AvailabilityInput, SlotDay } from './engine/types.js';
+import type { AvailabilityInput, Schedule, SlotDay } from './engine/types.js';
 import type { EvaluationCache } from './evaluation-cache.js';
 import { loadOfferedServices, loadStafferInputs, type OfferedService } from './slots.repository.js';
 
@@ -55,15 +55,19 @@ export async function loadAvailability(
     excludeOccupancy?: { id: string; seats: number } | undefined;
   },
 ): Promise<AvailabilityInput> {
-  const staffers = await loadStafferInputs(db, {
-    workspaceId: args.workspace.id,
-    locationId: args.location.id,
-    serviceIds: [args.service.id],
-    stafferId: args.stafferId,
-    from: args.from,
-    to: args.to,
-    excludeOccupancy: args.excludeOccupancy,
-  });
+  const rental = args.service.staffer_needed === false;
+  // A rental reads no staffer: its hours are the location's (docs/resources.md "Rentals").
+  const staffers = rental
+    ? []
+    : await loadStafferInputs(db, {
+        workspaceId: args.workspace.id,
+        locationId: args.location.id,
+        serviceIds: [args.service.id],
+        stafferId: args.stafferId,
+        from: args.from,
+        to: args.to,
+        excludeOccupancy: args.excludeOccupancy,
+      });
   // A service needing resources reads their busy spans too; one needing none reads nothing more.
   const resources = await loadResourceNeeds(db, {
     workspaceId: args.workspace.id,
@@ -78,7 +82,13 @@ export async function loadAvailability(
     ...availabilityRules(args.workspace, args.location, args.service, args.now),
     staffers,
     ...(resources.length > 0 ? { resources } : {}),
+    ...(rental ? { rental: rentalHours(args.location) } : {}),
   };
+}
+
+/** A rental's hours: the location's weekly opening hours, wall times in its zone. */
+export function rentalHours(location: Pick<LocationRow, 'opening_hours'>): { openingHours: Schedule } {
+  return { openingHours: { weekly: location.opening_hours ?? {}, breaks: {}, overrides: [] } };
 }
 
 /** The engine's input but the staffers: service, booking rules, clock. */
@@ -279,7 +289,9 @@ async function offeredServiceAndStaffer(
     errors.add('service_uuid', 'The selected service is not offered at this location.');
     return undefined;
   }
-  if (query.staffer_uuid) {
+  if (query.staffer_uuid && service.staffer_needed === false) {
+    errors.add('staffer_uuid', 'The selected service needs no staffer.');
+  } else if (query.staffer_uuid) {
     const eligible = await loadStafferInputs(db, {
       workspaceId: workspace.id,
       locationId: location.id,

@@ -21,14 +21,16 @@ export const waitlistHandler: OutboxHandler = {
     for (const event of events) {
       if (!event.booking_id) continue;
       const place = await bookingPlace(tx, workspaceId, event.booking_id);
-      if (!place) continue;
+      // A rental's freed time (no staffer, docs/resources.md "Rentals") is not offered: the
+      // waitlist offers a staffer's time, and joining it for a rental is refused.
+      if (!place || place.stafferId === null) continue;
       let start = place.start.getTime();
       if (event.type === 'booking-rescheduled') {
         const before = await startBeforeLastReschedule(tx, workspaceId, event.booking_id);
         if (!before) continue;
         start = Date.parse(before);
       }
-      await offerFreedTime(tx, workspace, now, { ...place, start });
+      await offerFreedTime(tx, workspace, now, { ...place, stafferId: place.stafferId, start });
     }
   },
 };

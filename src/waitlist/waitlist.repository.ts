@@ -407,7 +407,7 @@ export async function bookingPlace(
   db: Db,
   workspaceId: string,
   bookingId: string,
-): Promise<{ locationId: string; serviceId: string; stafferId: string; start: Date } | undefined> {
+): Promise<{ locationId: string; serviceId: string; stafferId: string | null; start: Date } | undefined> {
   const row = await db
     .selectFrom('bookings as b')
     .innerJoin('booking_services as s', (join) =>

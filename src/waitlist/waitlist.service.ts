@@ -83,6 +83,9 @@ export async function joinWaitlist(
     const offered = await loadOfferedServices(tx, workspace.id, location.id, [input.service_uuid]);
     if (!offered.has(input.service_uuid))
       throw invalidField('service_uuid', 'The selected service is not offered at this location.');
+    // The waitlist offers a staffer's freed time; a rental's (docs/resources.md "Rentals") is not.
+    if (offered.get(input.service_uuid)!.staffer_needed === false)
+      throw invalidField('service_uuid', 'The waitlist does not take a service that needs no staffer.');
     const stafferId = input.staffer_uuid ?? null;
     if (
       stafferId !== null &&

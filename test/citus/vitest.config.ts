@@ -36,6 +36,7 @@ export default defineConfig({
       'src/workspaces/panel/home.panel.test.ts',
       'src/locations/locations.test.ts',
       'src/resources/resources.test.ts',
+      'src/resources/rentals.test.ts',
       'src/resources/resource-busy-blocks.test.ts',
       'src/resources/panel/resources.panel.test.ts',
       'src/app/api/api-auth.test.ts',

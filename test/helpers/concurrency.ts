@@ -143,7 +143,7 @@ export async function seatReport(db: Db, workspaceId: string): Promise<SeatRepor
       JOIN booking_statuses s ON s.workspace_id = b.workspace_id AND s.id = b.status_id
       LEFT JOIN occupancies o ON o.workspace_id = b.workspace_id AND o.id = b.occupancy_id
       WHERE b.workspace_id = ${workspaceId} AND s.type <> 'canceled'
-        AND (o.id IS NULL OR o.staffer_id <> b.staffer_id OR o.service_start <> b.start_time)`),
+        AND (o.id IS NULL OR o.staffer_id IS DISTINCT FROM b.staffer_id OR o.service_start <> b.start_time)`),
     liveBookings: await one(sql<{ n: number }>`
       SELECT count(*)::int AS n FROM bookings b
       JOIN booking_statuses s ON s.workspace_id = b.workspace_id AND s.id = b.status_id

@@ -246,6 +246,7 @@ function pageBooking(resolved: Extract<Resolved, { step: 'details' }>, details: 
     locationId: selection.location.id,
     serviceId: selection.service.id,
     stafferId: selection.staffer?.id,
+    stafferNeeded: selection.service.staffer_needed,
     start: new Date(start).toISOString(),
     details,
   };

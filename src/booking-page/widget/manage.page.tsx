@@ -56,7 +56,7 @@ export function managePage(ctx: PageContext, data: ManagePageData): string {
               href={pageHref(ctx.slug, base, {
                 location: data.booking.location_id,
                 service: data.booking.lines[0]?.service_id,
-                staffer: data.booking.staffer_id,
+                staffer: data.booking.staffer_id ?? undefined,
               })}
             >
               {t.bookAgain}

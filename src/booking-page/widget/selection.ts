@@ -60,6 +60,13 @@ export async function resolveSelection(
       back: severalLocations ? { location: undefined } : undefined,
     };
   }
+  if (service.staffer_needed === false) {
+    // A rental (docs/resources.md "Rentals"): no staffer to choose, none named.
+    const selection = { location, service, staffer: undefined, severalLocations, stafferStep: false };
+    const start = state.at === undefined ? undefined : parseInstant(state.at);
+    if (start === undefined) return { step: 'slot', selection };
+    return { step: 'details', selection, start };
+  }
   const staffers = await catalog.staffers(location.id, service.id);
   const offerAny = workspace.staffer_selection === 'automatic';
   let staffer = staffers.find((s) => s.id === state.staffer);
@@ -88,7 +95,9 @@ export function summaryOf(
     price: formatMoney(selection.service.price, workspace.currency, ctx.locale),
     staffer: selection.staffer
       ? `${selection.staffer.first_name} ${selection.staffer.last_name}`.trim()
-      : ctx.t.anyStaffer,
+      : selection.service.staffer_needed === false
+        ? ''
+        : ctx.t.anyStaffer,
     location: selection.location.name,
     locationZone: selection.location.timezone,
     start,

@@ -38,7 +38,7 @@ import {
   StafferBody,
   StatusBody,
 } from '../bookings.schemas.js';
-import type { BookingContext } from '../bookings.service.js';
+import { type BookingContext, stafferNeededFor } from '../bookings.service.js';
 
 export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> {
   const context = (request: FastifyRequest, uow: UnitOfWork): BookingContext => ({
@@ -85,7 +85,11 @@ export async function bookingsRoutes(app: ApiApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request, reply) => {
-      parseCreateBooking(request.auth.workspace, request.body, { schemaErrors: schemaFieldErrors(request) });
+      const workspace = request.auth.workspace;
+      parseCreateBooking(workspace, request.body, {
+        schemaErrors: schemaFieldErrors(request),
+        stafferNeeded: await stafferNeededFor(deps.db, workspace, request.body),
+      });
       return writeBooking(request, reply, 201, (ctx) =>
         createBookingCollecting(ctx, deps.config, request.body),
       );

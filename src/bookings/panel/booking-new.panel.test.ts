@@ -59,6 +59,52 @@ function form(day: string, overrides: Record<string, string | string[]> = {}) {
 }
 
 describe('New booking', () => {
+  it('books a rental with no staffer chosen, though the workspace requires one for other services', async () => {
+    const weekly = Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ from: '08:00', to: '20:00' }]]),
+    );
+    await s.t.db
+      .updateTable('locations')
+      .set({ opening_hours: JSON.stringify(weekly) })
+      .where('id', '=', s.f.location.id)
+      .execute();
+    const unit = await s.t.call('POST', '/resources', {
+      location_uuid: s.f.location.id,
+      type: 'court',
+      name: 'Court A',
+    });
+    expect(unit.statusCode, unit.body).toBe(201);
+    const rental = await s.t.call('POST', '/services', {
+      name: 'Court hour',
+      duration_minutes: 60,
+      location_uuids: [s.f.location.id],
+      staffer_needed: false,
+      resources: [{ type: 'court' }],
+    });
+    expect(rental.statusCode, rental.body).toBe(201);
+    const day = s.nextDay();
+    await staff.get(NEW);
+    const created = await staff.post(
+      '/panel/bookings',
+      form(day, {
+        service_uuid: [rental.json().data.uuid],
+        staffer_uuid: '',
+        customer_phone: '+49 151 2000 0077',
+      }),
+    );
+    expect(created.statusCode, created.body).toBe(303);
+    const json = await apiBooking(idOf(created.headers.location)!);
+    expect(json).toMatchObject({
+      start_time: at(day, '10:00'),
+      staffer: null,
+      resources: [{ name: 'Court A' }],
+    });
+    // The booking's page reads it without a staffer.
+    const page = await staff.get(`/panel/bookings/${json.uuid}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Court A');
+  });
+
   it('is prefilled from the calendar’s link and lists the real free times on “Show free times”', async () => {
     const day = s.nextDay();
     await book(s.t, bookingBody(s.f, at(day, '11:00'), { customer_phone: '+4915100000021' }));

@@ -29,7 +29,12 @@ import { listLocationStaffersPage } from '../../staffers/staffers.service.js';
 import type { WorkspaceRow } from '../../workspaces/workspaces.repository.js';
 import { nearestSlots, timesOfServicesWithOutsideBusy } from '../booking-free-times.service.js';
 import { parseCreateBooking } from '../bookings.rules.js';
-import { type CreateBookingInput, createBooking, overridingOutsideBusy } from '../bookings.service.js';
+import {
+  type CreateBookingInput,
+  createBooking,
+  overridingOutsideBusy,
+  stafferNeededFor,
+} from '../bookings.service.js';
 import { bookingPath, type Choice } from './booking.page.js';
 import {
   CREATE_FIELDS,
@@ -303,7 +308,10 @@ export function newBookingPanelRoutes(panel: FastifyInstance, deps: AppDeps): vo
       const errors: FieldErrors = { ...ownErrors };
       const issues: Record<string, FieldIssue> = {};
       try {
-        parseCreateBooking(workspace, body);
+        // A rental (docs/resources.md "Rentals") is booked without a staffer whatever the setting.
+        parseCreateBooking(workspace, body, {
+          stafferNeeded: await stafferNeededFor(deps.db, workspace, body),
+        });
       } catch (error) {
         if (!(error instanceof InvalidInput)) throw error;
         for (const [field, messages] of Object.entries(error.errors ?? {})) {

@@ -44,7 +44,8 @@ export interface FreeTime {
   date: string;
   time: string;
   label: string;
-  stafferId: string;
+  /** undefined: a rental's time, which has no staffer. */
+  stafferId: string | undefined;
 }
 
 export interface Problem {

@@ -138,7 +138,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
     ]);
     const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
     const stafferNames = new Map(staffers.rows.map((s) => [s.id, personName(s.first_name, s.last_name)]));
-    if (view.staffer_first_name !== null)
+    if (view.staffer_id !== null && view.staffer_first_name !== null)
       stafferNames.set(view.staffer_id, personName(view.staffer_first_name, view.staffer_last_name));
     const serviceNames = new Map(services.rows.map((s) => [s.id, s.name]));
     for (const line of view.lines)
@@ -282,7 +282,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   async function freeTimesAround(
     workspace: WorkspaceRow,
     view: BookingView,
-    stafferId: string,
+    stafferId: string | undefined,
     date: string,
     asked: number,
   ): Promise<FreeTime[]> {
@@ -412,7 +412,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         fields: {
           date: values.date,
           reserved_on: values.reserved_on,
-          staffer_uuid: values.staffer_uuid || view.staffer_id,
+          staffer_uuid: values.staffer_uuid || (view.staffer_id ?? ''),
           return_to: values.return_to,
         },
       },
@@ -438,7 +438,13 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         return withNotice(returnTo ?? bookingPath(view.id), 'moved');
       },
       freeTimes: () =>
-        freeTimesAround(workspace, view, values.staffer_uuid || view.staffer_id, values.date, at.instant!),
+        freeTimesAround(
+          workspace,
+          view,
+          values.staffer_uuid || (view.staffer_id ?? undefined),
+          values.date,
+          at.instant!,
+        ),
     };
   });
 

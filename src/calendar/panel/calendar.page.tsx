@@ -437,6 +437,12 @@ export function CalendarPage(props: {
           <a href={calendarHref(model, { by: undefined })}>{t('calendar.byStaffer')}</a>
         </p>
       )}
+      {model.by !== 'resource' && model.rentalsElsewhere > 0 && (
+        <p class="muted">
+          {t('calendar.rentalsElsewhere', { n: model.rentalsElsewhere })}{' '}
+          <a href={calendarHref(model, { by: 'resource' })}>{t('calendar.byResource')}</a>
+        </p>
+      )}
       <p class="muted cal-legend">
         {model.by === 'resource'
           ? withElements((values) => t('calendar.unitLegend', { ...values, n: model.bookingCount }), {
@@ -534,7 +540,7 @@ function BlockView(props: {
   names: Map<string, string> | undefined;
 }) {
   const { block, zone, styles, text, names } = props;
-  const staffer = names ? `${names.get(block.stafferId) ?? ''} · ` : '';
+  const staffer = names && block.stafferId !== null ? `${names.get(block.stafferId) ?? ''} · ` : '';
   const time = `${wallTime(block.startMs, zone)}–${wallTime(block.endMs, zone)}`;
   const geometry = styles.box(block.top, block.height, block.lane, block.lanes);
   const status = styles.colour(block.status.color);
@@ -573,7 +579,7 @@ function BlockView(props: {
       class={classes}
       href={`${PANEL_PREFIX}/bookings/${booking.id}`}
       data-start={String(block.startMs)}
-      data-staffer={names ? block.stafferId : undefined}
+      data-staffer={names ? (block.stafferId ?? undefined) : undefined}
     >
       <span class="blk-time">
         {flag}

@@ -349,6 +349,8 @@ export default {
   'calendar.setUpResources': 'Ressourcen einrichten',
   'calendar.withoutUnits':
     '{n, plural, one {# Buchung belegt keine Ressource und fehlt daher in dieser Ansicht.} other {# Buchungen belegen keine Ressource und fehlen daher in dieser Ansicht.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# Vermietung hat kein Personal und fehlt daher in dieser Ansicht.} other {# Vermietungen haben kein Personal und fehlen daher in dieser Ansicht.}}',
   'calendar.dragUnitHint': 'Zu einer anderen Ressource oder Zeit ziehen',
   'calendar.unitLegend':
     '{work} Öffnungszeiten · {n, plural, one {# Buchung angezeigt} other {# Buchungen angezeigt}}. Ziehen Sie eine Buchung in eine andere Spalte, um ihre Ressource zu ändern, oder nach oben oder unten, um sie zeitlich zu verschieben; auf ihrer Seite ändern Sie die Ressourcen ohne Ziehen.',
@@ -1496,6 +1498,10 @@ export default {
   'services.seriesHint':
     'Kunden können eine Buchung dieser Leistung dann alle paar Wochen wiederholen. Im Panel und über die API geht eine Serie immer.',
   'services.seriesBookable': 'Auf der Buchungsseite als Serie buchbar',
+  'services.staffer': 'Personal',
+  'services.stafferHint':
+    'Eine Vermietung (ein Platz, eine Sauna, ein Besprechungsraum) wird nur mit ihren Ressourcen gebucht, zu den Öffnungszeiten des Standorts. Sie braucht oben mindestens eine Ressource und einen Platz.',
+  'services.noStaffer': 'Braucht kein Personal (Vermietung)',
   'list.series': 'Teil einer Serie',
   'waitlist.title': 'Warteliste',
   'waitlist.lead':

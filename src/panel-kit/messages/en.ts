@@ -350,6 +350,8 @@ export default {
   'calendar.setUpResources': 'Set up resources',
   'calendar.withoutUnits':
     '{n, plural, one {# booking holds no resource, so it is not in this view.} other {# bookings hold no resource, so they are not in this view.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# rental has no staffer, so it is not in this view.} other {# rentals have no staffer, so they are not in this view.}}',
   'calendar.dragUnitHint': 'Drag to another resource or time',
   'calendar.unitLegend':
     '{work} opening hours · {n, plural, one {# booking shown} other {# bookings shown}}. Drag a booking to another column to change its resource, or up or down to move it in time; its page changes resources without dragging.',
@@ -1466,6 +1468,10 @@ export default {
   'services.seriesHint':
     'Customers may then repeat a booking of this service every few weeks. The panel and the API can always make a series.',
   'services.seriesBookable': 'Bookable in series on the booking page',
+  'services.staffer': 'Staff',
+  'services.stafferHint':
+    "A rental (a court, a sauna, a meeting room) is booked with its resources alone, in the location's opening hours. It needs at least one resource above, and one place.",
+  'services.noStaffer': 'Needs no staffer (a rental)',
   'list.series': 'Part of a series',
   'waitlist.title': 'Waitlist',
   'waitlist.lead':

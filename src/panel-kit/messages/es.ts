@@ -344,6 +344,8 @@ export default {
   'calendar.setUpResources': 'Configurar recursos',
   'calendar.withoutUnits':
     '{n, plural, one {# reserva no ocupa ningún recurso, así que no está en esta vista.} other {# reservas no ocupan ningún recurso, así que no están en esta vista.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# alquiler no tiene personal, así que no está en esta vista.} other {# alquileres no tienen personal, así que no están en esta vista.}}',
   'calendar.dragUnitHint': 'Arrastra a otro recurso u otra hora',
   'calendar.unitLegend':
     '{work} horario de apertura · {n, plural, one {# reserva mostrada} other {# reservas mostradas}}. Arrastra una reserva a otra columna para cambiar su recurso, o arriba o abajo para cambiar su hora; su página cambia los recursos sin arrastrar.',
@@ -1476,6 +1478,10 @@ export default {
   'services.seriesHint':
     'Los clientes podrán repetir una reserva de este servicio cada pocas semanas. El panel y la API siempre pueden crear una serie.',
   'services.seriesBookable': 'Reservable en serie en la página de reservas',
+  'services.staffer': 'Personal',
+  'services.stafferHint':
+    'Un alquiler (una pista, una sauna, una sala de reuniones) se reserva solo con sus recursos, en el horario de apertura del centro. Necesita al menos un recurso arriba y una plaza.',
+  'services.noStaffer': 'No necesita personal (alquiler)',
   'list.series': 'Parte de una serie',
   'waitlist.title': 'Lista de espera',
   'waitlist.lead':

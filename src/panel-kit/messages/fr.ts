@@ -351,6 +351,8 @@ export default {
   'calendar.setUpResources': 'Configurer les ressources',
   'calendar.withoutUnits':
     '{n, plural, one {# réservation n’occupe aucune ressource : elle n’est pas dans cette vue.} other {# réservations n’occupent aucune ressource : elles ne sont pas dans cette vue.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# location n’a pas de membre du personnel : elle n’est pas dans cette vue.} other {# locations n’ont pas de membre du personnel : elles ne sont pas dans cette vue.}}',
   'calendar.dragUnitHint': 'Glissez vers une autre ressource ou un autre horaire',
   'calendar.unitLegend':
     '{work} heures d’ouverture · {n, plural, one {# réservation affichée} other {# réservations affichées}}. Faites glisser une réservation vers une autre colonne pour changer sa ressource, ou vers le haut ou le bas pour changer son horaire ; sa page change les ressources sans glisser.',
@@ -1491,6 +1493,10 @@ export default {
   'services.seriesHint':
     'Les clients peuvent alors répéter une réservation de ce service toutes les quelques semaines. Le panneau et l’API peuvent toujours créer une série.',
   'services.seriesBookable': 'Réservable en série sur la page de réservation',
+  'services.staffer': 'Personnel',
+  'services.stafferHint':
+    "Une location (un court, un sauna, une salle de réunion) se réserve avec ses seules ressources, aux horaires d'ouverture du lieu. Elle demande au moins une ressource ci-dessus, et une place.",
+  'services.noStaffer': 'Sans membre du personnel (location)',
   'list.series': 'Fait partie d’une série',
   'waitlist.title': "Liste d'attente",
   'waitlist.lead':

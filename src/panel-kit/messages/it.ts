@@ -346,6 +346,8 @@ export default {
   'calendar.setUpResources': 'Configura le risorse',
   'calendar.withoutUnits':
     '{n, plural, one {# prenotazione non occupa alcuna risorsa, quindi non è in questa vista.} other {# prenotazioni non occupano alcuna risorsa, quindi non sono in questa vista.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# noleggio non ha personale, quindi non è in questa vista.} other {# noleggi non hanno personale, quindi non sono in questa vista.}}',
   'calendar.dragUnitHint': 'Trascina su un’altra risorsa o un altro orario',
   'calendar.unitLegend':
     '{work} orario di apertura · {n, plural, one {# prenotazione mostrata} other {# prenotazioni mostrate}}. Trascina una prenotazione in un’altra colonna per cambiarne la risorsa, oppure in alto o in basso per spostarla nel tempo; la sua pagina cambia le risorse senza trascinare.',
@@ -1485,6 +1487,10 @@ export default {
   'services.seriesHint':
     'I clienti potranno ripetere una prenotazione di questo servizio ogni qualche settimana. Il pannello e l’API possono sempre creare una serie.',
   'services.seriesBookable': 'Prenotabile in serie nella pagina di prenotazione',
+  'services.staffer': 'Personale',
+  'services.stafferHint':
+    'Un noleggio (un campo, una sauna, una sala riunioni) si prenota con le sole risorse, negli orari di apertura della sede. Richiede almeno una risorsa qui sopra e un posto.',
+  'services.noStaffer': 'Non richiede personale (noleggio)',
   'list.series': 'Parte di una serie',
   'waitlist.title': 'Lista d’attesa',
   'waitlist.lead':

@@ -344,6 +344,8 @@ export default {
   'calendar.setUpResources': 'Middelen instellen',
   'calendar.withoutUnits':
     '{n, plural, one {# boeking bezet geen middel en staat daarom niet in deze weergave.} other {# boekingen bezetten geen middel en staan daarom niet in deze weergave.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# verhuur heeft geen medewerker en staat daarom niet in deze weergave.} other {# verhuringen hebben geen medewerker en staan daarom niet in deze weergave.}}',
   'calendar.dragUnitHint': 'Sleep naar een ander middel of een andere tijd',
   'calendar.unitLegend':
     '{work} openingstijden · {n, plural, one {# boeking getoond} other {# boekingen getoond}}. Sleep een boeking naar een andere kolom om haar middel te wijzigen, of omhoog of omlaag om haar in de tijd te verplaatsen; op haar pagina wijzigt u middelen zonder slepen.',
@@ -1473,6 +1475,10 @@ export default {
   'services.seriesHint':
     'Klanten kunnen een boeking van deze dienst dan om de paar weken herhalen. Het paneel en de API kunnen altijd een reeks maken.',
   'services.seriesBookable': 'Als reeks te boeken op de boekingspagina',
+  'services.staffer': 'Personeel',
+  'services.stafferHint':
+    'Een verhuur (een baan, een sauna, een vergaderruimte) wordt alleen met de middelen geboekt, binnen de openingstijden van de locatie. Er is minstens één middel hierboven nodig, en één plaats.',
+  'services.noStaffer': 'Geen medewerker nodig (verhuur)',
   'list.series': 'Deel van een reeks',
   'waitlist.title': 'Wachtlijst',
   'waitlist.lead':

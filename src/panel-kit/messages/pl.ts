@@ -345,6 +345,8 @@ export default {
   'calendar.setUpResources': 'Skonfiguruj zasoby',
   'calendar.withoutUnits':
     '{n, plural, one {# rezerwacja nie zajmuje żadnego zasobu, więc nie ma jej w tym widoku.} few {# rezerwacje nie zajmują żadnego zasobu, więc nie ma ich w tym widoku.} many {# rezerwacji nie zajmuje żadnego zasobu, więc nie ma ich w tym widoku.} other {# rezerwacji nie zajmuje żadnego zasobu, więc nie ma ich w tym widoku.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# wynajem nie ma pracownika, więc nie ma go w tym widoku.} few {# wynajmy nie mają pracownika, więc nie ma ich w tym widoku.} many {# wynajmów nie ma pracownika, więc nie ma ich w tym widoku.} other {# wynajmu nie ma pracownika, więc nie ma ich w tym widoku.}}',
   'calendar.dragUnitHint': 'Przeciągnij do innego zasobu lub na inną godzinę',
   'calendar.unitLegend':
     '{work} godziny otwarcia · {n, plural, one {# rezerwacja widoczna} few {# rezerwacje widoczne} many {# rezerwacji widocznych} other {# rezerwacji widocznej}}. Przeciągnij rezerwację do innej kolumny, aby zmienić jej zasób, albo w górę lub w dół, aby zmienić godzinę; na jej stronie zmienisz zasoby bez przeciągania.',
@@ -1484,6 +1486,10 @@ export default {
   'services.seriesHint':
     'Klienci mogą wtedy powtarzać rezerwację tej usługi co kilka tygodni. Panel i API zawsze mogą utworzyć serię.',
   'services.seriesBookable': 'Można rezerwować w serii na stronie rezerwacji',
+  'services.staffer': 'Personel',
+  'services.stafferHint':
+    'Wynajem (kort, sauna, sala spotkań) rezerwuje się tylko z jego zasobami, w godzinach otwarcia lokalizacji. Wymaga co najmniej jednego zasobu powyżej i jednego miejsca.',
+  'services.noStaffer': 'Nie wymaga pracownika (wynajem)',
   'list.series': 'Część serii',
   'waitlist.title': 'Lista oczekujących',
   'waitlist.lead':

@@ -341,6 +341,8 @@ export default {
   'calendar.setUpResources': 'Configurar recursos',
   'calendar.withoutUnits':
     '{n, plural, one {# marcação não ocupa nenhum recurso, por isso não está nesta vista.} other {# marcações não ocupam nenhum recurso, por isso não estão nesta vista.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# aluguer não tem profissional, por isso não está nesta vista.} other {# alugueres não têm profissional, por isso não estão nesta vista.}}',
   'calendar.dragUnitHint': 'Arraste para outro recurso ou outra hora',
   'calendar.unitLegend':
     '{work} horário de abertura · {n, plural, one {# marcação mostrada} other {# marcações mostradas}}. Arraste uma marcação para outra coluna para mudar o recurso, ou para cima ou para baixo para mudar a hora; a página dela muda os recursos sem arrastar.',
@@ -1471,6 +1473,10 @@ export default {
   'services.seriesHint':
     'Os clientes podem então repetir uma reserva deste serviço a cada poucas semanas. O painel e a API podem sempre criar uma série.',
   'services.seriesBookable': 'Reservável em série na página de reservas',
+  'services.staffer': 'Equipa',
+  'services.stafferHint':
+    'Um aluguer (um campo, uma sauna, uma sala de reuniões) é reservado só com os seus recursos, no horário de funcionamento do local. Precisa de pelo menos um recurso acima e de um lugar.',
+  'services.noStaffer': 'Não precisa de profissional (aluguer)',
   'list.series': 'Parte de uma série',
   'waitlist.title': 'Lista de espera',
   'waitlist.lead':

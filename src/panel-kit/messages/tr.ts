@@ -338,6 +338,8 @@ export default {
   'calendar.setUpResources': 'Kaynakları ayarla',
   'calendar.withoutUnits':
     '{n, plural, one {# randevu hiçbir kaynak kullanmıyor, bu yüzden bu görünümde yok.} other {# randevu hiçbir kaynak kullanmıyor, bu yüzden bu görünümde yok.}}',
+  'calendar.rentalsElsewhere':
+    '{n, plural, one {# kiralamanın personeli yok, bu yüzden bu görünümde yok.} other {# kiralamanın personeli yok, bu yüzden bu görünümde yok.}}',
   'calendar.dragUnitHint': 'Başka bir kaynağa ya da saate sürükleyin',
   'calendar.unitLegend':
     '{work} açılış saatleri · {n, plural, one {# randevu gösteriliyor} other {# randevu gösteriliyor}}. Kaynağını değiştirmek için bir randevuyu başka bir sütuna, saatini değiştirmek için yukarı ya da aşağı sürükleyin; randevunun sayfası kaynakları sürüklemeden değiştirir.',
@@ -1444,6 +1446,10 @@ export default {
   'services.seriesHint':
     'Müşteriler bu hizmetin randevusunu birkaç haftada bir tekrarlayabilir. Panel ve API her zaman seri oluşturabilir.',
   'services.seriesBookable': 'Rezervasyon sayfasında seri olarak ayrılabilir',
+  'services.staffer': 'Personel',
+  'services.stafferHint':
+    'Bir kiralama (kort, sauna, toplantı odası) yalnızca kaynaklarıyla, şubenin çalışma saatlerinde rezerve edilir. Yukarıda en az bir kaynak ve bir yer gerektirir.',
+  'services.noStaffer': 'Personel gerekmez (kiralama)',
   'list.series': 'Bir serinin parçası',
   'waitlist.title': 'Bekleme listesi',
   'waitlist.lead':

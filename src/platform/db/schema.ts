@@ -139,6 +139,8 @@ export interface ServicesTable {
   resource_requirements: ColumnType<ResourceRequirementJson[], string | undefined, string>;
   /** migrations/0038_booking_series.sql: offered in series on the booking page. */
   series_bookable: Generated<boolean>;
+  /** migrations/0042_rentals.sql: false = a rental, booked with its resources and no staffer. */
+  staffer_needed: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: TimestampNullable;
@@ -235,7 +237,8 @@ export interface CustomersTable {
 export interface OccupanciesTable {
   workspace_id: string;
   id: Generated<string>;
-  staffer_id: string;
+  /** null: a rental's session (migrations/0042_rentals.sql), one booking holding its units. */
+  staffer_id: string | null;
   location_id: string;
   service_id: string;
   service_start: Instant;
@@ -295,7 +298,8 @@ export interface BookingsTable {
   int_id: IntId;
   order_id: Generated<string>;
   location_id: string;
-  staffer_id: string;
+  /** null: a rental, a service needing no staffer (migrations/0042_rentals.sql). */
+  staffer_id: string | null;
   customer_id: string;
   status_id: string;
   occupancy_id: string | null;

@@ -205,6 +205,13 @@ export function ServiceFormPage(props: {
           />
           <CheckboxesField
             form={form}
+            name="staffer_needed"
+            legend={t('services.staffer')}
+            hint={t('services.stafferHint')}
+            options={[{ value: 'no', label: t('services.noStaffer') }]}
+          />
+          <CheckboxesField
+            form={form}
             name="series_bookable"
             legend={t('services.series')}
             hint={t('services.seriesHint')}

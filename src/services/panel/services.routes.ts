@@ -46,6 +46,7 @@ const TEXT_FIELDS = [
   'buffer_before_minutes',
   'buffer_after_minutes',
   'resources',
+  'staffer_needed',
   'series_bookable',
 ] as const;
 
@@ -60,6 +61,8 @@ function formOf(service: ServiceRecord, currency: string): FormState['values'] {
     buffer_before_minutes: String(service.buffer_before_minutes),
     buffer_after_minutes: String(service.buffer_after_minutes),
     resources: formatRequirements(service.resource_requirements ?? []),
+    // The box says "needs no staffer": ticked is staffer_needed false.
+    staffer_needed: service.staffer_needed ? '' : 'no',
     series_bookable: service.series_bookable ? 'yes' : '',
     location_uuids: service.location_ids,
   };
@@ -101,6 +104,7 @@ function bodyOf(values: FormState['values'], currency: string, t: PanelText['t']
     buffer_after_minutes: formInteger(text('buffer_after_minutes')) ?? 0,
     location_uuids: (values.location_uuids as string[] | undefined) ?? [],
     ...(needs.ok ? { resources: needs.resources } : {}),
+    staffer_needed: text('staffer_needed') !== 'no',
     series_bookable: text('series_bookable') === 'yes',
   };
   return { body, errors };

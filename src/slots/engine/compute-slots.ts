@@ -45,6 +45,21 @@ function prepareAll(input: AvailabilityInput, ctx: EngineContext, lower: number,
 }
 
 /**
+ * A rental's opening hours as a staffer with nothing booked: the same working-span arithmetic
+ * (wall times in the location's zone, overnight ranges, DST) and the same "the body lies inside
+ * one span" predicate, so a rental's hours behave exactly as a staffer's would.
+ */
+function prepareOpening(
+  rental: NonNullable<AvailabilityInput['rental']>,
+  ctx: EngineContext,
+  lower: number,
+  upper: number,
+) {
+  const days = stafferWindow(ctx, lower, upper);
+  return prepareStaffer({ stafferId: '', schedule: rental.openingHours, occupancies: [] }, ctx, days);
+}
+
+/**
  * What a service's availability is over the instants [lower, upper], before any answer zone or
  * date range is applied: the bookable grid instants with their quantities, and the free time of
  * all staffers merged. An answer for any range inside [lower, upper] is a slice of it
@@ -63,6 +78,7 @@ export interface Evaluation {
 export function evaluateAvailability(input: AvailabilityInput, lower: number, upper: number): Evaluation {
   const ctx = makeContext(input);
   const evaluation: Evaluation = { lower, upper, starts: [], quantities: [], free: [] };
+  if (input.rental !== undefined) return evaluateRental(input, input.rental, ctx, evaluation);
   if (lower > upper || input.staffers.length === 0) return evaluation;
   const staffers = prepareAll(input, ctx, lower, upper);
   const cursors = staffers.map(() => newCursor());
@@ -83,6 +99,32 @@ export function evaluateAvailability(input: AvailabilityInput, lower: number, up
     ctx,
     input.resources?.length ? unitsShortSpans(input.resources, ctx) : [],
   );
+  return evaluation;
+}
+
+/**
+ * A rental's availability: open at t (the body inside the opening hours), and then as many
+ * bookings as new sessions the units allow, each booking a session of its own.
+ */
+function evaluateRental(
+  input: AvailabilityInput,
+  rental: NonNullable<AvailabilityInput['rental']>,
+  ctx: EngineContext,
+  evaluation: Evaluation,
+): Evaluation {
+  const { lower, upper } = evaluation;
+  if (lower > upper || !input.resources?.length) return evaluation;
+  const opening = prepareOpening(rental, ctx, lower, upper);
+  const needs = prepareResources(input.resources, ctx);
+  const cursor = newCursor();
+  for (const t of gridInstants(ctx, lower, upper)) {
+    if (freeSeatsAt(opening, t, ctx, cursor) < 1) continue;
+    const quantity = sessionsAt(needs, t);
+    if (quantity < 1) continue;
+    evaluation.starts.push(t);
+    evaluation.quantities.push(quantity);
+  }
+  evaluation.free = mergeFreeSpans([opening], ctx, unitsShortSpans(input.resources, ctx));
   return evaluation;
 }
 
@@ -227,6 +269,7 @@ export function checkBookable(
     if (start < ctx.earliest) return { ok: false, reason: 'too_soon' };
     if (start > ctx.latest) return { ok: false, reason: 'beyond_horizon' };
   }
+  if (input.rental !== undefined) return checkRental(input, input.rental, ctx, start);
   const candidates =
     stafferId === undefined ? input.staffers : input.staffers.filter((s) => s.stafferId === stafferId);
   const prepared: PreparedStaffer[] = prepareAll({ ...input, staffers: candidates }, ctx, start, start);
@@ -243,4 +286,19 @@ export function checkBookable(
   if (free.length === 0) return { ok: false, reason: 'no_free_staffer' };
   if (needs === null) return { ok: true, staffers: free };
   return { ok: true, staffers: free, units: freeUnitsAt(needs, start) };
+}
+
+/** checkBookable for a rental: open for the whole body, and the units free; no staffer asked. */
+function checkRental(
+  input: AvailabilityInput,
+  rental: NonNullable<AvailabilityInput['rental']>,
+  ctx: EngineContext,
+  start: number,
+): BookableResult {
+  if (!input.resources?.length) return { ok: false, reason: 'no_free_staffer' };
+  const opening = prepareOpening(rental, ctx, start, start);
+  if (freeSeatsAt(opening, start, ctx, newCursor()) < 1) return { ok: false, reason: 'no_free_staffer' };
+  const needs = prepareResources(input.resources, ctx);
+  if (sessionsAt(needs, start) < 1) return { ok: false, reason: 'no_free_staffer' };
+  return { ok: true, staffers: [], units: freeUnitsAt(needs, start) };
 }

@@ -90,6 +90,13 @@ export interface AvailabilityInput {
    * session holds them already). Absent or [] = nothing.
    */
   resources?: ResourceNeedInput[] | undefined;
+  /**
+   * A service needing no staffer (a rental: a court, a sauna; docs/resources.md "Rentals"): the
+   * location's opening hours stand where a staffer's schedule would, `staffers` is not read, and
+   * every booking is a session of its own that needs its units free for the whole span. Without
+   * `resources` nothing is bookable. Absent = a service booked with a staffer.
+   */
+  rental?: { openingHours: Schedule } | undefined;
   /** Epoch ms (injected clock). */
   now: number;
 }
@@ -145,6 +152,7 @@ export interface SlotDay {
 export type BookableResult =
   | {
       ok: true;
+      /** [] for a rental: no staffer is asked. */
       staffers: { stafferId: string; freeSeats: number }[];
       /** Per need (same order as the input's), the free units in pool order: those to try. */
       units?: string[][];
