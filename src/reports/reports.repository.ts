@@ -71,63 +71,6 @@ export async function moneyGroups(db: Db, args: PeriodArgs): Promise<MoneyGroupR
   return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
 }
 
-export interface ServiceMoneyRow {
-  service_id: string;
-  amount: number;
-}
-
-/**
- * Money taken in the period by service: each payment is shared among its booking's order lines
- * in proportion to their totals, whole minor units by largest remainder (ties to the earlier
- * line), so the services add up to exactly what was taken. An order worth nothing gives its
- * payment to its first line. Most orders have one line and take the payment whole: only the
- * others go through the sharing (window functions are what costs here).
- */
-export async function moneyByService(db: Db, args: PeriodArgs): Promise<ServiceMoneyRow[]> {
-  const ws = args.workspaceId;
-  const result = await sql<ServiceMoneyRow>`
-    WITH money AS (
-      SELECT p.id AS payment_id, ${PAYMENT_AMOUNT}::bigint AS amount, p.booking_id
-      FROM payments p
-      JOIN bookings b ON b.workspace_id = ${ws} AND b.id = p.booking_id
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE p.workspace_id = ${ws} AND ${SUCCEEDED} AND ${inPeriod(sql`p.created_at`, args)}
-    ), per_payment AS (
-      SELECT m.payment_id, m.booking_id, m.amount, count(*) AS lines, min(bs.service_id::text) AS service
-      FROM money m
-      JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = m.booking_id
-      GROUP BY m.payment_id, m.booking_id, m.amount
-    ), lines AS (
-      SELECT pp.payment_id, pp.amount, bs.service_id::text AS service,
-             (bs.price * bs.quantity)::bigint AS weight,
-             sum(bs.price * bs.quantity) OVER (PARTITION BY pp.payment_id)::bigint AS total_weight,
-             row_number() OVER (PARTITION BY pp.payment_id ORDER BY bs.position, bs.id) AS pos
-      FROM per_payment pp
-      JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = pp.booking_id
-      WHERE pp.lines > 1
-    ), shares AS (
-      -- A refund is shared like a payment, on its size; its sign comes back at the end.
-      SELECT payment_id, abs(amount) AS size, sign(amount) AS sign, service, pos,
-             CASE WHEN total_weight = 0 THEN (CASE WHEN pos = 1 THEN abs(amount) ELSE 0 END)
-                  ELSE (abs(amount) * weight) / total_weight END AS base,
-             CASE WHEN total_weight = 0 THEN 0 ELSE (abs(amount) * weight) % total_weight END AS rest
-      FROM lines
-    ), ranked AS (
-      SELECT service, base, sign,
-             size - sum(base) OVER (PARTITION BY payment_id) AS missing,
-             row_number() OVER (PARTITION BY payment_id ORDER BY rest DESC, pos) AS rank
-      FROM shares
-    ), parts AS (
-      SELECT service, amount FROM per_payment WHERE lines = 1
-      UNION ALL
-      SELECT service, sign * (base + CASE WHEN rank <= missing THEN 1 ELSE 0 END) FROM ranked
-    )
-    SELECT service::uuid AS service_id, sum(amount)::bigint AS amount FROM parts GROUP BY service`.execute(
-    db,
-  );
-  return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
-}
-
 export interface VisitGroupRow {
   day: string;
   cancel_reason: string | null;
@@ -155,74 +98,20 @@ export async function visitGroups(
   return result.rows;
 }
 
-export interface SourceRow {
-  source: string;
-  ref: string | null;
-  key_id: string | null;
-  bookings: number;
-  canceled: number;
-  value: number;
-}
-
-/** Bookings made in the period (by the local date they were made), by where they came from. */
-export async function sourceGroups(db: Db, args: PeriodArgs): Promise<SourceRow[]> {
-  const ws = args.workspaceId;
-  const result = await sql<SourceRow>`
-    WITH made AS (
-      SELECT b.id, b.source, b.ref, b.created_by_key_id, b.canceled_at IS NOT NULL AS canceled
-      FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}
-    ), valued AS (
-      SELECT m.source, m.ref, m.created_by_key_id, m.canceled, m.id, sum(bs.price * bs.quantity) AS value
-      FROM made m LEFT JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = m.id
-      GROUP BY m.source, m.ref, m.created_by_key_id, m.canceled, m.id
-    )
-    SELECT source, ref, created_by_key_id AS key_id, count(*)::int AS bookings,
-           count(*) FILTER (WHERE canceled)::int AS canceled, coalesce(sum(value), 0)::bigint AS value
-    FROM valued GROUP BY source, ref, created_by_key_id`.execute(db);
-  return result.rows.map((row) => ({ ...row, value: Number(row.value) }));
-}
-
-export interface LeadTimeRow {
-  bucket: number;
-  bookings: number;
-  median_hours: number | null;
-  mean_hours: number | null;
-}
-
 /**
- * Bookings made in the period by how long before the visit: per bucket of `edgesHours` (bucket i
- * holds leads under edgesHours[i], the last one everything beyond), and the median and mean over
- * all of them (bucket -1).
+ * The median lead time in hours of the bookings made in the period (by the local date they were
+ * made): a median cannot be added up from days, so it is read from the bookings themselves.
  */
-export async function leadTimes(
-  db: Db,
-  args: PeriodArgs,
-  edgesHours: readonly number[],
-): Promise<LeadTimeRow[]> {
+export async function leadMedian(db: Db, args: PeriodArgs): Promise<number | null> {
   const ws = args.workspaceId;
-  const edges = sql.join(edgesHours.map((hours) => sql`${hours}::float8`));
-  const result = await sql<LeadTimeRow>`
-    WITH leads AS (
-      SELECT greatest(date_part('epoch', b.start_time - b.created_at) / 3600, 0) AS hours
-      FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}
-    )
-    SELECT width_bucket(hours, ARRAY[${edges}]) AS bucket, count(*)::int AS bookings,
-           NULL::float8 AS median_hours, NULL::float8 AS mean_hours
-    FROM leads GROUP BY 1
-    UNION ALL
-    SELECT -1, count(*)::int, percentile_cont(0.5) WITHIN GROUP (ORDER BY hours), avg(hours) FROM leads`.execute(
-    db,
-  );
-  return result.rows.map((row) => ({
-    bucket: Number(row.bucket),
-    bookings: Number(row.bookings),
-    median_hours: row.median_hours === null ? null : Number(row.median_hours),
-    mean_hours: row.mean_hours === null ? null : Number(row.mean_hours),
-  }));
+  const result = await sql<{ median: number | null }>`
+    SELECT percentile_cont(0.5) WITHIN GROUP (
+             ORDER BY greatest(date_part('epoch', b.start_time - b.created_at) / 3600, 0)) AS median
+    FROM bookings b
+    JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
+    WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}`.execute(db);
+  const median = result.rows[0]?.median;
+  return median === null || median === undefined ? null : Number(median);
 }
 
 export interface CustomerVisitRow {
@@ -256,29 +145,6 @@ export async function customerVisits(db: Db, args: PeriodArgs): Promise<Customer
     ) seen
     GROUP BY f.day`.execute(db);
   return result.rows;
-}
-
-export interface BookedMinutesRow {
-  staffer_id: string;
-  location_id: string;
-  minutes: number;
-}
-
-/**
- * Minutes each staffer spent on kept bookings of the period, per location: a group class counts
- * once however many seats it sold (its bookings share an occupancy).
- */
-export async function bookedMinutes(db: Db, args: PeriodArgs): Promise<BookedMinutesRow[]> {
-  const ws = args.workspaceId;
-  const result = await sql<BookedMinutesRow>`
-    SELECT staffer_id, location_id, sum(minutes)::bigint AS minutes FROM (
-      SELECT DISTINCT b.staffer_id, b.location_id, coalesce(b.occupancy_id, b.id) AS slot,
-             date_part('epoch', b.end_time - b.start_time) / 60 AS minutes
-      FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inPeriod(sql`b.start_time`, args)}
-    ) slots GROUP BY staffer_id, location_id`.execute(db);
-  return result.rows.map((row) => ({ ...row, minutes: Number(row.minutes) }));
 }
 
 export interface ScheduleRow {
