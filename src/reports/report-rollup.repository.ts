@@ -151,9 +151,7 @@ export async function rollUp(
     for (const statement of recomputes(ws, days)) {
       await sql`INSERT INTO report_day_sums (workspace_id, location_id, day, measure, key, v1, v2, v3, f1)
         SELECT ${ws}::uuid, location_id, day, measure, key, v1, v2, v3, f1 FROM (${statement}) AS sums
-        WHERE ${asked(days)}`.execute(
-        tx,
-      );
+        WHERE ${asked(days)}`.execute(tx);
     }
     await sql`INSERT INTO report_days (workspace_id, location_id, day)
       SELECT ${ws}::uuid, * FROM unnest(string_to_array(${locations}, ',')::uuid[], string_to_array(${dates}, ',')::date[])

@@ -99,17 +99,43 @@ export async function visitGroups(
 }
 
 /**
+ * The workspace's locations (or the one asked for) with the UTC span of the period at each:
+ * from the instant its first local day starts to the instant the day after its last starts.
+ * Materialized so the zone conversions run once per location, not once per row. A row well inside
+ * that span (15 hours in: more than any jump of a zone's clock) is in the period without
+ * converting its time; one near either end is placed by its local date, as everywhere else.
+ */
+function zonedPeriod(args: PeriodArgs): RawBuilder<unknown> {
+  const ws = args.workspaceId;
+  const location = args.period.locationId;
+  return sql`zoned AS MATERIALIZED (
+      SELECT id, timezone,
+             (${args.period.from}::date::timestamp AT TIME ZONE timezone) + interval '15 hours' AS inner_from,
+             ((${args.period.to}::date + 1)::timestamp AT TIME ZONE timezone) - interval '15 hours' AS inner_to
+      FROM locations WHERE workspace_id = ${ws} ${location ? sql`AND id = ${location}::uuid` : sql``})`;
+}
+
+/** `column` of alias `b` falls on a local date of the period at its location (alias z of `zoned`). */
+function inZonedPeriod(column: RawBuilder<unknown>, args: PeriodArgs): RawBuilder<unknown> {
+  const { lo, hi } = bounds(args.period);
+  return sql`${column} >= ${lo}::timestamptz AND ${column} < ${hi}::timestamptz
+    AND ((${column} >= z.inner_from AND ${column} < z.inner_to)
+         OR (${column} AT TIME ZONE z.timezone)::date BETWEEN ${args.period.from}::date AND ${args.period.to}::date)`;
+}
+
+/**
  * The median lead time in hours of the bookings made in the period (by the local date they were
  * made): a median cannot be added up from days, so it is read from the bookings themselves.
  */
 export async function leadMedian(db: Db, args: PeriodArgs): Promise<number | null> {
   const ws = args.workspaceId;
   const result = await sql<{ median: number | null }>`
+    WITH ${zonedPeriod(args)}
     SELECT percentile_cont(0.5) WITHIN GROUP (
              ORDER BY greatest(date_part('epoch', b.start_time - b.created_at) / 3600, 0)) AS median
     FROM bookings b
-    JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-    WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}`.execute(db);
+    JOIN zoned z ON z.id = b.location_id
+    WHERE b.workspace_id = ${ws} AND ${inZonedPeriod(sql`b.created_at`, args)}`.execute(db);
   const median = result.rows[0]?.median;
   return median === null || median === undefined ? null : Number(median);
 }
@@ -127,23 +153,24 @@ export interface CustomerVisitRow {
 export async function customerVisits(db: Db, args: PeriodArgs): Promise<CustomerVisitRow[]> {
   const ws = args.workspaceId;
   const result = await sql<CustomerVisitRow>`
-    WITH firsts AS (
-      SELECT DISTINCT ON (b.customer_id) b.customer_id, b.start_time,
-             (b.start_time AT TIME ZONE l.timezone)::date AS day
+    WITH ${zonedPeriod(args)}, firsts AS (
+      SELECT DISTINCT ON (b.customer_id) b.customer_id, b.start_time, b.location_id
       FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inPeriod(sql`b.start_time`, args)}
+      JOIN zoned z ON z.id = b.location_id
+      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inZonedPeriod(sql`b.start_time`, args)}
       ORDER BY b.customer_id, b.start_time
-    )
-    SELECT f.day::text AS day, count(*) FILTER (WHERE NOT seen.before)::int AS new_customers,
-           count(*) FILTER (WHERE seen.before)::int AS returning_customers
-    FROM firsts f
-    CROSS JOIN LATERAL (
-      SELECT EXISTS (
+    ), seen AS MATERIALIZED (
+      -- Materialized: each customer's earlier visit is looked up once, not once per count below.
+      SELECT f.start_time, f.location_id, EXISTS (
         SELECT 1 FROM bookings e WHERE e.workspace_id = ${ws} AND e.customer_id = f.customer_id
           AND e.canceled_at IS NULL AND e.start_time < f.start_time) AS before
-    ) seen
-    GROUP BY f.day`.execute(db);
+      FROM firsts f
+    )
+    SELECT (s.start_time AT TIME ZONE z.timezone)::date::text AS day,
+           count(*) FILTER (WHERE NOT s.before)::int AS new_customers,
+           count(*) FILTER (WHERE s.before)::int AS returning_customers
+    FROM seen s JOIN zoned z ON z.id = s.location_id
+    GROUP BY 1`.execute(db);
   return result.rows;
 }
 

@@ -332,13 +332,22 @@ async function utilisationReport(db: Db, args: PeriodArgs, period: ReportPeriod)
     }
     return found;
   };
+  // Staffers with the same hours in the same zone work the same minutes: each such schedule is
+  // walked day by day once (a year of days is what costs here, not the sums).
+  const walked = new Map<string, number>();
   for (const row of schedules) {
     const schedule: Schedule = {
       weekly: (row.weekly ?? {}) as Schedule['weekly'],
       breaks: (row.breaks ?? {}) as Schedule['breaks'],
       overrides: (row.overrides ?? []) as Schedule['overrides'],
     };
-    entry(row.staffer_id).working += workingMinutes(schedule, row.timezone, period.from, period.to);
+    const same = JSON.stringify([row.timezone, schedule.weekly, schedule.breaks, schedule.overrides]);
+    let minutes = walked.get(same);
+    if (minutes === undefined) {
+      minutes = workingMinutes(schedule, row.timezone, period.from, period.to);
+      walked.set(same, minutes);
+    }
+    entry(row.staffer_id).working += minutes;
   }
   for (const row of booked) entry(row.key!).booked += Math.round(row.f1);
   const rows = ranked(
