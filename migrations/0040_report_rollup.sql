@@ -38,3 +38,8 @@ CREATE TABLE report_changes (
   day           date NOT NULL,
   PRIMARY KEY (workspace_id, id)
 );
+
+-- The Customers report asks, for each customer of the period, whether they had a kept visit
+-- before: with canceled_at in the index that question is answered from the index alone.
+DROP INDEX bookings_by_customer;
+CREATE INDEX bookings_by_customer ON bookings (workspace_id, customer_id, start_time) INCLUDE (canceled_at);

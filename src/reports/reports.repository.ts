@@ -153,12 +153,17 @@ export interface CustomerVisitRow {
 export async function customerVisits(db: Db, args: PeriodArgs): Promise<CustomerVisitRow[]> {
   const ws = args.workspaceId;
   const result = await sql<CustomerVisitRow>`
-    WITH ${zonedPeriod(args)}, firsts AS (
-      SELECT DISTINCT ON (b.customer_id) b.customer_id, b.start_time, b.location_id
+    WITH ${zonedPeriod(args)}, per_location AS (
+      -- Each customer's first visit at each location by hashing, then the first of those by
+      -- sorting: a sort of every visit of the period is what would cost here.
+      SELECT b.customer_id, b.location_id, min(b.start_time) AS start_time
       FROM bookings b
       JOIN zoned z ON z.id = b.location_id
       WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inZonedPeriod(sql`b.start_time`, args)}
-      ORDER BY b.customer_id, b.start_time
+      GROUP BY b.customer_id, b.location_id
+    ), firsts AS (
+      SELECT DISTINCT ON (customer_id) customer_id, start_time, location_id
+      FROM per_location ORDER BY customer_id, start_time
     ), seen AS MATERIALIZED (
       -- Materialized: each customer's earlier visit is looked up once, not once per count below.
       SELECT f.start_time, f.location_id, EXISTS (
