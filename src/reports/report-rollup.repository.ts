@@ -289,18 +289,18 @@ export interface SumRow {
 
 /**
  * A measure's sums over the period's rolled-up days (at the location asked for), totalled by key,
- * by day, by location, or by day and key.
+ * by day and key, or by day, location and key.
  */
 export async function periodSums(
   db: Db,
   args: PeriodArgs,
   measure: Measure,
-  by: 'key' | 'day' | 'location' | 'day-key',
+  by: 'key' | 'day-key' | 'day-location-key',
 ): Promise<SumRow[]> {
   const ws = args.workspaceId;
-  const key = by === 'key' || by === 'day-key' ? sql`key` : sql`NULL::text`;
-  const day = by === 'day' || by === 'day-key' ? sql`day::text` : sql`NULL::text`;
-  const location = by === 'location' ? sql`location_id::text` : sql`NULL::text`;
+  const key = sql`key`;
+  const day = by === 'key' ? sql`NULL::text` : sql`day::text`;
+  const location = by === 'day-location-key' ? sql`location_id::text` : sql`NULL::text`;
   const result = await sql<SumRow>`
     SELECT ${key} AS key, ${day} AS day, ${location} AS location_id, sum(v1)::bigint AS v1,
            sum(v2)::bigint AS v2, sum(v3)::bigint AS v3, sum(f1)::float8 AS f1

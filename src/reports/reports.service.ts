@@ -191,14 +191,29 @@ function addTo(map: Map<string, number[]>, key: string, values: number[]): void 
 }
 
 async function revenueReport(db: Db, args: PeriodArgs, period: ReportPeriod): Promise<Report> {
-  const [byDay, byStaffer, byLocation, byAccount, services, names] = await Promise.all([
-    periodSums(db, args, 'money.account', 'day'),
+  const [byAccountDay, byStaffer, services, names] = await Promise.all([
+    periodSums(db, args, 'money.account', 'day-location-key'),
     periodSums(db, args, 'money.staffer', 'key'),
-    periodSums(db, args, 'money.account', 'location'),
-    periodSums(db, args, 'money.account', 'key'),
     periodSums(db, args, 'money.service', 'key'),
     namesOf(db, args.workspaceId).then((rows) => new Names(rows)),
   ]);
+  // Every payment is in the account sums (by day, location and account): the days, the locations
+  // and the accounts are totalled from those few rows.
+  const totalled = (pick: (row: SumRow) => string): SumRow[] => {
+    const sums = new Map<string, SumRow>();
+    for (const row of byAccountDay) {
+      const at = pick(row);
+      const sum = sums.get(at);
+      if (sum) {
+        sum.v1 += row.v1;
+        sum.v2 += row.v2;
+      } else sums.set(at, { key: at, day: at, location_id: at, v1: row.v1, v2: row.v2, v3: 0, f1: 0 });
+    }
+    return [...sums.values()];
+  };
+  const byDay = totalled((row) => row.day!);
+  const byLocation = totalled((row) => row.location_id!);
+  const byAccount = totalled((row) => row.key!);
   const perDay = new Map<string, number[]>();
   // v1 is the money, v2 the number of payments; a payment without a staffer or an account ('')
   // counts in the days and locations but has no row of its own.
