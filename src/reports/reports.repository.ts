@@ -172,9 +172,13 @@ export async function customerVisits(db: Db, args: PeriodArgs): Promise<Customer
       FROM firsts f
     )
     SELECT (s.start_time AT TIME ZONE z.timezone)::date::text AS day,
-           count(*) FILTER (WHERE NOT s.before)::int AS new_customers,
-           count(*) FILTER (WHERE s.before)::int AS returning_customers
-    FROM seen s JOIN zoned z ON z.id = s.location_id
+           sum(s.new_customers)::int AS new_customers, sum(s.returning_customers)::int AS returning_customers
+    FROM (
+      -- Visits start on a few times a day: each distinct time is placed on its local day once.
+      SELECT start_time, location_id, count(*) FILTER (WHERE NOT before) AS new_customers,
+             count(*) FILTER (WHERE before) AS returning_customers
+      FROM seen GROUP BY start_time, location_id
+    ) s JOIN zoned z ON z.id = s.location_id
     GROUP BY 1`.execute(db);
   return result.rows;
 }
