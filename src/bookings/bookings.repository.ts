@@ -12,6 +12,7 @@ import type {
   StatusType,
 } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { noteBookingDays } from '../reports/report-rollup.repository.js';
 import type { OfferedService } from '../slots/slots.repository.js';
 
 export type BookingRow = Selectable<BookingsTable>;
@@ -374,6 +375,7 @@ export async function insertBooking(
       series_id: values.seriesId ?? null,
     })
     .execute();
+  await noteBookingDays(tx, values.workspaceId, values.id);
 }
 
 // Every workspace has exactly one default status (a unique index) and cannot lose it.
@@ -402,6 +404,10 @@ export async function updateBooking(
   }>,
 ): Promise<void> {
   const { completed, canceled, ...columns } = values;
+  // The reports' day sums: a moved visit changes the day it leaves and the day it lands on; a
+  // status or completion alone changes no figure of theirs.
+  const reported = REPORTED_COLUMNS.some((column) => column in values);
+  if (values.start_time) await noteBookingDays(tx, workspaceId, bookingId);
   await tx
     .updateTable('bookings')
     .set({
@@ -413,7 +419,18 @@ export async function updateBooking(
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', bookingId)
     .execute();
+  if (reported) await noteBookingDays(tx, workspaceId, bookingId);
 }
+
+/** The columns of a booking the reports sum (src/reports/report-rollup.repository.ts). */
+const REPORTED_COLUMNS = [
+  'staffer_id',
+  'start_time',
+  'end_time',
+  'occupancy_id',
+  'cancel_reason',
+  'canceled',
+];
 
 /** The order lines of these services at their current prices. */
 export async function insertOrderLines(
@@ -437,6 +454,7 @@ export async function insertOrderLines(
       })),
     )
     .execute();
+  await noteBookingDays(tx, workspaceId, bookingId);
 }
 
 export async function deleteOrderLines(tx: Tx, workspaceId: string, bookingId: string): Promise<void> {
@@ -490,6 +508,7 @@ export async function insertPayment(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await noteBookingDays(tx, values.workspaceId, values.bookingId);
   return row.id;
 }
 

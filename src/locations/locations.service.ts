@@ -4,6 +4,7 @@ import type { WeeklyJson } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
 import type { Page } from '../platform/http/pagination.js';
 import { canonicalZone } from '../platform/time/zone.js';
+import { forgetLocationDays } from '../reports/report-rollup.repository.js';
 import {
   archiveLocation as archiveLocationRow,
   insertLocation,
@@ -34,7 +35,12 @@ export async function updateLocation(
   body: LocationUpdateBody,
 ): Promise<LocationRow> {
   const values = toValues(body);
-  return uow.run(workspaceId, (tx) => updateLocationRow(tx, workspaceId, locationId, values));
+  return uow.run(workspaceId, async (tx) => {
+    const row = await updateLocationRow(tx, workspaceId, locationId, values);
+    // Its bookings fall on other local days in another zone: the reports' day sums start over.
+    if (values.timezone !== undefined) await forgetLocationDays(tx, workspaceId, locationId);
+    return row;
+  });
 }
 
 export async function archiveLocation(

@@ -9,6 +9,7 @@ import type {
   PaymentStatus,
 } from '../platform/db/schema.js';
 import type { Tx } from '../platform/db/unit-of-work.js';
+import { noteBookingDays } from '../reports/report-rollup.repository.js';
 
 export type PaymentOperationRow = Selectable<PaymentOperationsTable>;
 
@@ -305,6 +306,7 @@ export async function recordPayment(
     )
     .returning('id')
     .executeTakeFirst();
+  if (row) await noteBookingDays(tx, values.workspaceId, values.bookingId);
   return row?.id;
 }
 

@@ -71,63 +71,6 @@ export async function moneyGroups(db: Db, args: PeriodArgs): Promise<MoneyGroupR
   return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
 }
 
-export interface ServiceMoneyRow {
-  service_id: string;
-  amount: number;
-}
-
-/**
- * Money taken in the period by service: each payment is shared among its booking's order lines
- * in proportion to their totals, whole minor units by largest remainder (ties to the earlier
- * line), so the services add up to exactly what was taken. An order worth nothing gives its
- * payment to its first line. Most orders have one line and take the payment whole: only the
- * others go through the sharing (window functions are what costs here).
- */
-export async function moneyByService(db: Db, args: PeriodArgs): Promise<ServiceMoneyRow[]> {
-  const ws = args.workspaceId;
-  const result = await sql<ServiceMoneyRow>`
-    WITH money AS (
-      SELECT p.id AS payment_id, ${PAYMENT_AMOUNT}::bigint AS amount, p.booking_id
-      FROM payments p
-      JOIN bookings b ON b.workspace_id = ${ws} AND b.id = p.booking_id
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE p.workspace_id = ${ws} AND ${SUCCEEDED} AND ${inPeriod(sql`p.created_at`, args)}
-    ), per_payment AS (
-      SELECT m.payment_id, m.booking_id, m.amount, count(*) AS lines, min(bs.service_id::text) AS service
-      FROM money m
-      JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = m.booking_id
-      GROUP BY m.payment_id, m.booking_id, m.amount
-    ), lines AS (
-      SELECT pp.payment_id, pp.amount, bs.service_id::text AS service,
-             (bs.price * bs.quantity)::bigint AS weight,
-             sum(bs.price * bs.quantity) OVER (PARTITION BY pp.payment_id)::bigint AS total_weight,
-             row_number() OVER (PARTITION BY pp.payment_id ORDER BY bs.position, bs.id) AS pos
-      FROM per_payment pp
-      JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = pp.booking_id
-      WHERE pp.lines > 1
-    ), shares AS (
-      -- A refund is shared like a payment, on its size; its sign comes back at the end.
-      SELECT payment_id, abs(amount) AS size, sign(amount) AS sign, service, pos,
-             CASE WHEN total_weight = 0 THEN (CASE WHEN pos = 1 THEN abs(amount) ELSE 0 END)
-                  ELSE (abs(amount) * weight) / total_weight END AS base,
-             CASE WHEN total_weight = 0 THEN 0 ELSE (abs(amount) * weight) % total_weight END AS rest
-      FROM lines
-    ), ranked AS (
-      SELECT service, base, sign,
-             size - sum(base) OVER (PARTITION BY payment_id) AS missing,
-             row_number() OVER (PARTITION BY payment_id ORDER BY rest DESC, pos) AS rank
-      FROM shares
-    ), parts AS (
-      SELECT service, amount FROM per_payment WHERE lines = 1
-      UNION ALL
-      SELECT service, sign * (base + CASE WHEN rank <= missing THEN 1 ELSE 0 END) FROM ranked
-    )
-    SELECT service::uuid AS service_id, sum(amount)::bigint AS amount FROM parts GROUP BY service`.execute(
-    db,
-  );
-  return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
-}
-
 export interface VisitGroupRow {
   day: string;
   cancel_reason: string | null;
@@ -155,74 +98,46 @@ export async function visitGroups(
   return result.rows;
 }
 
-export interface SourceRow {
-  source: string;
-  ref: string | null;
-  key_id: string | null;
-  bookings: number;
-  canceled: number;
-  value: number;
-}
-
-/** Bookings made in the period (by the local date they were made), by where they came from. */
-export async function sourceGroups(db: Db, args: PeriodArgs): Promise<SourceRow[]> {
+/**
+ * The workspace's locations (or the one asked for) with the UTC span of the period at each:
+ * from the instant its first local day starts to the instant the day after its last starts.
+ * Materialized so the zone conversions run once per location, not once per row. A row well inside
+ * that span (15 hours in: more than any jump of a zone's clock) is in the period without
+ * converting its time; one near either end is placed by its local date, as everywhere else.
+ */
+function zonedPeriod(args: PeriodArgs): RawBuilder<unknown> {
   const ws = args.workspaceId;
-  const result = await sql<SourceRow>`
-    WITH made AS (
-      SELECT b.id, b.source, b.ref, b.created_by_key_id, b.canceled_at IS NOT NULL AS canceled
-      FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}
-    ), valued AS (
-      SELECT m.source, m.ref, m.created_by_key_id, m.canceled, m.id, sum(bs.price * bs.quantity) AS value
-      FROM made m LEFT JOIN booking_services bs ON bs.workspace_id = ${ws} AND bs.booking_id = m.id
-      GROUP BY m.source, m.ref, m.created_by_key_id, m.canceled, m.id
-    )
-    SELECT source, ref, created_by_key_id AS key_id, count(*)::int AS bookings,
-           count(*) FILTER (WHERE canceled)::int AS canceled, coalesce(sum(value), 0)::bigint AS value
-    FROM valued GROUP BY source, ref, created_by_key_id`.execute(db);
-  return result.rows.map((row) => ({ ...row, value: Number(row.value) }));
+  const location = args.period.locationId;
+  return sql`zoned AS MATERIALIZED (
+      SELECT id, timezone,
+             (${args.period.from}::date::timestamp AT TIME ZONE timezone) + interval '15 hours' AS inner_from,
+             ((${args.period.to}::date + 1)::timestamp AT TIME ZONE timezone) - interval '15 hours' AS inner_to
+      FROM locations WHERE workspace_id = ${ws} ${location ? sql`AND id = ${location}::uuid` : sql``})`;
 }
 
-export interface LeadTimeRow {
-  bucket: number;
-  bookings: number;
-  median_hours: number | null;
-  mean_hours: number | null;
+/** `column` of alias `b` falls on a local date of the period at its location (alias z of `zoned`). */
+function inZonedPeriod(column: RawBuilder<unknown>, args: PeriodArgs): RawBuilder<unknown> {
+  const { lo, hi } = bounds(args.period);
+  return sql`${column} >= ${lo}::timestamptz AND ${column} < ${hi}::timestamptz
+    AND ((${column} >= z.inner_from AND ${column} < z.inner_to)
+         OR (${column} AT TIME ZONE z.timezone)::date BETWEEN ${args.period.from}::date AND ${args.period.to}::date)`;
 }
 
 /**
- * Bookings made in the period by how long before the visit: per bucket of `edgesHours` (bucket i
- * holds leads under edgesHours[i], the last one everything beyond), and the median and mean over
- * all of them (bucket -1).
+ * The median lead time in hours of the bookings made in the period (by the local date they were
+ * made): a median cannot be added up from days, so it is read from the bookings themselves.
  */
-export async function leadTimes(
-  db: Db,
-  args: PeriodArgs,
-  edgesHours: readonly number[],
-): Promise<LeadTimeRow[]> {
+export async function leadMedian(db: Db, args: PeriodArgs): Promise<number | null> {
   const ws = args.workspaceId;
-  const edges = sql.join(edgesHours.map((hours) => sql`${hours}::float8`));
-  const result = await sql<LeadTimeRow>`
-    WITH leads AS (
-      SELECT greatest(date_part('epoch', b.start_time - b.created_at) / 3600, 0) AS hours
-      FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND ${inPeriod(sql`b.created_at`, args)}
-    )
-    SELECT width_bucket(hours, ARRAY[${edges}]) AS bucket, count(*)::int AS bookings,
-           NULL::float8 AS median_hours, NULL::float8 AS mean_hours
-    FROM leads GROUP BY 1
-    UNION ALL
-    SELECT -1, count(*)::int, percentile_cont(0.5) WITHIN GROUP (ORDER BY hours), avg(hours) FROM leads`.execute(
-    db,
-  );
-  return result.rows.map((row) => ({
-    bucket: Number(row.bucket),
-    bookings: Number(row.bookings),
-    median_hours: row.median_hours === null ? null : Number(row.median_hours),
-    mean_hours: row.mean_hours === null ? null : Number(row.mean_hours),
-  }));
+  const result = await sql<{ median: number | null }>`
+    WITH ${zonedPeriod(args)}
+    SELECT percentile_cont(0.5) WITHIN GROUP (
+             ORDER BY greatest(date_part('epoch', b.start_time - b.created_at) / 3600, 0)) AS median
+    FROM bookings b
+    JOIN zoned z ON z.id = b.location_id
+    WHERE b.workspace_id = ${ws} AND ${inZonedPeriod(sql`b.created_at`, args)}`.execute(db);
+  const median = result.rows[0]?.median;
+  return median === null || median === undefined ? null : Number(median);
 }
 
 export interface CustomerVisitRow {
@@ -238,49 +153,34 @@ export interface CustomerVisitRow {
 export async function customerVisits(db: Db, args: PeriodArgs): Promise<CustomerVisitRow[]> {
   const ws = args.workspaceId;
   const result = await sql<CustomerVisitRow>`
-    WITH firsts AS (
-      SELECT DISTINCT ON (b.customer_id) b.customer_id, b.start_time,
-             (b.start_time AT TIME ZONE l.timezone)::date AS day
+    WITH ${zonedPeriod(args)}, per_location AS (
+      -- Each customer's first visit at each location by hashing, then the first of those by
+      -- sorting: a sort of every visit of the period is what would cost here.
+      SELECT b.customer_id, b.location_id, min(b.start_time) AS start_time
       FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inPeriod(sql`b.start_time`, args)}
-      ORDER BY b.customer_id, b.start_time
-    )
-    SELECT f.day::text AS day, count(*) FILTER (WHERE NOT seen.before)::int AS new_customers,
-           count(*) FILTER (WHERE seen.before)::int AS returning_customers
-    FROM firsts f
-    CROSS JOIN LATERAL (
-      SELECT EXISTS (
+      JOIN zoned z ON z.id = b.location_id
+      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND ${inZonedPeriod(sql`b.start_time`, args)}
+      GROUP BY b.customer_id, b.location_id
+    ), firsts AS (
+      SELECT DISTINCT ON (customer_id) customer_id, start_time, location_id
+      FROM per_location ORDER BY customer_id, start_time
+    ), seen AS MATERIALIZED (
+      -- Materialized: each customer's earlier visit is looked up once, not once per count below.
+      SELECT f.start_time, f.location_id, EXISTS (
         SELECT 1 FROM bookings e WHERE e.workspace_id = ${ws} AND e.customer_id = f.customer_id
           AND e.canceled_at IS NULL AND e.start_time < f.start_time) AS before
-    ) seen
-    GROUP BY f.day`.execute(db);
+      FROM firsts f
+    )
+    SELECT (s.start_time AT TIME ZONE z.timezone)::date::text AS day,
+           sum(s.new_customers)::int AS new_customers, sum(s.returning_customers)::int AS returning_customers
+    FROM (
+      -- Visits start on a few times a day: each distinct time is placed on its local day once.
+      SELECT start_time, location_id, count(*) FILTER (WHERE NOT before) AS new_customers,
+             count(*) FILTER (WHERE before) AS returning_customers
+      FROM seen GROUP BY start_time, location_id
+    ) s JOIN zoned z ON z.id = s.location_id
+    GROUP BY 1`.execute(db);
   return result.rows;
-}
-
-export interface BookedMinutesRow {
-  staffer_id: string;
-  location_id: string;
-  minutes: number;
-}
-
-/**
- * Minutes each staffer spent on kept bookings of the period, per location: a group class counts
- * once however many seats it sold (its bookings share an occupancy).
- */
-export async function bookedMinutes(db: Db, args: PeriodArgs): Promise<BookedMinutesRow[]> {
-  const ws = args.workspaceId;
-  const result = await sql<BookedMinutesRow>`
-    SELECT staffer_id, location_id, sum(minutes)::bigint AS minutes FROM (
-      SELECT DISTINCT b.staffer_id, b.location_id, coalesce(b.occupancy_id, b.id) AS slot,
-             date_part('epoch', b.end_time - b.start_time) / 60 AS minutes
-      FROM bookings b
-      JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
-      -- A rental has no staffer (docs/resources.md "Rentals"): no one's time was spent on it.
-      WHERE b.workspace_id = ${ws} AND b.canceled_at IS NULL AND b.staffer_id IS NOT NULL
-        AND ${inPeriod(sql`b.start_time`, args)}
-    ) slots GROUP BY staffer_id, location_id`.execute(db);
-  return result.rows.map((row) => ({ ...row, minutes: Number(row.minutes) }));
 }
 
 export interface ScheduleRow {

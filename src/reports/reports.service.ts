@@ -1,5 +1,6 @@
 import { listAllLocations } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
+import type { Tx } from '../platform/db/unit-of-work.js';
 import { todayIn } from '../platform/time/zone.js';
 import type { Schedule } from '../slots/engine/types.js';
 import { localDays, workingSpans } from '../slots/engine/working-spans.js';
@@ -12,17 +13,22 @@ import {
   readPeriod,
 } from './report-period.rules.js';
 import {
-  bookedMinutes,
+  changedDays,
+  LEAD_EDGES_HOURS,
+  type LocationDay,
+  lockRollup,
+  missingDays,
+  periodSums,
+  rollUp,
+  type SumRow,
+} from './report-rollup.repository.js';
+import {
   customerVisits,
-  leadTimes,
-  moneyByService,
-  moneyGroups,
+  leadMedian,
   type NamedRow,
   namesOf,
   type PeriodArgs,
   schedulesOf,
-  sourceGroups,
-  visitGroups,
 } from './reports.repository.js';
 
 export const REPORT_KINDS = [
@@ -73,10 +79,41 @@ export interface Report {
 }
 
 /** The lead-time bands, in hours: under a day, 1-3 days, 3-7, 1-2 weeks, 2-4 weeks, beyond. */
-export const LEAD_EDGES_HOURS = [24, 72, 168, 336, 672] as const;
+export { LEAD_EDGES_HOURS };
+
 const LEAD_WORDS = ['lead.day', 'lead.days3', 'lead.week', 'lead.weeks2', 'lead.weeks4', 'lead.more'];
 
-/** One report for one period (and location). Every figure is read from the store, none cached. */
+/**
+ * Brings the day sums of the period up to date (report-rollup.repository.ts): the days that
+ * changed since they were rolled up, or never were, are recomputed from the bookings and payments
+ * first. Most reads find nothing to do in two small reads; otherwise one reader of the workspace
+ * at a time recomputes, and one that waited finds the days done.
+ */
+export async function refreshDaySums(db: Db, args: PeriodArgs): Promise<number> {
+  const [missing, changed] = await Promise.all([missingDays(db, args), changedDays(db, args)]);
+  if (missing.length === 0 && changed.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const tx = trx as Tx;
+    await lockRollup(tx, args.workspaceId);
+    const stillMissing = await missingDays(tx, args);
+    const stillChanged = await changedDays(tx, args);
+    const days = new Map<string, LocationDay>();
+    for (const day of [...stillMissing, ...stillChanged])
+      days.set(`${day.location_id}/${day.day}`, { location_id: day.location_id, day: day.day });
+    await rollUp(
+      tx,
+      args.workspaceId,
+      [...days.values()],
+      stillChanged.map((change) => change.id),
+    );
+    return days.size;
+  });
+}
+
+/**
+ * One report for one period (and location). Every figure comes from the store: the day sums,
+ * brought up to date first, or (customers, the median lead time) the bookings themselves.
+ */
 export async function buildReport(
   db: Db,
   workspaceId: string,
@@ -84,6 +121,7 @@ export async function buildReport(
   period: ReportPeriod,
 ): Promise<Report> {
   const args: PeriodArgs = { workspaceId, period };
+  if (kind !== 'customers') await refreshDaySums(db, args);
   switch (kind) {
     case 'revenue':
       return revenueReport(db, args, period);
@@ -153,22 +191,43 @@ function addTo(map: Map<string, number[]>, key: string, values: number[]): void 
 }
 
 async function revenueReport(db: Db, args: PeriodArgs, period: ReportPeriod): Promise<Report> {
-  const [groups, services, names] = await Promise.all([
-    moneyGroups(db, args),
-    moneyByService(db, args),
+  const [byAccountDay, byStaffer, services, names] = await Promise.all([
+    periodSums(db, args, 'money.account', 'day-location-key'),
+    periodSums(db, args, 'money.staffer', 'key'),
+    periodSums(db, args, 'money.service', 'key'),
     namesOf(db, args.workspaceId).then((rows) => new Names(rows)),
   ]);
+  // Every payment is in the account sums (by day, location and account): the days, the locations
+  // and the accounts are totalled from those few rows.
+  const totalled = (pick: (row: SumRow) => string): SumRow[] => {
+    const sums = new Map<string, SumRow>();
+    for (const row of byAccountDay) {
+      const at = pick(row);
+      const sum = sums.get(at);
+      if (sum) {
+        sum.v1 += row.v1;
+        sum.v2 += row.v2;
+      } else sums.set(at, { key: at, day: at, location_id: at, v1: row.v1, v2: row.v2, v3: 0, f1: 0 });
+    }
+    return [...sums.values()];
+  };
+  const byDay = totalled((row) => row.day!);
+  const byLocation = totalled((row) => row.location_id!);
+  const byAccount = totalled((row) => row.key!);
   const perDay = new Map<string, number[]>();
+  // v1 is the money, v2 the number of payments; a payment without a staffer or an account ('')
+  // counts in the days and locations but has no row of its own.
   const dimension = (
     kind: 'staffer' | 'location' | 'account',
-    pick: (row: (typeof groups)[number]) => string | null,
+    rows: SumRow[],
+    pick: (row: SumRow) => string | null,
   ) =>
     ranked(
-      groups
-        .filter((row) => pick(row) !== null)
-        .map((row) => ({ label: names.label(kind, pick(row)!), values: [row.amount, row.payments] })),
+      rows
+        .filter((row) => pick(row))
+        .map((row) => ({ label: names.label(kind, pick(row)!), values: [row.v1, row.v2] })),
     );
-  for (const row of groups) if (row.day !== null) addTo(perDay, row.day, [row.amount, row.payments]);
+  for (const row of byDay) addTo(perDay, row.day!, [row.v1, row.v2]);
   const moneyColumns = [
     { id: 'revenue', unit: 'money' as const },
     { id: 'payments', unit: 'count' as const },
@@ -180,7 +239,7 @@ async function revenueReport(db: Db, args: PeriodArgs, period: ReportPeriod): Pr
     total: sumColumns(rows, [true, true]),
   });
   const serviceRows = ranked(
-    services.map((row) => ({ label: names.label('service', row.service_id), values: [row.amount] })),
+    services.map((row) => ({ label: names.label('service', row.key!), values: [row.v1] })),
   );
   return {
     kind: 'revenue',
@@ -189,7 +248,7 @@ async function revenueReport(db: Db, args: PeriodArgs, period: ReportPeriod): Pr
       table('period', byBucket(period, perDay, 2)),
       table(
         'staffer',
-        dimension('staffer', (row) => row.staffer_id),
+        dimension('staffer', byStaffer, (row) => row.key),
       ),
       {
         id: 'service',
@@ -199,11 +258,11 @@ async function revenueReport(db: Db, args: PeriodArgs, period: ReportPeriod): Pr
       },
       table(
         'location',
-        dimension('location', (row) => row.location_id),
+        dimension('location', byLocation, (row) => row.location_id),
       ),
       table(
         'account',
-        dimension('account', (row) => row.payment_account_id),
+        dimension('account', byAccount, (row) => row.key),
       ),
     ],
     chart: { table: 'period', columns: [0] },
@@ -226,10 +285,15 @@ function sourceLabel(
 }
 
 async function sourcesReport(db: Db, args: PeriodArgs, period: ReportPeriod): Promise<Report> {
-  const [groups, names] = await Promise.all([
-    sourceGroups(db, args),
+  const [sums, names] = await Promise.all([
+    periodSums(db, args, 'made.source', 'key'),
     namesOf(db, args.workspaceId).then((rows) => new Names(rows)),
   ]);
+  // The key is the JSON array [source, ref, key id]; v1 bookings, v2 canceled, v3 their value.
+  const groups = sums.map((sum) => {
+    const [source, ref, keyId] = JSON.parse(sum.key!) as [string, string | null, string | null];
+    return { source, ref, key_id: keyId, bookings: sum.v1, canceled: sum.v2, value: sum.v3 };
+  });
   // Two groups can share a label (a custom source string and a key of that name): one row each label.
   const byLabel = new Map<string, ReportRow>();
   for (const row of groups) {
@@ -270,7 +334,7 @@ export function workingMinutes(schedule: Schedule, zone: string, from: string, t
 
 async function utilisationReport(db: Db, args: PeriodArgs, period: ReportPeriod): Promise<Report> {
   const [booked, schedules, names] = await Promise.all([
-    bookedMinutes(db, args),
+    periodSums(db, args, 'minutes', 'key'),
     schedulesOf(db, args.workspaceId, period.locationId),
     namesOf(db, args.workspaceId).then((rows) => new Names(rows)),
   ]);
@@ -283,15 +347,24 @@ async function utilisationReport(db: Db, args: PeriodArgs, period: ReportPeriod)
     }
     return found;
   };
+  // Staffers with the same hours in the same zone work the same minutes: each such schedule is
+  // walked day by day once (a year of days is what costs here, not the sums).
+  const walked = new Map<string, number>();
   for (const row of schedules) {
     const schedule: Schedule = {
       weekly: (row.weekly ?? {}) as Schedule['weekly'],
       breaks: (row.breaks ?? {}) as Schedule['breaks'],
       overrides: (row.overrides ?? []) as Schedule['overrides'],
     };
-    entry(row.staffer_id).working += workingMinutes(schedule, row.timezone, period.from, period.to);
+    const same = JSON.stringify([row.timezone, schedule.weekly, schedule.breaks, schedule.overrides]);
+    let minutes = walked.get(same);
+    if (minutes === undefined) {
+      minutes = workingMinutes(schedule, row.timezone, period.from, period.to);
+      walked.set(same, minutes);
+    }
+    entry(row.staffer_id).working += minutes;
   }
-  for (const row of booked) entry(row.staffer_id).booked += row.minutes;
+  for (const row of booked) entry(row.key!).booked += Math.round(row.f1);
   const rows = ranked(
     [...byStaffer].map(([id, minutes]) => ({
       label: names.label('staffer', id),
@@ -320,9 +393,14 @@ async function utilisationReport(db: Db, args: PeriodArgs, period: ReportPeriod)
 }
 
 async function cancellationsReport(db: Db, args: PeriodArgs, period: ReportPeriod): Promise<Report> {
-  const groups = await visitGroups(db, args);
+  const sums = await periodSums(db, args, 'visit', 'day-key');
   const perDay = new Map<string, number[]>();
   const byReason = new Map<string, number>();
+  // The key is the JSON array [cancel reason, canceled]; v1 the bookings.
+  const groups = sums.map((sum) => {
+    const [reason, canceled] = JSON.parse(sum.key!) as [string | null, boolean];
+    return { day: sum.day!, cancel_reason: reason, canceled, bookings: sum.v1 };
+  });
   for (const row of groups) {
     const noShow = row.canceled && row.cancel_reason === 'didnt_come';
     const canceled = row.canceled && !noShow;
@@ -400,9 +478,13 @@ async function customersReport(db: Db, args: PeriodArgs, period: ReportPeriod): 
 }
 
 async function leadTimeReport(db: Db, args: PeriodArgs, period: ReportPeriod): Promise<Report> {
-  const rows = await leadTimes(db, args, LEAD_EDGES_HOURS);
-  const summary = rows.find((row) => row.bucket === -1);
-  const all = summary?.bookings ?? 0;
+  const [sums, median] = await Promise.all([periodSums(db, args, 'lead', 'key'), leadMedian(db, args)]);
+  const rows = sums.map((sum) => ({ bucket: Number(sum.key), bookings: sum.v1, hours: sum.f1 }));
+  const all = rows.reduce((sum, row) => sum + row.bookings, 0);
+  const summary =
+    all === 0
+      ? undefined
+      : { median_hours: median, mean_hours: rows.reduce((sum, row) => sum + row.hours, 0) / all };
   // width_bucket answers 0 below the first edge, i between edge i-1 and edge i, and the number
   // of edges beyond the last: the band's index.
   const bands: ReportRow[] = LEAD_WORDS.map((word, i) => {

@@ -10,6 +10,7 @@ import {
   WEEKDAYS_9_TO_17,
 } from '../../test/helpers/factories.js';
 import type { ReportPeriod } from './report-period.rules.js';
+import { noteBookingDays } from './report-rollup.repository.js';
 import { buildReport, type Report, type ReportTable } from './reports.service.js';
 
 /**
@@ -278,6 +279,9 @@ describe('refunds and failed charges', () => {
                       '2026-03-29T10:00:00Z'),
                      (${t.workspace.id}, ${ids.maria1}, ${ids.berlinCard}, 5000, 'no_show_fee', 'failed',
                       '2026-03-29T11:00:00Z')`.execute(t.db);
+    // Written by hand, so noted by hand as every write of a payment notes its days for the
+    // reports' day sums (the days rolled up by the tests above would otherwise stay as they were).
+    await noteBookingDays(t.db, t.workspace.id, ids.maria1!);
     const report = await buildReport(t.db, t.workspace.id, 'revenue', week);
     expect(rowsByName(report, 'period')['2026-03-29']).toEqual([11000, 2]);
     // 1001 over 3000 and 6000: 333.67 and 667.33, the spare unit to the larger remainder.

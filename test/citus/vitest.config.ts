@@ -28,6 +28,7 @@ export default defineConfig({
       'src/customers/customers.test.ts',
       'src/customers/customer-data.test.ts',
       'src/reports/reports.test.ts',
+      'src/reports/report-rollup.test.ts',
       'src/payments/payments.api.test.ts',
       'src/calendar-sync/calendar-writes.test.ts',
       'src/calendar-sync/calendar-sync.api.test.ts',

@@ -37,6 +37,8 @@ const SQL_FAMILY: Record<string, Family> = {
   uuid: 'string',
   'character varying': 'string',
   tstzrange: 'string',
+  // Local days (the reports' day sums): every read casts them to text, YYYY-MM-DD.
+  date: 'string',
   integer: 'number',
   smallint: 'number',
   bigint: 'number',

@@ -281,6 +281,37 @@ export interface ResourceBusyBlocksTable {
   end_ms: number;
 }
 
+/**
+ * migrations/0040_report_rollup.sql: the reports' sums of one local day at one location, by
+ * measure and key (src/reports/report-rollup.repository.ts). `day` is read as text, YYYY-MM-DD.
+ */
+export interface ReportDaySumsTable {
+  workspace_id: string;
+  location_id: string;
+  day: string;
+  measure: string;
+  key: string;
+  v1: Generated<number>;
+  v2: Generated<number>;
+  v3: Generated<number>;
+  f1: Generated<number>;
+}
+
+/** The days whose sums are in report_day_sums. */
+export interface ReportDaysTable {
+  workspace_id: string;
+  location_id: string;
+  day: string;
+}
+
+/** Days touched by a write since they were rolled up. */
+export interface ReportChangesTable {
+  workspace_id: string;
+  id: Generated<string>;
+  location_id: string;
+  day: string;
+}
+
 export type CancelReason =
   | 'canceled'
   | 'didnt_come'
@@ -944,4 +975,7 @@ export interface DB {
   resource_busy_blocks: ResourceBusyBlocksTable;
   waitlist_entries: WaitlistEntriesTable;
   waitlist_offers: WaitlistOffersTable;
+  report_day_sums: ReportDaySumsTable;
+  report_days: ReportDaysTable;
+  report_changes: ReportChangesTable;
 }
