@@ -72,7 +72,8 @@ export type RuleName =
   | 'import_csv_too_large'
   | 'calendar_refused'
   | 'calendar_unreachable'
-  | 'calendar_not_found';
+  | 'calendar_not_found'
+  | 'secret_key_missing';
 
 /** A rule's values: the data its message names (a weekday, a count, service names). */
 export type RuleValues = Record<string, string | number>;

@@ -58,6 +58,7 @@ export const REFUSAL_CODES = [
   'resource_in_use',
   'resources_changed',
   'secret_key_missing',
+  'secret_unreadable',
   'series_conflict',
   'status_built_in',
   'status_is_default',

@@ -284,7 +284,7 @@ describe('Move to…', () => {
     const offGrid = await post(booking.uuid, 'move', { date: day, reserved_on: '10:07' });
     expect(offGrid.statusCode).toBe(409);
     expect(offGrid.body).toContain(
-      'The requested time is not a bookable slot start. Choose one of the free times below.',
+      'The requested time is not a bookable start time. Choose one of the free times below.',
     );
     expect(offGrid.body).not.toContain('That time was just taken');
     expect((await apiBooking(booking.uuid)).start_time).toBe(at(day, '10:00'));

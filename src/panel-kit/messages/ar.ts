@@ -1573,4 +1573,6 @@ export default {
   'refusal.other': 'رُفض هذا الطلب.',
   'refusal.otherConflict': 'لا يمكن القيام بذلك في الحالة الحالية: أعد تحميل الصفحة وحاول مرة أخرى.',
   'booking.ruleBroken': '{reason} اختر أحد الأوقات المتاحة أدناه.',
+  'refusal.secret_unreadable': 'تعذّرت قراءة بيانات الاعتماد المحفوظة بمفتاح هذا الخادم: أدخلها مرة أخرى.',
+  'rule.secret_key_missing': 'لا يملك الخادم مفتاحًا لحفظ بيانات الاعتماد: يجب على المسؤول ضبط SECRET_KEY.',
 } satisfies PanelCatalog;

@@ -1655,4 +1655,8 @@ export default {
   'refusal.otherConflict':
     'Das ist im aktuellen Zustand nicht möglich: Laden Sie die Seite neu und versuchen Sie es noch einmal.',
   'booking.ruleBroken': '{reason} Wählen Sie eine der freien Zeiten unten.',
+  'refusal.secret_unreadable':
+    'Die gespeicherten Zugangsdaten lassen sich mit dem Schlüssel dieses Servers nicht lesen: Geben Sie sie erneut ein.',
+  'rule.secret_key_missing':
+    'Der Server hat keinen Schlüssel zum Speichern von Zugangsdaten: Die Administration muss SECRET_KEY setzen.',
 } satisfies PanelCatalog;

@@ -1611,4 +1611,8 @@ export default {
   'refusal.other': 'This request was refused.',
   'refusal.otherConflict': 'This cannot be done in the current state: reload the page and try again.',
   'booking.ruleBroken': '{reason} Choose one of the free times below.',
+  'refusal.secret_unreadable':
+    'The saved credentials cannot be read with this server’s key: enter them again.',
+  'rule.secret_key_missing':
+    'The server has no key to store credentials with: the administrator must set SECRET_KEY.',
 };

@@ -1626,4 +1626,8 @@ export default {
   'refusal.other': 'Esta solicitud fue rechazada.',
   'refusal.otherConflict': 'No es posible en el estado actual: recargue la página e inténtelo de nuevo.',
   'booking.ruleBroken': '{reason} Elija una de las horas libres de abajo.',
+  'refusal.secret_unreadable':
+    'Las credenciales guardadas no se pueden leer con la clave de este servidor: introdúzcalas de nuevo.',
+  'rule.secret_key_missing':
+    'El servidor no tiene clave para guardar credenciales: el administrador debe definir SECRET_KEY.',
 } satisfies PanelCatalog;

@@ -1643,4 +1643,8 @@ export default {
   'refusal.other': 'Cette demande a été refusée.',
   'refusal.otherConflict': 'Ce n’est pas possible dans l’état actuel : rechargez la page et réessayez.',
   'booking.ruleBroken': '{reason} Choisissez l’un des créneaux libres ci-dessous.',
+  'refusal.secret_unreadable':
+    'Les identifiants enregistrés ne peuvent pas être lus avec la clé de ce serveur : saisissez-les à nouveau.',
+  'rule.secret_key_missing':
+    'Le serveur n’a pas de clé pour enregistrer les identifiants : l’administrateur doit définir SECRET_KEY.',
 } satisfies PanelCatalog;

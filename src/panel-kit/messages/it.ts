@@ -1638,4 +1638,8 @@ export default {
   'refusal.other': 'Questa richiesta è stata rifiutata.',
   'refusal.otherConflict': 'Non è possibile nello stato attuale: ricarica la pagina e riprova.',
   'booking.ruleBroken': '{reason} Scegli uno degli orari liberi qui sotto.',
+  'refusal.secret_unreadable':
+    'Le credenziali salvate non possono essere lette con la chiave di questo server: inseriscile di nuovo.',
+  'rule.secret_key_missing':
+    'Il server non ha una chiave per salvare le credenziali: l’amministratore deve impostare SECRET_KEY.',
 } satisfies PanelCatalog;

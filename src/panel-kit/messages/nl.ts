@@ -1619,4 +1619,8 @@ export default {
   'refusal.otherConflict':
     'Dit kan in de huidige toestand niet: laad de pagina opnieuw en probeer het nog eens.',
   'booking.ruleBroken': '{reason} Kies hieronder een van de vrije tijden.',
+  'refusal.secret_unreadable':
+    'De opgeslagen inloggegevens kunnen niet worden gelezen met de sleutel van deze server: voer ze opnieuw in.',
+  'rule.secret_key_missing':
+    'De server heeft geen sleutel om inloggegevens op te slaan: de beheerder moet SECRET_KEY instellen.',
 } satisfies PanelCatalog;

@@ -1635,4 +1635,8 @@ export default {
   'refusal.other': 'To żądanie zostało odrzucone.',
   'refusal.otherConflict': 'W obecnym stanie nie jest to możliwe: odśwież stronę i spróbuj ponownie.',
   'booking.ruleBroken': '{reason} Wybierz jeden z wolnych terminów poniżej.',
+  'refusal.secret_unreadable':
+    'Zapisanych danych logowania nie da się odczytać kluczem tego serwera: wprowadź je ponownie.',
+  'rule.secret_key_missing':
+    'Serwer nie ma klucza do zapisu danych logowania: administrator musi ustawić SECRET_KEY.',
 } satisfies PanelCatalog;

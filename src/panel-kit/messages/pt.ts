@@ -1619,4 +1619,8 @@ export default {
   'refusal.other': 'Este pedido foi recusado.',
   'refusal.otherConflict': 'Não é possível no estado atual: recarregue a página e tente novamente.',
   'booking.ruleBroken': '{reason} Escolha uma das horas livres abaixo.',
+  'refusal.secret_unreadable':
+    'As credenciais guardadas não podem ser lidas com a chave deste servidor: introduza-as novamente.',
+  'rule.secret_key_missing':
+    'O servidor não tem chave para guardar credenciais: o administrador tem de definir SECRET_KEY.',
 } satisfies PanelCatalog;

@@ -1587,4 +1587,7 @@ export default {
   'refusal.other': 'Bu istek reddedildi.',
   'refusal.otherConflict': 'Bu, mevcut durumda yapılamaz: sayfayı yenileyip yeniden deneyin.',
   'booking.ruleBroken': '{reason} Aşağıdaki boş saatlerden birini seçin.',
+  'refusal.secret_unreadable': 'Kayıtlı kimlik bilgileri bu sunucunun anahtarıyla okunamıyor: yeniden girin.',
+  'rule.secret_key_missing':
+    'Sunucunun kimlik bilgilerini saklayacak anahtarı yok: yönetici SECRET_KEY ayarlamalı.',
 } satisfies PanelCatalog;

@@ -1613,4 +1613,8 @@ export default {
   'refusal.other': 'Цей запит відхилено.',
   'refusal.otherConflict': 'У поточному стані це неможливо: перезавантажте сторінку й спробуйте ще раз.',
   'booking.ruleBroken': '{reason} Виберіть один із вільних часів нижче.',
+  'refusal.secret_unreadable':
+    'Збережені облікові дані не вдається прочитати ключем цього сервера: введіть їх ще раз.',
+  'rule.secret_key_missing':
+    'Сервер не має ключа для збереження облікових даних: адміністратор має задати SECRET_KEY.',
 } satisfies PanelCatalog;
