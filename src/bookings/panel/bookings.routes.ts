@@ -10,9 +10,11 @@ import {
   type FieldIssue,
   fieldIssueOf,
   InvalidInput,
+  REQUIRED,
   SlotBlockedOutside,
   SlotUnavailable,
   validationFailed,
+  withIssues,
 } from '../../errors.js';
 import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
@@ -544,7 +546,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       work: async (ctx) => {
         throwIfInvalid(
           schemaErrorsOf(PublicNoteBody, body),
-          body.value === '' ? { value: ['Write the note first.'] } : {},
+          body.value === '' ? withIssues({ value: ['Write the note first.'] }, { value: REQUIRED }) : {},
         );
         await addPublicNote(ctx, view.id, body.value);
         return withNotice(bookingPath(view.id), 'note');

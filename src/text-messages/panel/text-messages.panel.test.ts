@@ -186,7 +186,9 @@ describe('on PostgreSQL without SECRET_KEY', () => {
       twilio_auth_token: TOKEN,
     });
     expect(refused.statusCode).toBe(422);
-    expect(refused.body).toContain('Credentials cannot be saved: this server has no SECRET_KEY.');
+    expect(refused.body).toContain(
+      'The server has no key to store credentials with: the administrator must set SECRET_KEY.',
+    );
     await pg.app.close();
   });
 });
