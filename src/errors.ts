@@ -73,7 +73,11 @@ export type RuleName =
   | 'calendar_refused'
   | 'calendar_unreachable'
   | 'calendar_not_found'
-  | 'secret_key_missing';
+  | 'secret_key_missing'
+  | 'waitlist_need_time'
+  | 'waitlist_too_many'
+  | 'time_not_a_time'
+  | 'end_after_start';
 
 /** A rule's values: the data its message names (a weekday, a count, service names). */
 export type RuleValues = Record<string, string | number>;

@@ -4,6 +4,7 @@ import {
   type FieldErrors,
   type FieldIssue,
   invalidField,
+  issuesOf,
   NOT_A_CHOICE,
   notFound,
   ruleIssue,
@@ -70,7 +71,7 @@ export async function joinWaitlist(
   const { windows, errors } = checkWindows(input.windows, anyTime);
   const phone = normalizePhone(input.customer_phone ?? '', options.defaultCountry);
   const allErrors: FieldErrors = { ...errors };
-  const issues: Record<string, FieldIssue> = {};
+  const issues: Record<string, FieldIssue> = { ...issuesOf(errors) };
   if (!phone) {
     allErrors.customer_phone = ['The customer phone must be a valid phone number.'];
     issues.customer_phone = { kind: 'invalid_phone' };

@@ -1575,4 +1575,8 @@ export default {
   'booking.ruleBroken': '{reason} اختر أحد الأوقات المتاحة أدناه.',
   'refusal.secret_unreadable': 'تعذّرت قراءة بيانات الاعتماد المحفوظة بمفتاح هذا الخادم: أدخلها مرة أخرى.',
   'rule.secret_key_missing': 'لا يملك الخادم مفتاحًا لحفظ بيانات الاعتماد: يجب على المسؤول ضبط SECRET_KEY.',
+  'rule.waitlist_need_time': 'أدخل وقتًا مطلوبًا واحدًا على الأقل، أو اختر “أي وقت يناسبه”.',
+  'rule.waitlist_too_many': '{max} أوقات مطلوبة على الأكثر.',
+  'rule.time_not_a_time': 'أدخل الوقت بالصيغة HH:MM، مثل 09:30.',
+  'rule.end_after_start': 'يجب أن تكون النهاية بعد البداية.',
 } satisfies PanelCatalog;

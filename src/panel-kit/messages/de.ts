@@ -1659,4 +1659,8 @@ export default {
     'Die gespeicherten Zugangsdaten lassen sich mit dem Schlüssel dieses Servers nicht lesen: Geben Sie sie erneut ein.',
   'rule.secret_key_missing':
     'Der Server hat keinen Schlüssel zum Speichern von Zugangsdaten: Die Administration muss SECRET_KEY setzen.',
+  'rule.waitlist_need_time': 'Geben Sie mindestens eine Wunschzeit an oder kreuzen Sie „Jede Zeit passt“ an.',
+  'rule.waitlist_too_many': 'Höchstens {max} Wunschzeiten.',
+  'rule.time_not_a_time': 'Geben Sie eine Uhrzeit als HH:MM ein, etwa 09:30.',
+  'rule.end_after_start': 'Das Ende muss nach dem Beginn liegen.',
 } satisfies PanelCatalog;

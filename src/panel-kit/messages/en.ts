@@ -1615,4 +1615,8 @@ export default {
     'The saved credentials cannot be read with this server’s key: enter them again.',
   'rule.secret_key_missing':
     'The server has no key to store credentials with: the administrator must set SECRET_KEY.',
+  'rule.waitlist_need_time': 'Give at least one wanted time, or tick “Any time suits them”.',
+  'rule.waitlist_too_many': 'At most {max} wanted times.',
+  'rule.time_not_a_time': 'Enter a time as HH:MM, such as 09:30.',
+  'rule.end_after_start': 'The end must be after the start.',
 };

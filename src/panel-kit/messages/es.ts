@@ -1630,4 +1630,8 @@ export default {
     'Las credenciales guardadas no se pueden leer con la clave de este servidor: introdúzcalas de nuevo.',
   'rule.secret_key_missing':
     'El servidor no tiene clave para guardar credenciales: el administrador debe definir SECRET_KEY.',
+  'rule.waitlist_need_time': 'Indique al menos una hora deseada, o marque «Le va bien cualquier hora».',
+  'rule.waitlist_too_many': 'Como máximo {max} horas deseadas.',
+  'rule.time_not_a_time': 'Introduzca una hora como HH:MM, por ejemplo 09:30.',
+  'rule.end_after_start': 'El fin debe ser posterior al inicio.',
 } satisfies PanelCatalog;

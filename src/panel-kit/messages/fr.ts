@@ -1647,4 +1647,9 @@ export default {
     'Les identifiants enregistrés ne peuvent pas être lus avec la clé de ce serveur : saisissez-les à nouveau.',
   'rule.secret_key_missing':
     'Le serveur n’a pas de clé pour enregistrer les identifiants : l’administrateur doit définir SECRET_KEY.',
+  'rule.waitlist_need_time':
+    'Indiquez au moins un créneau souhaité, ou cochez « N’importe quel horaire convient ».',
+  'rule.waitlist_too_many': 'Au plus {max} créneaux souhaités.',
+  'rule.time_not_a_time': 'Saisissez une heure au format HH:MM, par exemple 09:30.',
+  'rule.end_after_start': 'La fin doit être après le début.',
 } satisfies PanelCatalog;

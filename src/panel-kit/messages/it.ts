@@ -1642,4 +1642,8 @@ export default {
     'Le credenziali salvate non possono essere lette con la chiave di questo server: inseriscile di nuovo.',
   'rule.secret_key_missing':
     'Il server non ha una chiave per salvare le credenziali: l’amministratore deve impostare SECRET_KEY.',
+  'rule.waitlist_need_time': 'Indica almeno un orario desiderato, o spunta «Va bene qualsiasi orario».',
+  'rule.waitlist_too_many': 'Al massimo {max} orari desiderati.',
+  'rule.time_not_a_time': 'Inserisci un orario nel formato HH:MM, ad esempio 09:30.',
+  'rule.end_after_start': 'La fine deve essere successiva all’inizio.',
 } satisfies PanelCatalog;

@@ -1623,4 +1623,8 @@ export default {
     'De opgeslagen inloggegevens kunnen niet worden gelezen met de sleutel van deze server: voer ze opnieuw in.',
   'rule.secret_key_missing':
     'De server heeft geen sleutel om inloggegevens op te slaan: de beheerder moet SECRET_KEY instellen.',
+  'rule.waitlist_need_time': 'Geef minstens één gewenste tijd op, of vink ‘Elke tijd past’ aan.',
+  'rule.waitlist_too_many': 'Ten hoogste {max} gewenste tijden.',
+  'rule.time_not_a_time': 'Voer een tijd in als HH:MM, bijvoorbeeld 09:30.',
+  'rule.end_after_start': 'Het einde moet na het begin liggen.',
 } satisfies PanelCatalog;

@@ -1639,4 +1639,8 @@ export default {
     'Zapisanych danych logowania nie da się odczytać kluczem tego serwera: wprowadź je ponownie.',
   'rule.secret_key_missing':
     'Serwer nie ma klucza do zapisu danych logowania: administrator musi ustawić SECRET_KEY.',
+  'rule.waitlist_need_time': 'Podaj co najmniej jeden pożądany termin albo zaznacz „Pasuje każdy termin”.',
+  'rule.waitlist_too_many': 'Najwyżej {max} pożądanych terminów.',
+  'rule.time_not_a_time': 'Podaj godzinę w formacie HH:MM, na przykład 09:30.',
+  'rule.end_after_start': 'Koniec musi być później niż początek.',
 } satisfies PanelCatalog;

@@ -1623,4 +1623,8 @@ export default {
     'As credenciais guardadas não podem ser lidas com a chave deste servidor: introduza-as novamente.',
   'rule.secret_key_missing':
     'O servidor não tem chave para guardar credenciais: o administrador tem de definir SECRET_KEY.',
+  'rule.waitlist_need_time': 'Indique pelo menos uma hora pretendida, ou marque «Qualquer horário serve».',
+  'rule.waitlist_too_many': 'No máximo {max} horas pretendidas.',
+  'rule.time_not_a_time': 'Introduza uma hora no formato HH:MM, por exemplo 09:30.',
+  'rule.end_after_start': 'O fim tem de ser depois do início.',
 } satisfies PanelCatalog;

@@ -1590,4 +1590,8 @@ export default {
   'refusal.secret_unreadable': 'Kayıtlı kimlik bilgileri bu sunucunun anahtarıyla okunamıyor: yeniden girin.',
   'rule.secret_key_missing':
     'Sunucunun kimlik bilgilerini saklayacak anahtarı yok: yönetici SECRET_KEY ayarlamalı.',
+  'rule.waitlist_need_time': 'En az bir istenen saat girin ya da “Her zaman uygun” seçeneğini işaretleyin.',
+  'rule.waitlist_too_many': 'En fazla {max} istenen saat.',
+  'rule.time_not_a_time': 'Saati SS:DD biçiminde girin, örneğin 09:30.',
+  'rule.end_after_start': 'Bitiş, başlangıçtan sonra olmalıdır.',
 } satisfies PanelCatalog;

@@ -125,7 +125,9 @@ describe('adding a person from the panel', () => {
       customer_phone: '+4915100003003',
     });
     expect(none.statusCode).toBe(422);
-    expect(none.body).toMatch(/id="f-windows-error">Give at least one wanted time, or any_time\.<\/p>/);
+    expect(none.body).toMatch(
+      /id="f-windows-error">Give at least one wanted time, or tick “Any time suits them”\.<\/p>/,
+    );
   });
 
   it("refuses another workspace's service as a 422", async () => {
