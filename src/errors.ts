@@ -18,7 +18,78 @@ export type FieldIssue =
         | 'not_a_number'
         | 'not_a_choice';
     }
-  | { kind: 'too_long' | 'too_short' | 'too_small' | 'too_large'; limit: number };
+  | { kind: 'too_long' | 'too_short' | 'too_small' | 'too_large'; limit: number }
+  | { kind: 'rule'; rule: RuleName; values?: RuleValues };
+
+/**
+ * The business rules whose refusal a surface words itself (the panel: key `rule.<name>` of its
+ * catalogs, with `values` as the message's ICU arguments); the API sends the English message.
+ */
+export type RuleName =
+  | 'schedule_not_a_list'
+  | 'schedule_too_many_ranges'
+  | 'schedule_range_not_an_object'
+  | 'schedule_from_not_a_time'
+  | 'schedule_to_not_a_time'
+  | 'schedule_to_equals_from'
+  | 'schedule_interval_overlap'
+  | 'schedule_break_overlap'
+  | 'schedule_break_outside'
+  | 'schedule_not_a_week'
+  | 'schedule_unknown_weekday'
+  | 'schedule_overrides_not_a_list'
+  | 'schedule_too_many_overrides'
+  | 'schedule_override_not_an_object'
+  | 'schedule_date_not_a_date'
+  | 'schedule_date_repeated'
+  | 'schedule_intervals_required'
+  | 'location_to_after_from'
+  | 'location_hours_overlap'
+  | 'timezone_invalid'
+  | 'status_color'
+  | 'status_name_taken'
+  | 'status_final_not_default'
+  | 'status_default_required'
+  | 'role_invalid'
+  | 'email_taken'
+  | 'already_member'
+  | 'password_not_correct'
+  | 'last_owner'
+  | 'language_invalid'
+  | 'url_control_characters'
+  | 'url_invalid'
+  | 'url_scheme'
+  | 'url_port'
+  | 'url_private'
+  | 'url_unresolvable'
+  | 'slug_taken'
+  | 'slug_format'
+  | 'service_not_offered'
+  | 'staffer_not_offering'
+  | 'named_resource_one_unit'
+  | 'import_kind'
+  | 'import_csv_missing'
+  | 'import_csv_too_large'
+  | 'calendar_refused'
+  | 'calendar_unreachable'
+  | 'calendar_not_found'
+  | 'secret_key_missing'
+  | 'waitlist_need_time'
+  | 'waitlist_too_many'
+  | 'time_not_a_time'
+  | 'end_after_start'
+  | 'rental_needs_resource'
+  | 'rental_capacity_one'
+  | 'rental_has_no_staffer'
+  | 'rental_services_need_staffer'
+  | 'waitlist_no_rentals';
+
+/** A rule's values: the data its message names (a weekday, a count, service names). */
+export type RuleValues = Record<string, string | number>;
+
+/** A business rule's finding, typed: the panel words it from `rule.<rule>` with `values`. */
+export const ruleIssue = (rule: RuleName, values?: RuleValues): FieldIssue =>
+  values ? { kind: 'rule', rule, values } : { kind: 'rule', rule };
 
 export const REQUIRED: FieldIssue = { kind: 'required' };
 export const NOT_A_CHOICE: FieldIssue = { kind: 'not_a_choice' };
@@ -46,8 +117,10 @@ export class AppError extends Error {
     message: string,
     readonly errors?: FieldErrors,
     readonly headers?: Record<string, string>,
-    /** For some of the fields of `errors`: what each one's trouble is (schema findings). */
+    /** For some of the fields of `errors`: what each one's trouble is (schema findings, rules). */
     readonly fieldIssues?: Record<string, FieldIssue>,
+    /** The data the message names (a count, service names), for a surface that words the code. */
+    readonly values?: RuleValues,
   ) {
     super(message);
     this.name = 'AppError';
@@ -127,14 +200,15 @@ export const bookingFinal = () =>
     status: ['The booking is completed or canceled and cannot be changed.'],
   });
 
-/** A per-workspace cap (MAX_*_PER_WORKSPACE) is reached: a 422 naming the capped collection. */
 /**
  * A waitlist offer that can no longer be claimed: already claimed (by this person, or in the
  * "all at once" mode by another), expired, or withdrawn (docs/waitlist.md). `state` says which.
  */
 export class OfferGone extends AppError {
   constructor(readonly state: 'claimed' | 'expired' | 'withdrawn') {
-    super(410, 'offer_gone', `This offer is no longer open (${state}).`);
+    super(410, 'offer_gone', `This offer is no longer open (${state}).`, undefined, undefined, undefined, {
+      state,
+    });
   }
 }
 
@@ -145,8 +219,12 @@ export class OfferGone extends AppError {
 export const offerTimeTaken = () =>
   new AppError(409, 'offer_time_taken', 'This time was taken meanwhile; you stay on the waiting list.');
 
-export const limitReached = (field: string, message: string) =>
-  new AppError(422, 'limit_reached', message, { [field]: [message] });
+/** A per-workspace cap is reached: `field` names the capped collection, `limit` its size. */
+export const limitReached = (field: string, message: string, limit: number) =>
+  new AppError(422, 'limit_reached', message, { [field]: [message] }, undefined, undefined, {
+    what: field,
+    limit,
+  });
 
 export const conflict = (code: string, message: string, errors?: FieldErrors) =>
   new AppError(409, code, message, errors);

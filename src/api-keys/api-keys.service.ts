@@ -71,6 +71,7 @@ export async function createApiKey(
       throw limitReached(
         'api_keys',
         `This workspace already has ${limit} API keys, the most it may have; delete one first.`,
+        limit,
       );
     }
   }

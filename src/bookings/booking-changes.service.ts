@@ -6,6 +6,7 @@ import {
   NOT_A_CHOICE,
   notFound,
   REQUIRED,
+  ruleIssue,
 } from '../errors.js';
 import type { LocationRow } from '../locations/locations.repository.js';
 import { requireLocation } from '../locations/locations.repository.js';
@@ -188,6 +189,7 @@ export function changeResources(
         errors.add(
           `resource_uuids.${index}`,
           "The resource must be a live resource of the booking's location.",
+          NOT_A_CHOICE,
         );
     });
     errors.throwIfAny();
@@ -262,7 +264,7 @@ export function changeServices(
   serviceIds: string[],
 ): Promise<BookingView> {
   if (serviceIds.length === 0)
-    throw invalidField('service_uuids', 'The service_uuids field must list at least one service.');
+    throw invalidField('service_uuids', 'The service_uuids field must list at least one service.', REQUIRED);
   return changeBooking(ctx, bookingId, async (tx, booking) => {
     const location = await requireLocation(tx, booking.workspace_id, booking.location_id);
     const before = await findBookingServices(tx, booking.workspace_id, booking.id);
@@ -303,6 +305,7 @@ export function setStatus(ctx: BookingContext, bookingId: string, statusId: stri
       throw invalidField(
         'status_uuid',
         'A final status is set only by PUT /bookings/{uuid}/status/complete or /status/cancel.',
+        NOT_A_CHOICE,
       );
     }
     if (status.id === booking.status_id) return UNCHANGED;
@@ -332,6 +335,7 @@ export function completeBooking(
       throw invalidField(
         'account_uuid',
         "The account_uuid must be a payment account of the booking's location.",
+        NOT_A_CHOICE,
       );
     const paymentId = await insertPayment(tx, {
       workspaceId: booking.workspace_id,
@@ -426,12 +430,14 @@ async function moveSeat(
     throw invalidField(
       'staffer_uuid',
       'The booking is a rental (its services need no staffer): it has no staffer to change.',
+      ruleIssue('rental_has_no_staffer'),
     );
   const who = rental ? null : stafferId;
   if (who === null && !rental)
     throw invalidField(
       newServices ? 'service_uuids' : 'staffer_uuid',
       'The booking has no staffer, and its services need one: book them anew with a staffer.',
+      ruleIssue('rental_services_need_staffer'),
     );
   const own = booking.occupancy_id ? { id: booking.occupancy_id, seats: booking.quantity } : undefined;
   const availability = await availabilityFor(
@@ -449,6 +455,7 @@ async function moveSeat(
     throw invalidField(
       newServices ? 'service_uuids' : 'staffer_uuid',
       "The staffer does not provide the booking's services at this location.",
+      ruleIssue('staffer_not_offering'),
     );
   }
   const verdict = bookableOrRefused(ctx, availability, start, who ?? undefined, { timeRules: newTime });

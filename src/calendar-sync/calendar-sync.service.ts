@@ -1,6 +1,6 @@
 import { liveStafferName, stafferOfMember } from '../calendar-feeds/calendar-feeds.repository.js';
 import type { Config } from '../config.js';
-import { AppError, FieldErrorBag, notFound, REQUIRED } from '../errors.js';
+import { AppError, FieldErrorBag, type FieldIssue, notFound, REQUIRED, ruleIssue } from '../errors.js';
 import { queueCalendarEditNotice } from '../notifications/calendar-edit-notifications.service.js';
 import type { Db } from '../platform/db/client.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -182,8 +182,8 @@ export function connectionProvider(deps: CalendarDeps, row: ConnectionRow): Cale
 
 /** The typed answer when a calendar server cannot be used for a connect or test. */
 export class CalendarConnectFailed extends AppError {
-  constructor(field: 'server_url' | 'password', message: string) {
-    super(422, 'calendar_connect_failed', message, { [field]: [message] });
+  constructor(field: 'server_url' | 'password', message: string, issue: FieldIssue) {
+    super(422, 'calendar_connect_failed', message, { [field]: [message] }, undefined, { [field]: issue });
   }
 }
 
@@ -193,17 +193,20 @@ function connectError(error: unknown): never {
       throw new CalendarConnectFailed(
         'password',
         'The calendar server refused this user name and app password.',
+        ruleIssue('calendar_refused'),
       );
     }
     if (error.kind === 'unreachable') {
       throw new CalendarConnectFailed(
         'server_url',
         `The calendar server could not be reached: ${error.message}`,
+        ruleIssue('calendar_unreachable', { detail: error.message }),
       );
     }
     throw new CalendarConnectFailed(
       'server_url',
       `No CalDAV calendars were found at this address: ${error.message}`,
+      ruleIssue('calendar_not_found', { detail: error.message }),
     );
   }
   throw error;
@@ -214,8 +217,10 @@ async function requireStaffer(db: Db, workspaceId: string, stafferId: string): P
 }
 
 async function checkAddress(deps: CalendarDeps, value: string, errors: FieldErrorBag): Promise<void> {
-  const message = await checkWebhookUrl(value, deps.config.webhooksAllowPrivate);
-  if (message) errors.add('server_url', message.replace('The url', 'The server_url'));
+  const problem = await checkWebhookUrl(value, deps.config.webhooksAllowPrivate);
+  if (problem) {
+    errors.add('server_url', problem.message.replace('The url', 'The server_url'), ruleIssue(problem.rule));
+  }
 }
 
 /** Discovery without saving ("test connection"): the calendars the account can see. */

@@ -37,11 +37,12 @@ export async function findOrCreateCustomer(
     errors.add(
       'phone',
       'The phone field must be a valid phone number in international format, e.g. +4915112345678.',
+      { kind: 'invalid_phone' },
     );
   }
   const email = input.email?.trim();
   if (email && !EMAIL_PATTERN.test(email))
-    errors.add('email', 'The email field must be a valid email address.');
+    errors.add('email', 'The email field must be a valid email address.', { kind: 'invalid_email' });
   errors.throwIfAny();
   return uow.run(workspaceId, (tx) =>
     upsertCustomerRow(tx, workspaceId, {

@@ -1,7 +1,7 @@
 import { recordAccess } from '../audit/audit.service.js';
 import { createBooking } from '../bookings/bookings.service.js';
 import { findOrCreateCustomer, updateCustomerDetails } from '../customers/customers.service.js';
-import { AppError, FieldErrorBag, notFound } from '../errors.js';
+import { AppError, FieldErrorBag, notFound, ruleIssue } from '../errors.js';
 import { CsvError, parseCsv } from '../platform/csv.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -509,11 +509,12 @@ export async function storeUpload(
   values: { kind: unknown; csv: unknown; fileName: unknown },
 ): Promise<string> {
   const errors = new FieldErrorBag();
-  if (!isImportKind(values.kind)) errors.add('kind', 'Choose what the file holds.');
+  if (!isImportKind(values.kind)) errors.add('kind', 'Choose what the file holds.', ruleIssue('import_kind'));
   const csv = typeof values.csv === 'string' ? values.csv : '';
-  if (csv.trim() === '') errors.add('csv', 'Choose a file or paste its text.');
+  if (csv.trim() === '')
+    errors.add('csv', 'Choose a file or paste its text.', ruleIssue('import_csv_missing'));
   else if (Buffer.byteLength(csv) > MAX_UPLOAD_BYTES)
-    errors.add('csv', 'The file is larger than 5 MB: split it.');
+    errors.add('csv', 'The file is larger than 5 MB: split it.', ruleIssue('import_csv_too_large'));
   errors.throwIfAny();
   return ctx.uow.run(ctx.workspace.id, (tx) =>
     insertUpload(tx, {

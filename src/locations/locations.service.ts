@@ -1,4 +1,4 @@
-import { FieldErrorBag, REQUIRED } from '../errors.js';
+import { FieldErrorBag, REQUIRED, ruleIssue } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { WeeklyJson } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -61,7 +61,12 @@ function toValues(body: LocationUpdateBody): LocationValues {
   }
   if (body.timezone !== undefined) {
     const zone = canonicalZone(body.timezone);
-    if (zone === undefined) errors.add('timezone', 'The timezone field must be a valid IANA time zone.');
+    if (zone === undefined)
+      errors.add(
+        'timezone',
+        'The timezone field must be a valid IANA time zone.',
+        ruleIssue('timezone_invalid'),
+      );
     else values.timezone = zone;
   }
   if (body.description !== undefined) values.description = body.description;
@@ -93,7 +98,11 @@ function checkOpeningHours(hours: WeeklyJson, errors: FieldErrorBag): void {
     const ranges = hours[day] ?? [];
     ranges.forEach((range, index) => {
       if (range.to <= range.from) {
-        errors.add(`opening_hours.${day}.${index}.to`, 'The to time must be after the from time.');
+        errors.add(
+          `opening_hours.${day}.${index}.to`,
+          'The to time must be after the from time.',
+          ruleIssue('location_to_after_from'),
+        );
       }
     });
     // 'HH:MM' strings order as times do; touching intervals (09-12, 12-15) do not overlap.
@@ -106,6 +115,7 @@ function checkOpeningHours(hours: WeeklyJson, errors: FieldErrorBag): void {
         errors.add(
           `opening_hours.${day}.${sorted[i]!.index}`,
           `The interval overlaps another interval of ${day} (${sorted[i - 1]!.from}-${sorted[i - 1]!.to}).`,
+          ruleIssue('location_hours_overlap', { from: sorted[i - 1]!.from, to: sorted[i - 1]!.to }),
         );
       }
     }

@@ -54,10 +54,10 @@ describe('schema findings in the panel', () => {
     const status = await german.post('/panel/setup/statuses', { name: '   ', color: '#4caf50' });
     expect(status.statusCode).toBe(422);
     expect(errorOf(status.body, 'name')).toBe('Dieses Feld ist erforderlich.');
-    // A rule's own message with no typed issue stays as the service gave it.
+    // A rule's own finding is worded too (src/panel-kit/rule-messages.panel.test.ts has more).
     const colour = await german.post('/panel/setup/statuses', { name: 'Ok', color: 'green' });
     expect(colour.statusCode).toBe(422);
-    expect(errorOf(colour.body, 'color')).toBe('The color must be a hex colour #rrggbb, such as #4caf50.');
+    expect(errorOf(colour.body, 'color')).toBe('Geben Sie eine Farbe als #rrggbb ein, etwa #4caf50.');
   });
 
   it('keep their English messages in the API', async () => {

@@ -1,7 +1,7 @@
-import { type AppError, type FieldErrors, type FieldIssue, InvalidInput } from '../errors.js';
+import { type AppError, type FieldErrors, type FieldIssue, InvalidInput, issuesOf } from '../errors.js';
 import type { PanelKey, PanelText } from './i18n.js';
 
-const WORDS: Record<FieldIssue['kind'], PanelKey> = {
+const WORDS: Record<Exclude<FieldIssue['kind'], 'rule'>, PanelKey> = {
   required: 'kit.issueRequired',
   invalid: 'kit.issueInvalid',
   invalid_email: 'kit.issueEmail',
@@ -15,24 +15,41 @@ const WORDS: Record<FieldIssue['kind'], PanelKey> = {
   too_large: 'kit.issueTooLarge',
 };
 
+/** One field's typed trouble in the reader's language: a schema finding, or a business rule's. */
+export function wordIssue(issue: FieldIssue, t: PanelText['t']): string {
+  // Every rule has its `rule.<name>` key: a rule without one is a type error here.
+  if (issue.kind === 'rule') return t(`rule.${issue.rule}` satisfies PanelKey, issue.values);
+  return t(WORDS[issue.kind], 'limit' in issue ? { limit: issue.limit } : undefined);
+}
+
 /**
- * A refused form's field errors in the reader's language: where the error knows what a field's
- * trouble is (the schema's typed findings, or a parsed booking's issues), the panel words it
- * from its catalogs; other messages (a business rule's) are shown as the service gave them.
+ * Field errors in the reader's language: a field whose trouble is known, typed (`issues`, else
+ * the ones `withIssues` keeps beside the map), is worded from the catalogs; any other keeps the
+ * message the service gave.
+ */
+export function wordedFieldErrors(
+  errors: FieldErrors,
+  t: PanelText['t'],
+  issues: Record<string, FieldIssue> = issuesOf(errors),
+): FieldErrors {
+  const worded: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const issue = issues[field];
+    worded[field] = issue === undefined ? messages : [wordIssue(issue, t)];
+  }
+  return worded;
+}
+
+/**
+ * A refused form's field errors in the reader's language: the schema's typed findings, a parsed
+ * booking's issues and the business rules' findings (`ruleIssue`) are worded from the catalogs.
  */
 export function formErrorsOf(error: AppError, t: PanelText['t']): FieldErrors {
-  const issues: Record<string, FieldIssue> = { ...error.fieldIssues };
+  const errors = error.errors ?? {};
+  const issues: Record<string, FieldIssue> = { ...issuesOf(errors), ...error.fieldIssues };
   if (error instanceof InvalidInput) {
     for (const [field, issue] of Object.entries(error.issues))
       issues[field] ??= { kind: issue } as FieldIssue;
   }
-  const worded: FieldErrors = {};
-  for (const [field, messages] of Object.entries(error.errors ?? {})) {
-    const issue = issues[field];
-    worded[field] =
-      issue === undefined
-        ? messages
-        : [t(WORDS[issue.kind], 'limit' in issue ? { limit: issue.limit } : undefined)];
-  }
-  return worded;
+  return wordedFieldErrors(errors, t, issues);
 }

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError, ruleIssue } from '../errors.js';
 
 /**
  * Secrets at rest (provider credentials: text messages now, payments and CalDAV later): sealed
@@ -29,7 +29,9 @@ export const SECRET_KEY_MISSING =
 
 export class SecretKeyMissing extends AppError {
   constructor() {
-    super(422, 'secret_key_missing', SECRET_KEY_MISSING, { credentials: [SECRET_KEY_MISSING] });
+    super(422, 'secret_key_missing', SECRET_KEY_MISSING, { credentials: [SECRET_KEY_MISSING] }, undefined, {
+      credentials: ruleIssue('secret_key_missing'),
+    });
   }
 }
 

@@ -1,4 +1,12 @@
-import { AppError, FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
+import {
+  AppError,
+  FieldErrorBag,
+  invalidField,
+  NOT_A_CHOICE,
+  notFound,
+  REQUIRED,
+  ruleIssue,
+} from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { ResourceRequirementJson } from '../platform/db/schema.js';
@@ -42,6 +50,9 @@ export class ResourceNamedByServices extends AppError {
       change === 'type'
         ? { type: [`The type cannot change while ${names} need this resource by name.`] }
         : undefined,
+      undefined,
+      undefined,
+      { services: names },
     );
   }
 }
@@ -144,9 +155,17 @@ export async function checkRequirements(
     if (id !== null) {
       const unit = live.get(id);
       if (!unit || unit.type !== entry.type)
-        throw invalidField(`${field}.${index}.resource_uuid`, 'The selected resource is invalid.');
+        throw invalidField(
+          `${field}.${index}.resource_uuid`,
+          'The selected resource is invalid.',
+          NOT_A_CHOICE,
+        );
       if ((entry.units ?? 1) !== 1)
-        throw invalidField(`${field}.${index}.units`, 'A named resource is one unit.');
+        throw invalidField(
+          `${field}.${index}.units`,
+          'A named resource is one unit.',
+          ruleIssue('named_resource_one_unit'),
+        );
     }
     return { type: entry.type, units: entry.units ?? 1, resource_id: id };
   });

@@ -9,7 +9,7 @@
  * same line the engine uses: minutes from the day's midnight, an overnight `to` plus 1440.
  */
 import type { FieldErrors } from '../errors.js';
-import { type FieldIssue, REQUIRED, withIssues } from '../errors.js';
+import { type FieldIssue, REQUIRED, ruleIssue, withIssues } from '../errors.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -94,11 +94,19 @@ function readRanges(
   errors: Errors,
 ): { ranges: TimeRange[]; spans: (Span | undefined)[] } | undefined {
   if (!Array.isArray(value)) {
-    errors.add(field, `The ${lastSegment(field)} field must be a list of {from, to} time ranges.`);
+    errors.add(
+      field,
+      `The ${lastSegment(field)} field must be a list of {from, to} time ranges.`,
+      ruleIssue('schedule_not_a_list'),
+    );
     return undefined;
   }
   if (value.length > MAX_RANGES_PER_DAY) {
-    errors.add(field, `The ${lastSegment(field)} field may hold at most ${MAX_RANGES_PER_DAY} ranges.`);
+    errors.add(
+      field,
+      `The ${lastSegment(field)} field may hold at most ${MAX_RANGES_PER_DAY} ranges.`,
+      ruleIssue('schedule_too_many_ranges', { max: MAX_RANGES_PER_DAY }),
+    );
     return undefined;
   }
   const ranges: TimeRange[] = [];
@@ -106,7 +114,11 @@ function readRanges(
   value.forEach((item, index) => {
     const at = `${field}.${index}`;
     if (!isObject(item)) {
-      errors.add(at, 'The range must be an object with from and to times.');
+      errors.add(
+        at,
+        'The range must be an object with from and to times.',
+        ruleIssue('schedule_range_not_an_object'),
+      );
       spans.push(undefined);
       return;
     }
@@ -114,10 +126,18 @@ function readRanges(
     const to = wallMinutes(item.to, true);
     if (item.from === undefined) errors.add(`${at}.from`, 'The from field is required.', REQUIRED);
     else if (from === undefined)
-      errors.add(`${at}.from`, 'The from field must be a time HH:MM from 00:00 to 23:59.');
+      errors.add(
+        `${at}.from`,
+        'The from field must be a time HH:MM from 00:00 to 23:59.',
+        ruleIssue('schedule_from_not_a_time'),
+      );
     if (item.to === undefined) errors.add(`${at}.to`, 'The to field is required.', REQUIRED);
     else if (to === undefined)
-      errors.add(`${at}.to`, 'The to field must be a time HH:MM from 00:00 to 24:00.');
+      errors.add(
+        `${at}.to`,
+        'The to field must be a time HH:MM from 00:00 to 24:00.',
+        ruleIssue('schedule_to_not_a_time'),
+      );
     if (from === undefined || to === undefined) {
       spans.push(undefined);
       return;
@@ -125,7 +145,11 @@ function readRanges(
     // '24:00' is the same wall time as '00:00' of the next day, so 00:00-24:00 is a whole day
     // while 09:00-09:00 is nothing at all.
     if (to === from) {
-      errors.add(`${at}.to`, 'The to time must differ from the from time.');
+      errors.add(
+        `${at}.to`,
+        'The to time must differ from the from time.',
+        ruleIssue('schedule_to_equals_from'),
+      );
       spans.push(undefined);
       return;
     }
@@ -136,14 +160,23 @@ function readRanges(
 }
 
 /** Names each range that overlaps an earlier one of the same list (touching is fine). */
-function checkNoOverlap(spans: (Span | undefined)[], field: string, what: string, errors: Errors): void {
+function checkNoOverlap(
+  spans: (Span | undefined)[],
+  field: string,
+  what: 'interval' | 'break',
+  errors: Errors,
+): void {
   for (let j = 1; j < spans.length; j++) {
     const later = spans[j];
     if (!later) continue;
     for (let i = 0; i < j; i++) {
       const earlier = spans[i];
       if (earlier && later.start < earlier.end && earlier.start < later.end) {
-        errors.add(`${field}.${j}`, `The ${what} overlaps ${field}.${i}.`);
+        errors.add(
+          `${field}.${j}`,
+          `The ${what} overlaps ${field}.${i}.`,
+          ruleIssue(what === 'interval' ? 'schedule_interval_overlap' : 'schedule_break_overlap'),
+        );
         break;
       }
     }
@@ -176,7 +209,11 @@ function checkBreaksInside(
     if (!item) return;
     const inside = stretches.some((s) => s.start <= item.start && item.end <= s.end);
     if (!inside)
-      errors.add(`${field}.${index}`, `The break must lie within a working interval of ${dayLabel}.`);
+      errors.add(
+        `${field}.${index}`,
+        `The break must lie within a working interval of ${dayLabel}.`,
+        ruleIssue('schedule_break_outside'),
+      );
   });
 }
 
@@ -185,13 +222,21 @@ function readWeek(value: unknown, field: 'weekly' | 'breaks', errors: Errors) {
   const ranges: WeekRanges = {};
   const spans: Partial<Record<Weekday, (Span | undefined)[]>> = {};
   if (!isObject(value)) {
-    errors.add(field, `The ${field} field must be an object keyed by weekday (mon ... sun).`);
+    errors.add(
+      field,
+      `The ${field} field must be an object keyed by weekday (mon ... sun).`,
+      ruleIssue('schedule_not_a_week'),
+    );
     return undefined;
   }
   for (const key of Object.keys(value)) {
     if (!(WEEKDAYS as readonly string[]).includes(key)) {
       // A weekday map's keys are data: dropping a misspelt day silently would lose working hours.
-      errors.add(`${field}.${key}`, `Unknown weekday "${key}": use one of ${WEEKDAYS.join(', ')}.`);
+      errors.add(
+        `${field}.${key}`,
+        `Unknown weekday "${key}": use one of ${WEEKDAYS.join(', ')}.`,
+        ruleIssue('schedule_unknown_weekday', { key, days: WEEKDAYS.join(', ') }),
+      );
     }
   }
   for (const day of WEEKDAYS) {
@@ -210,11 +255,19 @@ function readWeek(value: unknown, field: 'weekly' | 'breaks', errors: Errors) {
 
 function readOverrides(value: unknown, errors: Errors): ScheduleOverride[] {
   if (!Array.isArray(value)) {
-    errors.add('overrides', 'The overrides field must be a list of {date, intervals, breaks} entries.');
+    errors.add(
+      'overrides',
+      'The overrides field must be a list of {date, intervals, breaks} entries.',
+      ruleIssue('schedule_overrides_not_a_list'),
+    );
     return [];
   }
   if (value.length > MAX_OVERRIDES) {
-    errors.add('overrides', `The overrides field may hold at most ${MAX_OVERRIDES} dates.`);
+    errors.add(
+      'overrides',
+      `The overrides field may hold at most ${MAX_OVERRIDES} dates.`,
+      ruleIssue('schedule_too_many_overrides', { max: MAX_OVERRIDES }),
+    );
     return [];
   }
   const out: ScheduleOverride[] = [];
@@ -222,22 +275,35 @@ function readOverrides(value: unknown, errors: Errors): ScheduleOverride[] {
   value.forEach((item, index) => {
     const at = `overrides.${index}`;
     if (!isObject(item)) {
-      errors.add(at, 'The override must be an object with a date and intervals.');
+      errors.add(
+        at,
+        'The override must be an object with a date and intervals.',
+        ruleIssue('schedule_override_not_an_object'),
+      );
       return;
     }
     if (item.date === undefined) errors.add(`${at}.date`, 'The date field is required.', REQUIRED);
     else if (!isCalendarDate(item.date))
-      errors.add(`${at}.date`, 'The date field must be a date YYYY-MM-DD.');
+      errors.add(
+        `${at}.date`,
+        'The date field must be a date YYYY-MM-DD.',
+        ruleIssue('schedule_date_not_a_date'),
+      );
     else if (firstIndexOfDate.has(item.date)) {
       errors.add(
         `${at}.date`,
         `The date ${item.date} is already listed at overrides.${firstIndexOfDate.get(item.date)}.`,
+        ruleIssue('schedule_date_repeated', { date: item.date }),
       );
     } else firstIndexOfDate.set(item.date, index);
 
     // intervals [] is a day off, so the key must be there: a missing one is more likely a mistake.
     if (item.intervals === undefined) {
-      errors.add(`${at}.intervals`, 'The intervals field is required ([] for a day off).');
+      errors.add(
+        `${at}.intervals`,
+        'The intervals field is required ([] for a day off).',
+        ruleIssue('schedule_intervals_required'),
+      );
     }
     const intervals =
       item.intervals === undefined ? undefined : readRanges(item.intervals, `${at}.intervals`, errors);

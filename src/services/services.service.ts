@@ -1,4 +1,4 @@
-import { FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
+import { FieldErrorBag, invalidField, NOT_A_CHOICE, notFound, REQUIRED, ruleIssue } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -136,13 +136,19 @@ function checkRental(
       throw invalidField(
         'staffer_needed',
         'A service may need no staffer only when it needs at least one resource.',
+        ruleIssue('rental_needs_resource'),
       );
-    throw invalidField('resources', 'A service that needs no staffer must need at least one resource.');
+    throw invalidField(
+      'resources',
+      'A service that needs no staffer must need at least one resource.',
+      ruleIssue('rental_needs_resource'),
+    );
   }
   if (after.capacity !== 1)
     throw invalidField(
       'capacity',
       'A service that needs no staffer takes one booking per session: its capacity must be 1.',
+      ruleIssue('rental_capacity_one'),
     );
 }
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { FieldErrorBag, NOT_A_CHOICE, notFound, REQUIRED } from '../errors.js';
+import { FieldErrorBag, NOT_A_CHOICE, notFound, REQUIRED, ruleIssue } from '../errors.js';
 import { liveLocationIds } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -144,6 +144,7 @@ async function checkAssignments(
         errors.add(
           `services.${index}.service_uuids.${serviceIndex}`,
           'The selected service is invalid or not offered at this location.',
+          ruleIssue('service_not_offered'),
         );
       }
     });

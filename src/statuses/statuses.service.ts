@@ -4,6 +4,7 @@ import {
   type FieldIssue,
   invalidField,
   REQUIRED,
+  ruleIssue,
   withIssues,
 } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
@@ -58,10 +59,12 @@ export function statusRuleErrors(body: StatusInput, options: { nameRequired: boo
     if (body.name.trim() === '') required();
     else if (body.name.trim().length > NAME_MAX_LENGTH) {
       errors.name = [`The name may not be longer than ${NAME_MAX_LENGTH} characters.`];
+      issues.name = { kind: 'too_long', limit: NAME_MAX_LENGTH };
     }
   }
   if (typeof body.color === 'string' && !COLOR_RE.test(body.color)) {
     errors.color = ['The color must be a hex colour #rrggbb, such as #4caf50.'];
+    issues.color = ruleIssue('status_color');
   }
   return withIssues(errors, issues);
 }
@@ -118,12 +121,17 @@ export async function changeStatus(
     const status = await requireLiveStatus(tx, workspaceId, statusId);
     if (changes.name !== undefined) await requireFreeName(tx, workspaceId, changes.name, statusId);
     if (changes.is_default === true && isFinal(status.type)) {
-      throw invalidField('is_default', 'A completed or canceled status cannot be the default.');
+      throw invalidField(
+        'is_default',
+        'A completed or canceled status cannot be the default.',
+        ruleIssue('status_final_not_default'),
+      );
     }
     if (changes.is_default === false && status.is_default) {
       throw invalidField(
         'is_default',
         'A default status is required: make another status the default instead.',
+        ruleIssue('status_default_required'),
       );
     }
     if (changes.is_default === true && !status.is_default) await clearDefault(tx, workspaceId);
@@ -139,7 +147,11 @@ export async function changeStatus(
  */
 async function requireFreeName(tx: Db, workspaceId: string, name: string, exceptId?: string) {
   if (await liveStatusNamed(tx, workspaceId, name, exceptId)) {
-    throw invalidField('name', `A status named "${name}" already exists.`);
+    throw invalidField(
+      'name',
+      `A status named "${name}" already exists.`,
+      ruleIssue('status_name_taken', { name }),
+    );
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import type { Config } from '../config.js';
 import { normalizePhone } from '../customers/phone.rules.js';
-import { conflict, invalidField, notFound, validationFailed } from '../errors.js';
+import { conflict, invalidField, notFound, ruleIssue, validationFailed } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { TextState } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -64,7 +64,13 @@ export async function updateTextSettings(
   if (!settings) throw validationFailed(errors);
   if (settings.provider === 'gateway') {
     const problem = await checkWebhookUrl(settings.gatewayUrl, config.webhooksAllowPrivate);
-    if (problem) throw invalidField('gateway_url', problem.replace('The url', 'The URL'));
+    if (problem) {
+      throw invalidField(
+        'gateway_url',
+        problem.message.replace('The url', 'The URL'),
+        ruleIssue(problem.rule),
+      );
+    }
   }
   const typed = Object.keys(credentials).length > 0;
   const sealed = typed ? sealCredentials(box, workspaceId, { ...current, ...credentials }) : undefined;

@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import type { FieldIssue } from '../errors.js';
 
 /**
  * Password hashing with node:crypto scrypt. The parameters travel with each hash
@@ -61,12 +62,18 @@ export function generateOneTimePassword(): string {
 }
 
 /** Why a new password is refused, or undefined when it is acceptable. */
-export function passwordProblem(password: string): string | undefined {
+export function passwordProblem(password: string): { message: string; issue: FieldIssue } | undefined {
   if (password.length < PASSWORD_MIN_LENGTH) {
-    return `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+    return {
+      message: `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+      issue: { kind: 'too_short', limit: PASSWORD_MIN_LENGTH },
+    };
   }
   if (password.length > PASSWORD_MAX_LENGTH) {
-    return `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
+    return {
+      message: `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
+      issue: { kind: 'too_long', limit: PASSWORD_MAX_LENGTH },
+    };
   }
   return undefined;
 }

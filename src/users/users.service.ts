@@ -1,5 +1,5 @@
 import { type AuditActor, CLI_ACTOR, recordAudit } from '../audit/audit.service.js';
-import { AppError, FieldErrorBag, invalidField, notFound, REQUIRED } from '../errors.js';
+import { AppError, FieldErrorBag, invalidField, notFound, REQUIRED, ruleIssue } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { Role } from '../platform/db/schema.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -45,12 +45,13 @@ export function normalizeEmail(email: string): string {
 function checkEmail(errors: FieldErrorBag, email: string): void {
   if (email === '') errors.add('email', 'The email field is required.', REQUIRED);
   else if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-    errors.add('email', 'The email must be a valid email address.');
+    errors.add('email', 'The email must be a valid email address.', { kind: 'invalid_email' });
   }
 }
 
 function checkRole(errors: FieldErrorBag, role: string): asserts role is Role {
-  if (!isRole(role)) errors.add('role', 'The role must be one of: owner, admin, staff.');
+  if (!isRole(role))
+    errors.add('role', 'The role must be one of: owner, admin, staff.', ruleIssue('role_invalid'));
 }
 
 /**
@@ -66,9 +67,10 @@ export async function createUser(
   const errors = new FieldErrorBag();
   checkEmail(errors, email);
   const problem = input.password === undefined ? undefined : passwordProblem(input.password);
-  if (problem) errors.add('password', problem);
+  if (problem) errors.add('password', problem.message, problem.issue);
   errors.throwIfAny();
-  if (await findUserByEmail(db, email)) throw invalidField('email', 'A user with this email already exists.');
+  if (await findUserByEmail(db, email))
+    throw invalidField('email', 'A user with this email already exists.', ruleIssue('email_taken'));
   const oneTimePassword = input.password === undefined ? generateOneTimePassword() : undefined;
   const passwordHash = await hashPassword(input.password ?? (oneTimePassword as string));
   const user = await insertUser(db, {
@@ -105,9 +107,14 @@ export async function addMember(
 }
 
 const lastOwner = () =>
-  new AppError(409, 'last_owner', 'A workspace keeps at least one owner.', {
-    role: ['A workspace keeps at least one owner: make someone else an owner first.'],
-  });
+  new AppError(
+    409,
+    'last_owner',
+    'A workspace keeps at least one owner.',
+    { role: ['A workspace keeps at least one owner: make someone else an owner first.'] },
+    undefined,
+    { role: ruleIssue('last_owner') },
+  );
 
 /** Owners change roles; the last owner cannot be demoted. */
 export async function changeRole(
@@ -160,7 +167,7 @@ export async function inviteMember(
   errors.throwIfAny();
   const existing = await findUserByEmail(db, email);
   if (existing && (await findMembership(db, workspaceId, existing.id))) {
-    throw invalidField('email', 'This person is already a member.');
+    throw invalidField('email', 'This person is already a member.', ruleIssue('already_member'));
   }
   const token = newToken();
   await insertInvite(db, {
@@ -210,10 +217,11 @@ export async function acceptInvite(
   const { invite } = found;
   let user = await findUserByEmail(db, invite.email);
   if (user) {
-    if (!(await verify(user, input.password))) throw invalidField('password', 'The password is not correct.');
+    if (!(await verify(user, input.password)))
+      throw invalidField('password', 'The password is not correct.', ruleIssue('password_not_correct'));
   } else {
     const problem = passwordProblem(input.password);
-    if (problem) throw invalidField('password', problem);
+    if (problem) throw invalidField('password', problem.message, problem.issue);
   }
   const passwordHash = user ? undefined : await hashPassword(input.password);
   return db.transaction().execute(async (tx) => {
@@ -255,7 +263,7 @@ export async function resetPassword(db: Db, token: string, password: string, now
   const found = await describeReset(db, token, now);
   if (!found) throw notFound('Reset link');
   const problem = passwordProblem(password);
-  if (problem) throw invalidField('password', problem);
+  if (problem) throw invalidField('password', problem.message, problem.issue);
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (tx) => {
     if (!(await consumeResetToken(tx, found.id, new Date(now)))) throw notFound('Reset link');
@@ -274,7 +282,7 @@ export async function changePassword(
   now: number,
 ): Promise<void> {
   const problem = passwordProblem(password);
-  if (problem) throw invalidField('password', problem);
+  if (problem) throw invalidField('password', problem.message, problem.issue);
   const passwordHash = await hashPassword(password);
   await uow.run(null, async (tx) => {
     await setPasswordHash(tx, userId, passwordHash, false, new Date(now));
@@ -290,7 +298,7 @@ export async function changePassword(
 export async function chooseLanguage(uow: UnitOfWork, userId: string, language: string, now: number) {
   const lang = language === '' ? null : langOf(language);
   if (lang === undefined || (lang !== null && lang !== language)) {
-    throw invalidField('language', 'Choose one of the listed languages.');
+    throw invalidField('language', 'Choose one of the listed languages.', ruleIssue('language_invalid'));
   }
   await uow.run(null, (tx) => setUserLanguage(tx, userId, lang, new Date(now)));
 }

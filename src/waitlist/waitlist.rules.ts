@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { FieldErrors } from '../errors.js';
+import { type FieldErrors, type FieldIssue, ruleIssue, withIssues } from '../errors.js';
 import type { WaitlistWindowJson } from '../platform/db/schema.js';
 
 /**
@@ -106,35 +106,48 @@ export function checkWindows(
   anyTime: boolean,
 ): { windows: WaitlistWindowJson[]; errors: FieldErrors } {
   const errors: FieldErrors = {};
+  const issues: Record<string, FieldIssue> = {};
+  const refuse = (field: string, message: string, issue: FieldIssue) => {
+    errors[field] = [message];
+    issues[field] = issue;
+  };
   const list = windows ?? [];
   if (!anyTime && list.length === 0) {
-    errors.windows = ['Give at least one wanted time, or any_time.'];
+    refuse('windows', 'Give at least one wanted time, or any_time.', ruleIssue('waitlist_need_time'));
   }
   if (list.length > MAX_WINDOWS) {
-    errors.windows = [`At most ${MAX_WINDOWS} wanted times.`];
+    refuse(
+      'windows',
+      `At most ${MAX_WINDOWS} wanted times.`,
+      ruleIssue('waitlist_too_many', { max: MAX_WINDOWS }),
+    );
   }
   const checked: WaitlistWindowJson[] = [];
   list.slice(0, MAX_WINDOWS).forEach((w, index) => {
     const { date, from, to } = w;
     if (typeof date !== 'string' || !DATE.test(date) || !DateTime.fromISO(date).isValid) {
-      errors[`windows.${index}.date`] = ['The date must be a date (YYYY-MM-DD).'];
+      refuse(
+        `windows.${index}.date`,
+        'The date must be a date (YYYY-MM-DD).',
+        ruleIssue('schedule_date_not_a_date'),
+      );
       return;
     }
     if (typeof from !== 'string' || !TIME.test(from)) {
-      errors[`windows.${index}.from`] = ['The time must be HH:MM.'];
+      refuse(`windows.${index}.from`, 'The time must be HH:MM.', ruleIssue('time_not_a_time'));
       return;
     }
     if (typeof to !== 'string' || !TIME.test(to)) {
-      errors[`windows.${index}.to`] = ['The time must be HH:MM.'];
+      refuse(`windows.${index}.to`, 'The time must be HH:MM.', ruleIssue('time_not_a_time'));
       return;
     }
     if (from >= to) {
-      errors[`windows.${index}.to`] = ['The end must be after the start.'];
+      refuse(`windows.${index}.to`, 'The end must be after the start.', ruleIssue('end_after_start'));
       return;
     }
     checked.push({ date, from, to });
   });
-  return { windows: anyTime ? [] : checked, errors };
+  return { windows: anyTime ? [] : checked, errors: withIssues(errors, issues) };
 }
 
 /**

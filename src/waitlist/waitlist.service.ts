@@ -1,6 +1,15 @@
 import { upsertCustomer } from '../customers/customers.repository.js';
 import { normalizePhone } from '../customers/phone.rules.js';
-import { type FieldErrors, invalidField, notFound, validationFailed } from '../errors.js';
+import {
+  type FieldErrors,
+  type FieldIssue,
+  invalidField,
+  issuesOf,
+  NOT_A_CHOICE,
+  notFound,
+  ruleIssue,
+  validationFailed,
+} from '../errors.js';
 import { findLiveLocation } from '../locations/locations.repository.js';
 import type { Db } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -62,30 +71,50 @@ export async function joinWaitlist(
   const { windows, errors } = checkWindows(input.windows, anyTime);
   const phone = normalizePhone(input.customer_phone ?? '', options.defaultCountry);
   const allErrors: FieldErrors = { ...errors };
-  if (!phone) allErrors.customer_phone = ['The customer phone must be a valid phone number.'];
+  const issues: Record<string, FieldIssue> = { ...issuesOf(errors) };
+  if (!phone) {
+    allErrors.customer_phone = ['The customer phone must be a valid phone number.'];
+    issues.customer_phone = { kind: 'invalid_phone' };
+  }
   const email = input.customer_email?.trim() ?? '';
-  if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+  if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
     allErrors.customer_email = ['The customer email must be a valid email address.'];
-  if (Object.keys(allErrors).length > 0) throw validationFailed(allErrors);
+    issues.customer_email = { kind: 'invalid_email' };
+  }
+  if (Object.keys(allErrors).length > 0) throw validationFailed(allErrors, issues);
 
-  if (!isUuid(input.location_uuid)) throw invalidField('location_uuid', 'The selected location is invalid.');
+  if (!isUuid(input.location_uuid))
+    throw invalidField('location_uuid', 'The selected location is invalid.', NOT_A_CHOICE);
   if (!isUuid(input.service_uuid))
-    throw invalidField('service_uuid', 'The selected service is not offered at this location.');
+    throw invalidField(
+      'service_uuid',
+      'The selected service is not offered at this location.',
+      ruleIssue('service_not_offered'),
+    );
   if (input.staffer_uuid != null && !isUuid(input.staffer_uuid))
     throw invalidField(
       'staffer_uuid',
       'The selected staffer does not provide this service at this location.',
+      ruleIssue('staffer_not_offering'),
     );
 
   return ctx.uow.run(workspace.id, async (tx) => {
     const location = await findLiveLocation(tx, workspace.id, input.location_uuid);
-    if (!location) throw invalidField('location_uuid', 'The selected location is invalid.');
+    if (!location) throw invalidField('location_uuid', 'The selected location is invalid.', NOT_A_CHOICE);
     const offered = await loadOfferedServices(tx, workspace.id, location.id, [input.service_uuid]);
     if (!offered.has(input.service_uuid))
-      throw invalidField('service_uuid', 'The selected service is not offered at this location.');
+      throw invalidField(
+        'service_uuid',
+        'The selected service is not offered at this location.',
+        ruleIssue('service_not_offered'),
+      );
     // The waitlist offers a staffer's freed time; a rental's (docs/resources.md "Rentals") is not.
     if (offered.get(input.service_uuid)!.staffer_needed === false)
-      throw invalidField('service_uuid', 'The waitlist does not take a service that needs no staffer.');
+      throw invalidField(
+        'service_uuid',
+        'The waitlist does not take a service that needs no staffer.',
+        ruleIssue('waitlist_no_rentals'),
+      );
     const stafferId = input.staffer_uuid ?? null;
     if (
       stafferId !== null &&
@@ -94,6 +123,7 @@ export async function joinWaitlist(
       throw invalidField(
         'staffer_uuid',
         'The selected staffer does not provide this service at this location.',
+        ruleIssue('staffer_not_offering'),
       );
     const customerId = await upsertCustomer(tx, workspace.id, {
       phone: phone!,

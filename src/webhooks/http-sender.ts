@@ -57,7 +57,7 @@ export function sendWebhook(request: SendRequest): Promise<SendResult> {
   });
 
   const url = parseWebhookUrl(request.url);
-  if (typeof url === 'string') return Promise.resolve(failure(url));
+  if (!(url instanceof URL)) return Promise.resolve(failure(url.message));
   const host = hostOf(url);
   // IP literals never go through `lookup`, so the guard checks them here.
   if (!request.allowPrivate && isIP(host) && !isPublicAddress(host)) {

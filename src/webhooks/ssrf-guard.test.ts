@@ -66,27 +66,29 @@ describe('isPublicAddress', () => {
 
 describe('checkWebhookUrl', () => {
   it('allows private targets only with the flag, but never other schemes', async () => {
-    expect(await checkWebhookUrl('http://127.0.0.1:9/x', false)).toMatch(/private/);
+    expect((await checkWebhookUrl('http://127.0.0.1:9/x', false))?.message).toMatch(/private/);
     expect(await checkWebhookUrl('http://127.0.0.1:9/x', true)).toBeNull();
-    expect(await checkWebhookUrl('ftp://127.0.0.1/x', true)).toMatch(/http or https/);
+    expect((await checkWebhookUrl('ftp://127.0.0.1/x', true))?.message).toMatch(/http or https/);
     expect(await checkWebhookUrl('https://8.8.8.8/x', false)).toBeNull();
   });
 
   it('refuses a name that resolves to loopback', async () => {
-    expect(await checkWebhookUrl('http://localhost:9/x', false)).toMatch(/private/);
+    expect((await checkWebhookUrl('http://localhost:9/x', false))?.message).toMatch(/private/);
   });
 
   it('refuses control characters and port 0, which the URL parser would otherwise rewrite or take', async () => {
-    expect(await checkWebhookUrl('https://example.com/a\r\nX-Injected: 1', true)).toMatch(
+    expect((await checkWebhookUrl('https://example.com/a\r\nX-Injected: 1', true))?.message).toMatch(
       /control characters/,
     );
-    expect(await checkWebhookUrl('https://exa\tmple.com/', true)).toMatch(/control characters/);
-    expect(await checkWebhookUrl('https://example.com:0/a', true)).toMatch(/port/);
-    expect(await checkWebhookUrl('http://[2002:7f00:1::]/', false)).toMatch(/private/);
+    expect((await checkWebhookUrl('https://exa\tmple.com/', true))?.message).toMatch(/control characters/);
+    expect((await checkWebhookUrl('https://example.com:0/a', true))?.message).toMatch(/port/);
+    expect((await checkWebhookUrl('http://[2002:7f00:1::]/', false))?.message).toMatch(/private/);
   });
 
   it('refuses a name that does not resolve', async () => {
-    expect(await checkWebhookUrl('http://no-such-host.invalid/x', false)).toMatch(/could not be resolved/);
+    expect((await checkWebhookUrl('http://no-such-host.invalid/x', false))?.message).toMatch(
+      /could not be resolved/,
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { RuleName } from '../errors.js';
 
 /**
  * SSRF guard: a webhook may only target http(s) URLs on public addresses. It is
@@ -86,30 +87,42 @@ function embeddedIpv4(address: string): string | undefined {
   return undefined;
 }
 
-export const URL_SCHEME_MESSAGE = 'The url must be an http or https URL.';
-export const PRIVATE_TARGET_MESSAGE = 'The url must not point to a private, loopback or link-local address.';
-export const UNRESOLVABLE_MESSAGE = 'The url host could not be resolved.';
+/** Why a url is refused: the API's English message, and the rule a surface words itself. */
+export interface UrlProblem {
+  message: string;
+  rule: RuleName;
+}
+
+const problem = (rule: RuleName, message: string): UrlProblem => ({ rule, message });
+export const URL_SCHEME_PROBLEM = problem('url_scheme', 'The url must be an http or https URL.');
+export const PRIVATE_TARGET_PROBLEM = problem(
+  'url_private',
+  'The url must not point to a private, loopback or link-local address.',
+);
+export const UNRESOLVABLE_PROBLEM = problem('url_unresolvable', 'The url host could not be resolved.');
+const INVALID_URL_PROBLEM = problem('url_invalid', 'The url must be a valid URL.');
 
 /** The URL's host without IPv6 brackets. */
 export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
-/** Parses and checks the scheme; returns the URL or an error message for the `url` field. */
-export function parseWebhookUrl(value: string): URL | string {
+/** Parses and checks the scheme; returns the URL or why the `url` field is refused. */
+export function parseWebhookUrl(value: string): URL | UrlProblem {
   // The URL parser would silently strip tabs and newlines (and percent-encode other controls):
   // a URL sent with them is not the URL that would be stored, so it is refused as sent.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'The url must not contain control characters.';
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    return problem('url_control_characters', 'The url must not contain control characters.');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return 'The url must be a valid URL.';
+    return INVALID_URL_PROBLEM;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return URL_SCHEME_MESSAGE;
-  if (hostOf(url) === '') return 'The url must be a valid URL.';
-  if (url.port === '0') return 'The url port must be between 1 and 65535.';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return URL_SCHEME_PROBLEM;
+  if (hostOf(url) === '') return INVALID_URL_PROBLEM;
+  if (url.port === '0') return problem('url_port', 'The url port must be between 1 and 65535.');
   return url;
 }
 
@@ -120,21 +133,21 @@ async function resolveAll(host: string): Promise<string[]> {
 }
 
 /**
- * Save-time check: null when the URL may be used, else the message for the `url` field.
+ * Save-time check: null when the URL may be used, else why the `url` field is refused.
  * Every address the host resolves to must be public (one private answer is enough to refuse).
  */
-export async function checkWebhookUrl(value: string, allowPrivate: boolean): Promise<string | null> {
+export async function checkWebhookUrl(value: string, allowPrivate: boolean): Promise<UrlProblem | null> {
   const url = parseWebhookUrl(value);
-  if (typeof url === 'string') return url;
+  if (!(url instanceof URL)) return url;
   if (allowPrivate) return null;
   let addresses: string[];
   try {
     addresses = await resolveAll(hostOf(url));
   } catch {
-    return UNRESOLVABLE_MESSAGE;
+    return UNRESOLVABLE_PROBLEM;
   }
-  if (addresses.length === 0) return UNRESOLVABLE_MESSAGE;
-  return addresses.every(isPublicAddress) ? null : PRIVATE_TARGET_MESSAGE;
+  if (addresses.length === 0) return UNRESOLVABLE_PROBLEM;
+  return addresses.every(isPublicAddress) ? null : PRIVATE_TARGET_PROBLEM;
 }
 
 /** dns.lookup's shape with `all: true`; tests pass one that answers differently each time (rebinding). */

@@ -1,5 +1,12 @@
 import { type AuditActor, recordAudit } from '../audit/audit.service.js';
-import { type FieldErrors, limitReached, REQUIRED, withIssues } from '../errors.js';
+import {
+  type FieldErrors,
+  type FieldIssue,
+  limitReached,
+  REQUIRED,
+  ruleIssue,
+  withIssues,
+} from '../errors.js';
 import { EVENT_TYPES } from '../outbox/event-types.js';
 import type { Db } from '../platform/db/client.js';
 import type { WebhookFormat } from '../platform/db/schema.js';
@@ -58,15 +65,18 @@ async function validate(
   schemaErrors: FieldErrors,
 ) {
   const errors: FieldErrors = {};
-  let urlMissing = false;
+  const issues: Record<string, FieldIssue> = {};
   if (input.url === undefined) {
     if (urlRequired && !schemaErrors.url) {
       errors.url = ['The url field is required.'];
-      urlMissing = true;
+      issues.url = REQUIRED;
     }
   } else if (!schemaErrors.url) {
-    const message = await checkWebhookUrl(input.url.trim(), allowPrivate);
-    if (message) errors.url = [message];
+    const problem = await checkWebhookUrl(input.url.trim(), allowPrivate);
+    if (problem) {
+      errors.url = [problem.message];
+      issues.url = ruleIssue(problem.rule);
+    }
   }
   const eventsRefused = Object.keys(schemaErrors).some(
     (key) => key === 'events' || key.startsWith('events.'),
@@ -79,7 +89,7 @@ async function validate(
   if (input.format !== undefined && !schemaErrors.format && !WEBHOOK_FORMATS.includes(input.format)) {
     errors.format = [`The format must be one of: ${WEBHOOK_FORMATS.join(', ')}.`];
   }
-  throwIfInvalid(schemaErrors, urlMissing ? withIssues(errors, { url: REQUIRED }) : errors);
+  throwIfInvalid(schemaErrors, withIssues(errors, issues));
   return { events, url: input.url?.trim(), headers };
 }
 
@@ -121,6 +131,7 @@ export async function createWebhook(
       throw limitReached(
         'webhooks',
         `This workspace already has ${limit} webhooks, the most it may have; delete one first.`,
+        limit,
       );
     }
     const row = await insertWebhook(tx, {

@@ -1,7 +1,7 @@
 import { type CreatedApiKey, createApiKey } from '../api-keys/api-keys.service.js';
 import { type AuditActor, recordAudit } from '../audit/audit.service.js';
 import { normalizePhone } from '../customers/phone.rules.js';
-import { FieldErrorBag, notFound } from '../errors.js';
+import { FieldErrorBag, notFound, ruleIssue } from '../errors.js';
 import type { Db } from '../platform/db/client.js';
 import type { BookingForm, StatusType } from '../platform/db/schema.js';
 import type { Tx, UnitOfWork } from '../platform/db/unit-of-work.js';
@@ -56,6 +56,7 @@ export async function createWorkspace(
     errors.add(
       'slug',
       'The slug must be 2-63 characters: lowercase letters, digits and dashes, starting with a letter or digit.',
+      ruleIssue('slug_format'),
     );
   }
   // The same rules as PATCH /workspace, so the CLI and the API accept the same values.
@@ -69,7 +70,11 @@ export async function createWorkspace(
   return uow.run(null, async (tx) => {
     if (await findWorkspaceBySlug(tx, input.slug)) {
       const bag = new FieldErrorBag();
-      bag.add('slug', `The slug "${input.slug}" is already taken.`);
+      bag.add(
+        'slug',
+        `The slug "${input.slug}" is already taken.`,
+        ruleIssue('slug_taken', { slug: input.slug }),
+      );
       bag.throwIfAny();
     }
     const workspace = await insertWorkspace(tx, {

@@ -25,6 +25,8 @@ let database: Database;
 let app: ApiApp;
 let browser: Browser;
 let base: string;
+/** A staffer's hours at the fixture's location: the form whose rule errors are shown in words. */
+let hoursPath: string;
 const pages = new PageChecks('panel');
 const check = (page: Page, name: string) => pages.check(page, name);
 
@@ -65,6 +67,7 @@ beforeAll(async () => {
     });
     expect(response.status, await response.clone().text()).toBe(201);
   };
+  hoursPath = `/panel/setup/staffers/${fixture.ben.id}/hours/${fixture.location.id}`;
   await book('2026-03-25T08:00:00Z', fixture.haircut.id, fixture.anna.id, 'Clara', '+4915170000001');
   await book('2026-03-25T10:00:00Z', fixture.color.id, fixture.anna.id, 'Dora', '+4915170000002');
   await book('2026-03-25T09:00:00Z', fixture.haircut.id, fixture.ben.id, 'Emil', '+4915170000003');
@@ -211,5 +214,56 @@ describe('the panel in the user’s language, in a browser', () => {
 
   it('has no serious or critical axe findings on any page', () => {
     expect(pages.findings).toEqual([]);
+  });
+});
+
+describe('a business rule’s refusal in the user’s language, in a browser', () => {
+  /** Overlapping Monday hours and a Tuesday break outside the day's hours, then Save. */
+  async function refuseHours(page: Page, save: string) {
+    await page.goto(`${base}${hoursPath}`);
+    const set = (name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
+    await set('weekly.mon.0.from', '09:00');
+    await set('weekly.mon.0.to', '13:00');
+    await set('weekly.mon.1.from', '12:00');
+    await set('weekly.mon.1.to', '15:00');
+    await set('weekly.tue.0.from', '09:00');
+    await set('weekly.tue.0.to', '12:00');
+    await set('breaks.tue.0.from', '12:30');
+    await set('breaks.tue.0.to', '13:00');
+    await Promise.all([
+      page.waitForLoadState('load'),
+      page.getByRole('button', { name: save, exact: true }).click(),
+    ]);
+  }
+
+  it('words a schedule’s overlap and a break outside the hours in German and in Arabic', async () => {
+    const german = await signIn('de-DE', 'de@salon.example', {
+      email: 'E-Mail',
+      password: 'Passwort',
+      button: 'Anmelden',
+    });
+    await refuseHours(german.page, 'Arbeitszeiten speichern');
+    await expect(german.page.locator('#f-weekly-mon-1-error').innerText()).resolves.toBe(
+      'Diese Arbeitszeit überschneidet sich mit einer anderen desselben Tages.',
+    );
+    await expect(german.page.locator('#f-breaks-tue-0-error').innerText()).resolves.toBe(
+      'Die Pause muss innerhalb der Arbeitszeit ihres Tages liegen.',
+    );
+    await check(german.page, 'hours-rules-de');
+    expect(german.errors).toEqual([]);
+
+    const arabic = await signIn('ar', 'ar@salon.example', {
+      email: 'البريد الإلكتروني',
+      password: 'كلمة المرور',
+      button: 'تسجيل الدخول',
+    });
+    await refuseHours(arabic.page, 'حفظ الساعات');
+    await expect(arabic.page.locator('#f-weekly-mon-1-error').innerText()).resolves.toBe(
+      'تتداخل ساعات العمل هذه مع ساعات أخرى في اليوم نفسه.',
+    );
+    await check(arabic.page, 'hours-rules-ar');
+    expect(arabic.errors).toEqual([]);
+    // The file's axe check ran before these pages: theirs are checked here.
+    expect(pages.findings.filter((finding) => finding.page.startsWith('hours-rules'))).toEqual([]);
   });
 });

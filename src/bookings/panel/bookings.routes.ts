@@ -10,15 +10,18 @@ import {
   type FieldIssue,
   fieldIssueOf,
   InvalidInput,
+  REQUIRED,
   SlotBlockedOutside,
   SlotUnavailable,
   validationFailed,
+  withIssues,
 } from '../../errors.js';
 import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
 import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { refusalOf } from '../../panel-kit/panel-errors.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { listAccountsAtLocation } from '../../payment-accounts/payment-accounts.service.js';
 import { refundableOf, settlementPreview } from '../../payments/payments.service.js';
@@ -91,11 +94,9 @@ export function withNotice(path: string, notice: string): string {
 }
 
 /** What a 409 slot_unavailable says here: the rule the time breaks, or that someone was faster. */
-export function conflictMessage(error: SlotUnavailable, text?: PanelText): string {
-  if (error.reason === 'taken' && text) return text.t('booking.taken');
-  return error.reason === 'taken'
-    ? 'That time was just taken, or the staffer is not free then. Choose one of the free times below.'
-    : `${error.message} Choose one of the free times below.`;
+export function conflictMessage(error: SlotUnavailable, text: PanelText): string {
+  if (error.reason === 'taken') return text.t('booking.taken');
+  return text.t('booking.ruleBroken', { reason: refusalOf(error, text.t) });
 }
 
 export interface PageExtra {
@@ -368,7 +369,11 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
           const problem: Problem =
             slotTaken && freeTimes
               ? { message: conflictMessage(error, panelTextOf(request)), times: await freeTimes() }
-              : { message: slotTaken ? panelTextOf(request).t('booking.notFree') : error.message };
+              : {
+                  message: slotTaken
+                    ? panelTextOf(request).t('booking.notFree')
+                    : refusalOf(error, panelTextOf(request).t),
+                };
           return showBooking(request, reply, workspace, bookingId, {
             status: 409,
             active: { form, state: { values, errors: {} } },
@@ -547,7 +552,7 @@ export function bookingsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       work: async (ctx) => {
         throwIfInvalid(
           schemaErrorsOf(PublicNoteBody, body),
-          body.value === '' ? { value: ['Write the note first.'] } : {},
+          body.value === '' ? withIssues({ value: ['Write the note first.'] }, { value: REQUIRED }) : {},
         );
         await addPublicNote(ctx, view.id, body.value);
         return withNotice(bookingPath(view.id), 'note');

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
-import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { forbidden, type PanelAccess, sessionOf } from '../../panel-kit/panel-auth.js';
+import { refusalOf } from '../../panel-kit/panel-errors.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import type { AppDeps } from '../../platform/http/types.js';
 import { getStaffer } from '../../staffers/staffers.service.js';
@@ -38,9 +40,9 @@ interface Target {
 }
 
 /** A refusal of the account or the form (422, with field errors) to show on the form; anything else goes on. */
-function formErrors(error: unknown): FieldErrors {
+function formErrors(error: unknown, t: PanelText['t']): FieldErrors {
   if (error instanceof AppError && error.statusCode === 422) {
-    return error.errors ?? { server_url: [error.message] };
+    return error.errors ? formErrorsOf(error, t) : { server_url: [refusalOf(error, t)] };
   }
   throw error;
 }
@@ -126,7 +128,10 @@ export function calendarSyncPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         found: { calendars, sealed, form: emptyForm(settingsValues(connection, calendars)) },
       });
     } catch (error) {
-      return render(request, reply, target, { form: { ...form, errors: formErrors(error) }, status: 422 });
+      return render(request, reply, target, {
+        form: { ...form, errors: formErrors(error, panelTextOf(request).t) },
+        status: 422,
+      });
     }
   }
 
@@ -157,7 +162,7 @@ export function calendarSyncPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
     } catch (error) {
       // Back to the first step with the refusal beside its field (the password is typed again).
       return render(request, reply, target, {
-        form: { values, errors: formErrors(error) },
+        form: { values, errors: formErrors(error, panelTextOf(request).t) },
         status: 422,
       });
     }

@@ -60,7 +60,7 @@ export async function davRequest(request: DavRequest, options: DavHttpOptions): 
 
 function once(request: DavRequest, options: DavHttpOptions): Promise<DavResponse> {
   const parsed = parseWebhookUrl(request.url);
-  if (typeof parsed === 'string') return Promise.reject(new CalendarProviderError('invalid', parsed));
+  if (!(parsed instanceof URL)) return Promise.reject(new CalendarProviderError('invalid', parsed.message));
   const host = hostOf(parsed);
   if (isIP(host) && !options.allowPrivate && !isPublicAddress(host)) {
     return Promise.reject(new CalendarProviderError('unreachable', new TargetRefusedError().message));

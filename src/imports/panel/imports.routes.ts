@@ -3,6 +3,7 @@ import { recordAccess } from '../../audit/audit.service.js';
 import { bookingsCsv } from '../../bookings/bookings-export.service.js';
 import { customersCsv } from '../../customers/customers-export.service.js';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -78,7 +79,9 @@ export function importsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void 
         body: DataPage({
           csrf: reply.csrf(),
           text,
-          error: Object.values(error.errors).flat().join(' '),
+          error: Object.values(formErrorsOf(error, panelTextOf(request).t))
+            .flat()
+            .join(' '),
           ...(isImportKind(body.kind) ? { kind: body.kind } : {}),
         }),
         islands: ['csv-file'],

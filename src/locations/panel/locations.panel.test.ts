@@ -154,13 +154,13 @@ describe('Setup → Locations', () => {
     );
     expect(rules.statusCode).toBe(422);
     expect(rules.body).toContain(
-      '<p class="error" id="f-timezone-error">The timezone field must be a valid IANA time zone.</p>',
+      '<p class="error" id="f-timezone-error">Choose a time zone such as Europe/Berlin.</p>',
     );
     expect(rules.body).toMatch(
-      /id="f-opening_hours-tue-error">The to time must be after the from time.<\/p>/,
+      /id="f-opening_hours-tue-error">The closing time must be after the opening time.<\/p>/,
     );
     expect(rules.body).toMatch(
-      /id="f-opening_hours-mon-error">The interval overlaps another interval of mon/,
+      /id="f-opening_hours-mon-error">These hours overlap the ones from 09:00 to 12:00 of the same day./,
     );
     expect(rules.body).toMatch(/name="opening_hours.tue.0.from" id="[^"]+" value="18:00"/);
     expect(await locationNamed('Nowhere')).toBeUndefined();

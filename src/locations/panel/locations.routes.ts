@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -161,7 +162,7 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         title: text.t('locations.add'),
         status: 422,
         body: LocationFormPage({
-          form: { values, errors: errorsOnRows(error.errors, rows) },
+          form: { values, errors: errorsOnRows(formErrorsOf(error, panelTextOf(request).t), rows) },
           csrf: reply.csrf(),
           text,
         }),
@@ -204,7 +205,7 @@ export function locationsPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
         title: location.name,
         status: 422,
         body: LocationFormPage({
-          form: { values, errors: errorsOnRows(error.errors, rows) },
+          form: { values, errors: errorsOnRows(formErrorsOf(error, panelTextOf(request).t), rows) },
           csrf: reply.csrf(),
           location: { id: location.id, name: location.name },
           text,

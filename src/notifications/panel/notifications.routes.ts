@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { publicBaseUrl } from '../../config.js';
 import { AppError, notFound } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
-import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { refusalOf } from '../../panel-kit/panel-errors.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -44,8 +46,8 @@ const NOTICES: Record<string, PanelKey> = {
 };
 
 /** 422 field errors of a refused form, or rethrow what is not one. */
-function fieldErrors(error: unknown) {
-  if (error instanceof AppError && error.statusCode === 422 && error.errors) return error.errors;
+function fieldErrors(error: unknown, t: PanelText['t']) {
+  if (error instanceof AppError && error.statusCode === 422 && error.errors) return formErrorsOf(error, t);
   throw error;
 }
 
@@ -131,7 +133,12 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         return `${NOTIFICATIONS}?notice=saved`;
       });
     } catch (error) {
-      return render(request, reply, { form: { values, errors: fieldErrors(error) } }, 422);
+      return render(
+        request,
+        reply,
+        { form: { values, errors: fieldErrors(error, panelTextOf(request).t) } },
+        422,
+      );
     }
   });
 
@@ -157,7 +164,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
         return `${NOTIFICATIONS}?notice=staff`;
       });
     } catch (error) {
-      const form: FormState = { values, errors: fieldErrors(error) };
+      const form: FormState = { values, errors: fieldErrors(error, panelTextOf(request).t) };
       return render(request, reply, { staffErrors: { stafferId, form } }, 422);
     }
   });
@@ -216,7 +223,7 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       });
     } catch (error) {
       if (error instanceof AppError && error.statusCode === 409)
-        return render(request, reply, { problem: error.message }, 409);
+        return render(request, reply, { problem: refusalOf(error, panelTextOf(request).t) }, 409);
       throw error;
     }
   });
@@ -269,7 +276,10 @@ export function notificationsPanelRoutes(panel: FastifyInstance, deps: AppDeps):
       return renderOwn(
         request,
         reply,
-        { stafferId, form: { values: { booking_emails: chosen }, errors: fieldErrors(error) } },
+        {
+          stafferId,
+          form: { values: { booking_emails: chosen }, errors: fieldErrors(error, panelTextOf(request).t) },
+        },
         422,
       );
     }

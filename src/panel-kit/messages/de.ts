@@ -1550,4 +1550,132 @@ export default {
     'Wenn aus, wird ein frei gewordener Platz wie jede frei gewordene Zeit angeboten, und die Person bucht ihn über den Link.',
   'waitlist.settings.save': 'Speichern',
   'waitlist.settingsSavedNotice': 'Die Einstellungen der Warteliste wurden gespeichert.',
+  'rule.schedule_not_a_list': 'Geben Sie die Zeiten als Liste von Von-bis-Spannen ein.',
+  'rule.schedule_too_many_ranges': 'Höchstens {max} Zeitspannen passen in einen Tag.',
+  'rule.schedule_range_not_an_object': 'Jede Zeitspanne braucht eine Anfangs- und eine Endzeit.',
+  'rule.schedule_from_not_a_time': 'Geben Sie den Beginn als Uhrzeit von 00:00 bis 23:59 ein.',
+  'rule.schedule_to_not_a_time': 'Geben Sie das Ende als Uhrzeit von 00:00 bis 24:00 ein.',
+  'rule.schedule_to_equals_from': 'Das Ende muss sich vom Beginn unterscheiden.',
+  'rule.schedule_interval_overlap': 'Diese Arbeitszeit überschneidet sich mit einer anderen desselben Tages.',
+  'rule.schedule_break_overlap': 'Diese Pause überschneidet sich mit einer anderen Pause desselben Tages.',
+  'rule.schedule_break_outside': 'Die Pause muss innerhalb der Arbeitszeit ihres Tages liegen.',
+  'rule.schedule_not_a_week': 'Geben Sie die Zeiten je Wochentag ein, Montag bis Sonntag.',
+  'rule.schedule_unknown_weekday': '„{key}“ ist kein Wochentag: Verwenden Sie einen von {days}.',
+  'rule.schedule_overrides_not_a_list': 'Geben Sie die Daten als Liste ein, jedes mit seinen Zeiten.',
+  'rule.schedule_too_many_overrides': 'Höchstens {max} Daten können eigene Zeiten haben.',
+  'rule.schedule_override_not_an_object': 'Jeder Eintrag braucht ein Datum und seine Zeiten.',
+  'rule.schedule_date_not_a_date': 'Geben Sie ein Datum ein, etwa 2026-12-24.',
+  'rule.schedule_date_repeated': '{date} steht schon in der Liste: Geben Sie jedes Datum nur einmal an.',
+  'rule.schedule_intervals_required':
+    'Geben Sie die Zeiten dieses Datums an, oder keine für einen freien Tag.',
+  'rule.location_to_after_from': 'Die Schließzeit muss nach der Öffnungszeit liegen.',
+  'rule.location_hours_overlap':
+    'Diese Zeiten überschneiden sich mit denen von {from} bis {to} desselben Tages.',
+  'rule.timezone_invalid': 'Wählen Sie eine Zeitzone wie Europe/Berlin.',
+  'rule.status_color': 'Geben Sie eine Farbe als #rrggbb ein, etwa #4caf50.',
+  'rule.status_name_taken': 'Einen Status namens „{name}“ gibt es schon.',
+  'rule.status_final_not_default':
+    'Ein abgeschlossener oder stornierter Status kann nicht der Standard sein.',
+  'rule.status_default_required':
+    'Ein Status muss der Standard sein: Machen Sie stattdessen einen anderen zum Standard.',
+  'rule.role_invalid': 'Wählen Sie eine Rolle: Inhaber, Admin oder Mitarbeiter.',
+  'rule.email_taken': 'Es gibt schon einen Benutzer mit dieser E-Mail-Adresse.',
+  'rule.already_member': 'Diese Person ist schon Mitglied.',
+  'rule.password_not_correct': 'Das Passwort ist nicht korrekt.',
+  'rule.last_owner':
+    'Ein Arbeitsbereich behält mindestens einen Inhaber: Machen Sie zuerst jemand anderen zum Inhaber.',
+  'rule.language_invalid': 'Wählen Sie eine der aufgeführten Sprachen.',
+  'rule.url_control_characters':
+    'Die Adresse darf keine Tabulatoren, Zeilenumbrüche oder anderen Steuerzeichen enthalten.',
+  'rule.url_invalid': 'Geben Sie eine vollständige Adresse ein, etwa https://example.com/hook.',
+  'rule.url_scheme': 'Die Adresse muss mit http:// oder https:// beginnen.',
+  'rule.url_port': 'Der Port muss zwischen 1 und 65535 liegen.',
+  'rule.url_private': 'Die Adresse darf nicht auf ein privates, Loopback- oder Link-Local-Netz zeigen.',
+  'rule.url_unresolvable': 'Der Hostname dieser Adresse wurde nicht gefunden.',
+  'rule.slug_taken': 'Der Kurzname „{slug}“ ist schon vergeben.',
+  'rule.slug_format':
+    'Verwenden Sie 2 bis 63 Kleinbuchstaben, Ziffern und Bindestriche, beginnend mit Buchstabe oder Ziffer.',
+  'rule.service_not_offered': 'Diese Leistung wird an diesem Standort nicht angeboten.',
+  'rule.staffer_not_offering': 'Diese Person bietet diese Leistung an diesem Standort nicht an.',
+  'rule.named_resource_one_unit': 'Eine namentlich gewählte Ressource zählt als eine Einheit.',
+  'rule.import_kind': 'Wählen Sie, was die Datei enthält.',
+  'rule.import_csv_missing': 'Wählen Sie eine Datei oder fügen Sie ihren Text ein.',
+  'rule.import_csv_too_large': 'Die Datei ist größer als 5 MB: Teilen Sie sie auf.',
+  'rule.calendar_refused': 'Der Kalenderserver hat diesen Benutzernamen und dieses App-Passwort abgelehnt.',
+  'rule.calendar_unreachable': 'Der Kalenderserver war nicht erreichbar: {detail}',
+  'rule.calendar_not_found': 'Unter dieser Adresse wurden keine CalDAV-Kalender gefunden: {detail}',
+  'refusal.bad_request': 'Die Anfrage konnte nicht gelesen werden.',
+  'refusal.booking_final':
+    'Die Buchung ist abgeschlossen oder storniert und kann nicht mehr geändert werden.',
+  'refusal.calendar_connect_failed': 'Der Kalenderserver konnte nicht verwendet werden.',
+  'refusal.change_refused': 'Diese Buchung kann jetzt nicht mehr über ihren Verwaltungslink geändert werden.',
+  'refusal.conflict': 'Jemand hat im selben Moment dasselbe geändert: Versuchen Sie es noch einmal.',
+  'refusal.delivery_in_flight':
+    'Die Zustellung wird gerade gesendet: Wiederholen Sie sie, wenn sie fertig ist.',
+  'refusal.entry_closed': 'Diese Person wartet nicht mehr, oder die Leistung wird hier nicht mehr angeboten.',
+  'refusal.invalid_date': 'Das Datum muss ein Kalenderdatum sein, etwa 2026-12-24.',
+  'refusal.invalid_value': 'Ein Wert der Anfrage liegt außerhalb des Bereichs oder ist fehlerhaft.',
+  'refusal.invalid_view': 'Diese Kalenderansicht gibt es nicht.',
+  'refusal.last_owner':
+    'Ein Arbeitsbereich behält mindestens einen Inhaber: Machen Sie zuerst jemand anderen zum Inhaber.',
+  'refusal.limit_reached':
+    'Dieser Arbeitsbereich hat schon {limit} {what, select, webhooks {Webhooks} api_keys {API-Schlüssel} other {davon}}, die Höchstzahl: Löschen Sie zuerst einen.',
+  'refusal.mail_outdated': 'Diese Erinnerung wurde ersetzt oder kam zu spät: Sie wird nicht erneut gesendet.',
+  'refusal.mail_queued': 'Diese E-Mail steht noch in der Warteschlange: Sie wird von selbst versendet.',
+  'refusal.malformed_body':
+    'Das Formular konnte nicht gelesen werden: Laden Sie die Seite neu und versuchen Sie es noch einmal.',
+  'refusal.no_outside_change': 'Für diese Buchung wartet keine Änderung aus dem Kalender.',
+  'refusal.not_a_staffer': 'Das kann nur ein Mitglied, das mit einem Mitarbeiterprofil verknüpft ist.',
+  'refusal.offer_gone':
+    '{state, select, claimed {Dieses Angebot wurde schon angenommen.} expired {Dieses Angebot ist abgelaufen.} other {Dieses Angebot wurde zurückgezogen.}}',
+  'refusal.offer_time_taken': 'Diese Zeit wurde inzwischen vergeben; die Person bleibt auf der Warteliste.',
+  'refusal.payload_too_large': 'Das Gesendete ist zu groß.',
+  'refusal.payment_provider_missing':
+    'Es ist kein Zahlungsanbieter verbunden: Verbinden Sie zuerst einen unter Einstellungen → Zahlungen.',
+  'refusal.payment_provider_unavailable':
+    'Der Zahlungsanbieter ist gerade nicht erreichbar: Versuchen Sie es gleich noch einmal.',
+  'refusal.payment_refused': 'Der Zahlungsanbieter hat die Anfrage abgelehnt.',
+  'refusal.refund_too_large': 'Das ist mehr, als noch erstattet werden kann.',
+  'refusal.resource_in_use':
+    '{services} benötigen diese Ressource namentlich: Ändern Sie zuerst diese Leistungen.',
+  'refusal.resources_changed':
+    'Die Buchung belegt diese Ressource nicht mehr: Laden Sie den Kalender neu und versuchen Sie es noch einmal.',
+  'refusal.secret_key_missing':
+    'Der Server hat keinen Schlüssel zum Speichern von Zugangsdaten: Die Administration muss SECRET_KEY setzen.',
+  'refusal.series_conflict':
+    'Einige Buchungen der Serie sind zu ihrer Zeit nicht möglich; nichts wurde geändert.',
+  'refusal.status_built_in': 'Die eingebauten Status können nicht archiviert werden.',
+  'refusal.status_is_default':
+    'Der Standardstatus kann nicht archiviert werden: Machen Sie zuerst einen anderen Status zum Standard.',
+  'refusal.text_not_failed':
+    'Nur eine fehlgeschlagene oder nicht zugestellte SMS kann erneut gesendet werden.',
+  'refusal.time_offered': 'Diese Zeit ist schon jemandem auf der Warteliste angeboten.',
+  'refusal.validation_failed': 'Einige Angaben sind ungültig.',
+  'refusal.webhook_disabled': 'Der Webhook ist deaktiviert: Aktivieren Sie ihn zuerst.',
+  'refusal.slot_taken': 'Die gewünschte Zeit ist nicht verfügbar.',
+  'refusal.slot_not_on_grid': 'Die gewünschte Zeit ist keine buchbare Anfangszeit.',
+  'refusal.slot_too_soon': 'Die gewünschte Zeit ist zu kurzfristig: Buchungen brauchen mehr Vorlauf.',
+  'refusal.slot_beyond_horizon':
+    'Die gewünschte Zeit liegt zu weit in der Zukunft: jenseits des Buchungszeitraums.',
+  'refusal.other': 'Diese Anfrage wurde abgelehnt.',
+  'refusal.otherConflict':
+    'Das ist im aktuellen Zustand nicht möglich: Laden Sie die Seite neu und versuchen Sie es noch einmal.',
+  'booking.ruleBroken': '{reason} Wählen Sie eine der freien Zeiten unten.',
+  'refusal.secret_unreadable':
+    'Die gespeicherten Zugangsdaten lassen sich mit dem Schlüssel dieses Servers nicht lesen: Geben Sie sie erneut ein.',
+  'rule.secret_key_missing':
+    'Der Server hat keinen Schlüssel zum Speichern von Zugangsdaten: Die Administration muss SECRET_KEY setzen.',
+  'rule.waitlist_need_time': 'Geben Sie mindestens eine Wunschzeit an oder kreuzen Sie „Jede Zeit passt“ an.',
+  'rule.waitlist_too_many': 'Höchstens {max} Wunschzeiten.',
+  'rule.time_not_a_time': 'Geben Sie eine Uhrzeit als HH:MM ein, etwa 09:30.',
+  'rule.end_after_start': 'Das Ende muss nach dem Beginn liegen.',
+  'rule.rental_needs_resource':
+    'Eine Leistung kommt nur ohne Mitarbeiter aus, wenn sie mindestens eine Ressource braucht.',
+  'rule.rental_capacity_one':
+    'Eine Leistung ohne Mitarbeiter nimmt eine Buchung zur Zeit: ihre Kapazität muss 1 sein.',
+  'rule.rental_has_no_staffer':
+    'Diese Buchung ist eine Vermietung: Sie hat keinen Mitarbeiter, der sich ändern ließe.',
+  'rule.rental_services_need_staffer':
+    'Diese Buchung hat keinen Mitarbeiter, und diese Leistungen brauchen einen: Buchen Sie sie neu mit einem Mitarbeiter.',
+  'rule.waitlist_no_rentals': 'Die Warteliste nimmt keine Leistung auf, die keinen Mitarbeiter braucht.',
 } satisfies PanelCatalog;

@@ -1545,4 +1545,126 @@ export default {
     'Désactivé : une place libérée est proposée comme tout créneau libéré, et la personne la réserve depuis le lien.',
   'waitlist.settings.save': 'Enregistrer',
   'waitlist.settingsSavedNotice': "Les réglages de la liste d'attente ont été enregistrés.",
+  'rule.schedule_not_a_list': 'Saisissez les heures sous forme de liste de plages de début et de fin.',
+  'rule.schedule_too_many_ranges': 'Une journée compte au plus {max} plages horaires.',
+  'rule.schedule_range_not_an_object': 'Chaque plage horaire a besoin d’une heure de début et de fin.',
+  'rule.schedule_from_not_a_time': 'Saisissez le début comme une heure entre 00:00 et 23:59.',
+  'rule.schedule_to_not_a_time': 'Saisissez la fin comme une heure entre 00:00 et 24:00.',
+  'rule.schedule_to_equals_from': 'La fin doit être différente du début.',
+  'rule.schedule_interval_overlap': 'Ces heures de travail chevauchent d’autres heures du même jour.',
+  'rule.schedule_break_overlap': 'Cette pause chevauche une autre pause du même jour.',
+  'rule.schedule_break_outside': 'La pause doit se situer dans les heures de travail de sa journée.',
+  'rule.schedule_not_a_week': 'Saisissez les heures par jour de la semaine, du lundi au dimanche.',
+  'rule.schedule_unknown_weekday': '« {key} » n’est pas un jour de la semaine : utilisez l’un de {days}.',
+  'rule.schedule_overrides_not_a_list': 'Saisissez les dates sous forme de liste, chacune avec ses heures.',
+  'rule.schedule_too_many_overrides': 'Au plus {max} dates peuvent avoir leurs propres heures.',
+  'rule.schedule_override_not_an_object': 'Chaque entrée a besoin d’une date et de ses heures.',
+  'rule.schedule_date_not_a_date': 'Saisissez une date, par exemple 2026-12-24.',
+  'rule.schedule_date_repeated': '{date} figure déjà dans la liste : indiquez chaque date une seule fois.',
+  'rule.schedule_intervals_required': 'Indiquez les heures de cette date, ou aucune pour un jour de repos.',
+  'rule.location_to_after_from': 'L’heure de fermeture doit être après l’heure d’ouverture.',
+  'rule.location_hours_overlap': 'Ces heures chevauchent celles de {from} à {to} du même jour.',
+  'rule.timezone_invalid': 'Choisissez un fuseau horaire tel que Europe/Paris.',
+  'rule.status_color': 'Saisissez une couleur au format #rrggbb, par exemple #4caf50.',
+  'rule.status_name_taken': 'Un statut nommé « {name} » existe déjà.',
+  'rule.status_final_not_default': 'Un statut terminé ou annulé ne peut pas être celui par défaut.',
+  'rule.status_default_required':
+    'Un statut doit être celui par défaut : définissez plutôt un autre statut par défaut.',
+  'rule.role_invalid': 'Choisissez un rôle : propriétaire, administrateur ou personnel.',
+  'rule.email_taken': 'Un utilisateur avec cette adresse e-mail existe déjà.',
+  'rule.already_member': 'Cette personne est déjà membre.',
+  'rule.password_not_correct': 'Le mot de passe n’est pas correct.',
+  'rule.last_owner':
+    'Un espace de travail garde au moins un propriétaire : nommez d’abord quelqu’un d’autre propriétaire.',
+  'rule.language_invalid': 'Choisissez l’une des langues proposées.',
+  'rule.url_control_characters':
+    'L’adresse ne doit pas contenir de tabulations, de sauts de ligne ni d’autres caractères de contrôle.',
+  'rule.url_invalid': 'Saisissez une adresse complète, par exemple https://example.com/hook.',
+  'rule.url_scheme': 'L’adresse doit commencer par http:// ou https://.',
+  'rule.url_port': 'Le port doit être compris entre 1 et 65535.',
+  'rule.url_private': 'L’adresse ne doit pas pointer vers un réseau privé, de bouclage ou lien-local.',
+  'rule.url_unresolvable': 'Le nom d’hôte de cette adresse est introuvable.',
+  'rule.slug_taken': 'Le nom court « {slug} » est déjà pris.',
+  'rule.slug_format':
+    'Utilisez 2 à 63 lettres minuscules, chiffres et tirets, en commençant par une lettre ou un chiffre.',
+  'rule.service_not_offered': 'Cette prestation n’est pas proposée sur ce site.',
+  'rule.staffer_not_offering': 'Ce membre du personnel n’assure pas cette prestation sur ce site.',
+  'rule.named_resource_one_unit': 'Une ressource choisie par son nom compte pour une unité.',
+  'rule.import_kind': 'Choisissez ce que contient le fichier.',
+  'rule.import_csv_missing': 'Choisissez un fichier ou collez son texte.',
+  'rule.import_csv_too_large': 'Le fichier dépasse 5 Mo : divisez-le.',
+  'rule.calendar_refused':
+    'Le serveur d’agenda a refusé ce nom d’utilisateur et ce mot de passe d’application.',
+  'rule.calendar_unreachable': 'Le serveur d’agenda est injoignable : {detail}',
+  'rule.calendar_not_found': 'Aucun agenda CalDAV n’a été trouvé à cette adresse : {detail}',
+  'refusal.bad_request': 'La demande n’a pas pu être lue.',
+  'refusal.booking_final': 'La réservation est terminée ou annulée et ne peut plus être modifiée.',
+  'refusal.calendar_connect_failed': 'Le serveur d’agenda n’a pas pu être utilisé.',
+  'refusal.change_refused': 'Cette réservation ne peut plus être modifiée par son lien de gestion.',
+  'refusal.conflict': 'Quelqu’un a modifié la même chose au même moment : réessayez.',
+  'refusal.delivery_in_flight': 'La livraison est en cours d’envoi : relancez-la une fois terminée.',
+  'refusal.entry_closed': 'Cette personne n’attend plus, ou la prestation n’est plus proposée ici.',
+  'refusal.invalid_date': 'La date doit être une date du calendrier, par exemple 2026-12-24.',
+  'refusal.invalid_value': 'Une valeur de la demande est hors limites ou mal formée.',
+  'refusal.invalid_view': 'Cette vue de l’agenda n’existe pas.',
+  'refusal.last_owner':
+    'Un espace de travail garde au moins un propriétaire : nommez d’abord quelqu’un d’autre propriétaire.',
+  'refusal.limit_reached':
+    'Cet espace de travail a déjà {limit} {what, select, webhooks {webhooks} api_keys {clés d’API} other {éléments de ce type}}, le maximum : supprimez-en un d’abord.',
+  'refusal.mail_outdated': 'Ce rappel a été remplacé ou est arrivé trop tard : il n’est pas renvoyé.',
+  'refusal.mail_queued': 'Cet e-mail est encore en file d’attente : il partira de lui-même.',
+  'refusal.malformed_body': 'Le formulaire n’a pas pu être lu : rechargez la page et réessayez.',
+  'refusal.no_outside_change': 'Aucune modification faite dans l’agenda n’attend sur cette réservation.',
+  'refusal.not_a_staffer': 'Seul un membre lié à une fiche du personnel peut faire ceci.',
+  'refusal.offer_gone':
+    '{state, select, claimed {Cette offre a déjà été acceptée.} expired {Cette offre a expiré.} other {Cette offre a été retirée.}}',
+  'refusal.offer_time_taken': 'Ce créneau a été pris entre-temps ; la personne reste sur la liste d’attente.',
+  'refusal.payload_too_large': 'Ce qui a été envoyé est trop volumineux.',
+  'refusal.payment_provider_missing':
+    'Aucun prestataire de paiement n’est connecté : connectez-en un d’abord dans Paramètres → Paiements.',
+  'refusal.payment_provider_unavailable':
+    'Le prestataire de paiement est injoignable pour le moment : réessayez dans un instant.',
+  'refusal.payment_refused': 'Le prestataire de paiement a refusé la demande.',
+  'refusal.refund_too_large': 'C’est plus que ce qui reste à rembourser.',
+  'refusal.resource_in_use':
+    '{services} ont besoin de cette ressource par son nom : modifiez d’abord ces prestations.',
+  'refusal.resources_changed':
+    'La réservation n’occupe plus cette ressource : rechargez l’agenda et réessayez.',
+  'refusal.secret_key_missing':
+    'Le serveur n’a pas de clé pour enregistrer les identifiants : l’administrateur doit définir SECRET_KEY.',
+  'refusal.series_conflict':
+    'Certaines réservations de la série sont impossibles à leur horaire ; rien n’a été modifié.',
+  'refusal.status_built_in': 'Les statuts intégrés ne peuvent pas être archivés.',
+  'refusal.status_is_default':
+    'Le statut par défaut ne peut pas être archivé : définissez d’abord un autre statut par défaut.',
+  'refusal.text_not_failed': 'Seul un SMS en échec ou non distribué peut être renvoyé.',
+  'refusal.time_offered': 'Ce créneau est déjà proposé à quelqu’un de la liste d’attente.',
+  'refusal.validation_failed': 'Certaines saisies ne sont pas valides.',
+  'refusal.webhook_disabled': 'Le webhook est désactivé : activez-le d’abord.',
+  'refusal.slot_taken': 'L’horaire demandé n’est pas disponible.',
+  'refusal.slot_not_on_grid': 'L’horaire demandé n’est pas une heure de début réservable.',
+  'refusal.slot_too_soon':
+    'L’horaire demandé est trop proche : les réservations demandent un délai plus long.',
+  'refusal.slot_beyond_horizon': 'L’horaire demandé est trop lointain : il dépasse l’horizon de réservation.',
+  'refusal.other': 'Cette demande a été refusée.',
+  'refusal.otherConflict': 'Ce n’est pas possible dans l’état actuel : rechargez la page et réessayez.',
+  'booking.ruleBroken': '{reason} Choisissez l’un des créneaux libres ci-dessous.',
+  'refusal.secret_unreadable':
+    'Les identifiants enregistrés ne peuvent pas être lus avec la clé de ce serveur : saisissez-les à nouveau.',
+  'rule.secret_key_missing':
+    'Le serveur n’a pas de clé pour enregistrer les identifiants : l’administrateur doit définir SECRET_KEY.',
+  'rule.waitlist_need_time':
+    'Indiquez au moins un créneau souhaité, ou cochez « N’importe quel horaire convient ».',
+  'rule.waitlist_too_many': 'Au plus {max} créneaux souhaités.',
+  'rule.time_not_a_time': 'Saisissez une heure au format HH:MM, par exemple 09:30.',
+  'rule.end_after_start': 'La fin doit être après le début.',
+  'rule.rental_needs_resource':
+    'Une prestation ne peut se passer de personnel que si elle requiert au moins une ressource.',
+  'rule.rental_capacity_one':
+    'Une prestation sans personnel prend une réservation à la fois : sa capacité doit être 1.',
+  'rule.rental_has_no_staffer':
+    'Cette réservation est une location : elle n’a pas de membre du personnel à changer.',
+  'rule.rental_services_need_staffer':
+    'Cette réservation n’a pas de membre du personnel et ces prestations en exigent un : réservez-les à nouveau avec un membre du personnel.',
+  'rule.waitlist_no_rentals': 'La liste d’attente ne prend pas une prestation sans personnel.',
 } satisfies PanelCatalog;

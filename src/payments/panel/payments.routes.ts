@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, str } from '../../panel-kit/forms.js';
-import { panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -16,8 +17,8 @@ import { paymentsPanelWords } from './payments.texts.js';
 /** Owners and admins (the `settings` permission). */
 const access = { config: { panelAccess: 'settings' as const } };
 
-function fieldErrors(error: unknown) {
-  if (error instanceof AppError && error.statusCode === 422 && error.errors) return error.errors;
+function fieldErrors(error: unknown, t: PanelText['t']) {
+  if (error instanceof AppError && error.statusCode === 422 && error.errors) return formErrorsOf(error, t);
   throw error;
 }
 
@@ -67,7 +68,12 @@ export function paymentsPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       });
     } catch (error) {
       // The keys are never sent back into the form.
-      return render(request, reply, { values: { hold_minutes: hold }, errors: fieldErrors(error) }, 422);
+      return render(
+        request,
+        reply,
+        { values: { hold_minutes: hold }, errors: fieldErrors(error, panelTextOf(request).t) },
+        422,
+      );
     }
   });
 

@@ -143,7 +143,7 @@ export function resourcesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
       const errors =
         error instanceof ResourceNamedByServices
           ? { type: [text.t('resources.typeInUse', { services: error.services.join(', ') })] }
-          : error.errors;
+          : formErrorsOf(error, text.t);
       return reply.page({
         title: resource.name,
         status: 422,

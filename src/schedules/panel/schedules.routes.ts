@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getLocation } from '../../locations/locations.service.js';
+import { wordedFieldErrors } from '../../panel-kit/form-errors.js';
 import type { FormState } from '../../panel-kit/forms.js';
 import { panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
@@ -98,7 +99,7 @@ export function schedulesPanelRoutes(panel: FastifyInstance, deps: AppDeps): voi
     });
     const result = validateSchedule(fromForm.body);
     const errors = {
-      ...(result.ok ? {} : formErrorsOf(result.errors, fromForm.formKey)),
+      ...(result.ok ? {} : formErrorsOf(wordedFieldErrors(result.errors, t), fromForm.formKey)),
       ...fromForm.errors,
     };
     if (!result.ok || Object.keys(errors).length > 0) {

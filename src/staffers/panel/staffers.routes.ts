@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findConnectionView } from '../../calendar-sync/calendar-sync.service.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import { listLocationsPage } from '../../locations/locations.service.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, list, str } from '../../panel-kit/forms.js';
-import { panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { pageParam } from '../../panel-kit/list-pager.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -71,8 +72,8 @@ function apiBodyOf(values: ReturnType<typeof valuesOf>) {
 }
 
 /** A 422 of the schema or the rules, to show on the form; anything else goes on. */
-function formErrors(error: unknown): FieldErrors {
-  if (error instanceof AppError && error.statusCode === 422 && error.errors) return error.errors;
+function formErrors(error: unknown, t: PanelText['t']): FieldErrors {
+  if (error instanceof AppError && error.statusCode === 422 && error.errors) return formErrorsOf(error, t);
   throw error;
 }
 
@@ -179,7 +180,7 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         return `${STAFFERS}/${staffer.id}?notice=created`;
       });
     } catch (error) {
-      const errors = formErrors(error);
+      const errors = formErrors(error, panelTextOf(request).t);
       const text = panelTextOf(request);
       return reply.page({
         title: text.t('staffers.add'),
@@ -218,7 +219,13 @@ export function staffersPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         return `${STAFFERS}/${id}?notice=saved`;
       });
     } catch (error) {
-      return renderStaffer(request, reply, staffer, { values, errors: formErrors(error) }, 422);
+      return renderStaffer(
+        request,
+        reply,
+        staffer,
+        { values, errors: formErrors(error, panelTextOf(request).t) },
+        422,
+      );
     }
   });
 

@@ -93,7 +93,7 @@ describe('Setup → Booking statuses', () => {
     const duplicate = await admin.post(PAGE, { name: 'confirmed', color: '#123456' });
     expect(duplicate.statusCode).toBe(422);
     expect(duplicate.body).toContain(
-      '<p class="error" id="f-name-error">A status named &quot;confirmed&quot; already exists.</p>',
+      '<p class="error" id="f-name-error">A status named “confirmed” already exists.</p>',
     );
     expect(duplicate.body).toMatch(/name="color" type="text" value="#123456"/);
     const api = await t.call('POST', '/bookings/statuses', { name: 'confirmed' });
@@ -102,7 +102,7 @@ describe('Setup → Booking statuses', () => {
     const badColor = await admin.post(PAGE, { name: 'Waiting', color: 'orange', is_default: 'true' });
     expect(badColor.statusCode).toBe(422);
     expect(badColor.body).toContain(
-      '<p class="error" id="f-color-error">The color must be a hex colour #rrggbb, such as #4caf50.</p>',
+      '<p class="error" id="f-color-error">Enter a colour as #rrggbb, such as #4caf50.</p>',
     );
     expect(badColor.body).toMatch(/name="is_default" value="true" checked/);
     expect((await admin.post(PAGE, { name: '   ' })).statusCode).toBe(422);
@@ -111,7 +111,7 @@ describe('Setup → Booking statuses', () => {
     await admin.get(`${PAGE}/${confirmed!.uuid}`);
     const rename = await admin.post(`${PAGE}/${confirmed!.uuid}`, { name: 'New', color: '#4caf50' });
     expect(rename.statusCode).toBe(422);
-    expect(rename.body).toContain('id="f-name-error">A status named &quot;New&quot; already exists.');
+    expect(rename.body).toContain('id="f-name-error">A status named “New” already exists.');
     expect(rename.body).toMatch(/name="name" type="text" value="New"/);
     expect(await statuses()).toEqual(before);
   });

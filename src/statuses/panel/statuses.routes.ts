@@ -4,6 +4,7 @@ import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
+import { refusalOf } from '../../panel-kit/panel-errors.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -156,7 +157,7 @@ export function statusesPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
       if (!(error instanceof AppError) || error.statusCode !== 409) throw error;
       return renderForm(request, reply, emptyForm({ name: status.name, color: status.color }), {
         status,
-        problem: error.message,
+        problem: refusalOf(error, panelTextOf(request).t),
         code: 409,
       });
     }

@@ -113,7 +113,9 @@ describe('Settings → Notifications → Text messages', () => {
       gateway_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     });
     expect(refused.statusCode).toBe(422);
-    expect(refused.body).toContain('must not point to a private, loopback or link-local address');
+    expect(refused.body).toContain(
+      'The address must not point to a private, loopback or link-local network.',
+    );
   });
 
   it('previews each text with its segments, queues a test message and lists it in the log', async () => {
@@ -184,7 +186,9 @@ describe('on PostgreSQL without SECRET_KEY', () => {
       twilio_auth_token: TOKEN,
     });
     expect(refused.statusCode).toBe(422);
-    expect(refused.body).toContain('Credentials cannot be saved: this server has no SECRET_KEY.');
+    expect(refused.body).toContain(
+      'The server has no key to store credentials with: the administrator must set SECRET_KEY.',
+    );
     await pg.app.close();
   });
 });

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { type FormState, list, str } from '../../panel-kit/forms.js';
-import { panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
 import { uuidParam } from '../../panel-kit/params.js';
@@ -27,8 +28,8 @@ import { textPanelWords } from './text-messages.texts.js';
 const access = { config: { panelAccess: 'notifications' as const } };
 const PER_PAGE = 20;
 
-function fieldErrors(error: unknown) {
-  if (error instanceof AppError && error.statusCode === 422 && error.errors) return error.errors;
+function fieldErrors(error: unknown, t: PanelText['t']) {
+  if (error instanceof AppError && error.statusCode === 422 && error.errors) return formErrorsOf(error, t);
   throw error;
 }
 
@@ -153,7 +154,12 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         return `${TEXTS_PAGE}?notice=saved`;
       });
     } catch (error) {
-      return render(request, reply, { form: { values, errors: fieldErrors(error) } }, 422);
+      return render(
+        request,
+        reply,
+        { form: { values, errors: fieldErrors(error, panelTextOf(request).t) } },
+        422,
+      );
     }
   });
 
@@ -167,7 +173,12 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
         return `${TEXTS_PAGE}?notice=test#log`;
       });
     } catch (error) {
-      return render(request, reply, { testForm: { values: { phone }, errors: fieldErrors(error) } }, 422);
+      return render(
+        request,
+        reply,
+        { testForm: { values: { phone }, errors: fieldErrors(error, panelTextOf(request).t) } },
+        422,
+      );
     }
   });
 
@@ -185,7 +196,7 @@ export function textMessagesPanelRoutes(panel: FastifyInstance, deps: AppDeps): 
       return render(
         request,
         reply,
-        { quietErrors: { locationId, form: { values, errors: fieldErrors(error) } } },
+        { quietErrors: { locationId, form: { values, errors: fieldErrors(error, panelTextOf(request).t) } } },
         422,
       );
     }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
-import { panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { setSessionCookie } from '../../panel-kit/panel-auth.js';
 import type { UnitOfWork } from '../../platform/db/unit-of-work.js';
@@ -22,8 +23,8 @@ import {
 import { InvitePage, LinkGonePage, PasswordPage, ResetPage } from './account.page.js';
 
 /** Field errors of a refused form, or rethrow what is not one (the error page shows it). */
-function formErrors(error: unknown) {
-  if (error instanceof AppError && error.errors && error.statusCode === 422) return error.errors;
+function formErrors(error: unknown, t: PanelText['t']) {
+  if (error instanceof AppError && error.errors && error.statusCode === 422) return formErrorsOf(error, t);
   throw error;
 }
 
@@ -80,7 +81,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
         title: text.t('account.yourPassword'),
         status: 422,
         body: PasswordPage({
-          form: { values: {}, errors: formErrors(error) },
+          form: { values: {}, errors: formErrors(error, panelTextOf(request).t) },
           csrf: reply.csrf(),
           mustChange: session.user.mustChangePassword,
           text,
@@ -111,7 +112,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
           csrf: reply.csrf(),
           mustChange: session.user.mustChangePassword,
           text,
-          language: { form: { values: { language }, errors: formErrors(error) } },
+          language: { form: { values: { language }, errors: formErrors(error, panelTextOf(request).t) } },
         }),
       });
     }
@@ -175,7 +176,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
         layout: 'bare',
         status: 422,
         body: InvitePage({
-          form: { values: { name }, errors: formErrors(error) },
+          form: { values: { name }, errors: formErrors(error, panelTextOf(request).t) },
           csrf: reply.csrf(),
           token,
           workspaceName: found.invite.workspace_name,
@@ -235,7 +236,7 @@ export function accountRoutes(panel: FastifyInstance, deps: AppDeps): void {
         layout: 'bare',
         status: 422,
         body: ResetPage({
-          form: { values: {}, errors: formErrors(error) },
+          form: { values: {}, errors: formErrors(error, panelTextOf(request).t) },
           csrf: reply.csrf(),
           token,
           email: found.email,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
@@ -79,7 +80,9 @@ export function signInRoutes(panel: FastifyInstance, deps: AppDeps): void {
         if (!(error instanceof AppError) || !error.errors) throw error;
         const text = panelTextOf(request);
         const errors =
-          error.code === 'invalid_credentials' ? { email: [text.t('signIn.invalid')] } : error.errors;
+          error.code === 'invalid_credentials'
+            ? { email: [text.t('signIn.invalid')] }
+            : formErrorsOf(error, text.t);
         return reply.page({
           title: text.t('signIn.title'),
           layout: 'bare',

@@ -58,7 +58,7 @@ describe('Team', () => {
       /<input id="f-email" name="email" type="email" value="not-an-email"[^>]*aria-invalid="true"/,
     );
     expect(bad.body).toContain(
-      '<p class="error" id="f-email-error">The email must be a valid email address.</p>',
+      '<p class="error" id="f-email-error">Enter an email address, such as name@example.com.</p>',
     );
 
     const invited = await client.submit(

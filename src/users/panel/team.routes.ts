@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userActor } from '../../audit/audit.service.js';
 import { AppError, notFound } from '../../errors.js';
+import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, str } from '../../panel-kit/forms.js';
-import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelKey, type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { PANEL_PREFIX } from '../../panel-kit/layout.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { absoluteUrl, uuidParam } from '../../panel-kit/params.js';
@@ -29,9 +30,9 @@ const NOTICES: Record<string, PanelKey> = {
 };
 
 /** Refused input of a form: its field errors (409 last-owner included); anything else goes on. */
-function formErrors(error: unknown) {
+function formErrors(error: unknown, t: PanelText['t']) {
   if (error instanceof AppError && error.errors && (error.statusCode === 422 || error.statusCode === 409)) {
-    return error.errors;
+    return formErrorsOf(error, t);
   }
   throw error;
 }
@@ -93,7 +94,12 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
           }),
       );
     } catch (error) {
-      return render(request, reply, { inviteForm: { values, errors: formErrors(error) } }, 422);
+      return render(
+        request,
+        reply,
+        { inviteForm: { values, errors: formErrors(error, panelTextOf(request).t) } },
+        422,
+      );
     }
   });
 
@@ -121,7 +127,12 @@ export function teamRoutes(panel: FastifyInstance, deps: AppDeps): void {
       return render(
         request,
         reply,
-        { roleErrors: { userId, form: { values: { role }, errors: formErrors(error) } } },
+        {
+          roleErrors: {
+            userId,
+            form: { values: { role }, errors: formErrors(error, panelTextOf(request).t) },
+          },
+        },
         422,
       );
     }

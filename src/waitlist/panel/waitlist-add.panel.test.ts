@@ -111,7 +111,7 @@ describe('adding a person from the panel', () => {
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toMatch(
-      /id="f-customer_phone-error">The customer phone must be a valid phone number\.<\/p>/,
+      /id="f-customer_phone-error">Enter a phone number with its country code, such as \+49 30 1234567\.<\/p>/,
     );
     expect(refused.body).toMatch(/id="f-windows-0-to-error">The end must be after the start\.<\/p>/);
     expect(refused.body).toContain('value="Tove"');
@@ -125,7 +125,9 @@ describe('adding a person from the panel', () => {
       customer_phone: '+4915100003003',
     });
     expect(none.statusCode).toBe(422);
-    expect(none.body).toMatch(/id="f-windows-error">Give at least one wanted time, or any_time\.<\/p>/);
+    expect(none.body).toMatch(
+      /id="f-windows-error">Give at least one wanted time, or tick “Any time suits them”\.<\/p>/,
+    );
   });
 
   it("refuses another workspace's service as a 422", async () => {
@@ -142,7 +144,7 @@ describe('adding a person from the panel', () => {
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toMatch(
-      /id="f-service_uuid-error">The selected service is not offered at this location\.<\/p>/,
+      /id="f-service_uuid-error">This service is not offered at this location\.<\/p>/,
     );
     const theirPlace = await desk.post('/panel/waitlist/add', {
       idempotency_key: 'waitlist-add-place-0123456789abcdef',

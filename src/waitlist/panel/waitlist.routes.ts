@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { formErrorsOf } from '../../panel-kit/form-errors.js';
 import { emptyForm, type FormState, str } from '../../panel-kit/forms.js';
-import { panelTextOf } from '../../panel-kit/i18n.js';
+import { type PanelText, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { refusalOf } from '../../panel-kit/panel-errors.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { noticeOf, noticesIn } from '../../panel-kit/setup-parts.js';
 import { redirectOnce } from '../../platform/http/idempotency.js';
@@ -76,7 +77,7 @@ export function waitlistPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
         zoneOf: (id) => view.zones.get(id) ?? 'UTC',
         csrf: reply.csrf(),
         ...noticeOf(request.query, noticesIn(text, NOTICES)),
-        error: error ? errorText(error) : undefined,
+        error: error ? errorText(error, panelTextOf(request).t) : undefined,
         text,
       }),
     });
@@ -178,8 +179,8 @@ function joinInputOf(body: Record<string, unknown>): JoinInput {
   };
 }
 
-/** The refusal as the service words it, with its fields' messages. */
-function errorText(error: AppError): string {
-  const fields = Object.values(error.errors ?? {}).flat();
-  return [error.message, ...fields].join(' ');
+/** The refusal in the reader's language: a refused form's fields, or what the code says. */
+function errorText(error: AppError, t: PanelText['t']): string {
+  if (error.code === 'validation_failed') return Object.values(formErrorsOf(error, t)).flat().join(' ');
+  return refusalOf(error, t);
 }

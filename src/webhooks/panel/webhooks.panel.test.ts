@@ -118,7 +118,7 @@ describe('Settings -> Developers -> Webhooks', () => {
     expect((await client.post(`${page}/disable`)).headers.location).toBe(`${page}?notice=disabled`);
     const refused = await client.post(`${page}/deliveries/${deliveryId}/resend`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.body).toContain('The webhook is disabled; enable it first.');
+    expect(refused.body).toContain('The webhook is disabled: enable it first.');
     expect((await client.post(`${page}/enable`)).statusCode).toBe(303);
     expect((await client.get(page)).body).toContain('<span class="badge enabled">Enabled</span>');
 

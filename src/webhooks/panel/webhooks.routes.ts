@@ -6,6 +6,7 @@ import { emptyForm, list, str } from '../../panel-kit/forms.js';
 import { type PanelKey, panelTextOf } from '../../panel-kit/i18n.js';
 import { sessionOf } from '../../panel-kit/panel-auth.js';
 import { panelContextOf } from '../../panel-kit/panel-context.js';
+import { refusalOf } from '../../panel-kit/panel-errors.js';
 import { uuidParam } from '../../panel-kit/params.js';
 import { redirectOnce, showSecretOnce } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/http/types.js';
@@ -217,12 +218,7 @@ export function webhooksPanelRoutes(panel: FastifyInstance, deps: AppDeps): void
   /** A refused action (disabled endpoint, delivery in flight) is said on the endpoint's page. */
   function conflictOnPage(request: FastifyRequest, reply: FastifyReply, error: unknown) {
     if (error instanceof AppError && error.statusCode === 409) {
-      return renderDetail(
-        request,
-        reply,
-        { problem: error.message.replace(/ \(PUT with "enabled": true\)/, '') },
-        409,
-      );
+      return renderDetail(request, reply, { problem: refusalOf(error, panelTextOf(request).t) }, 409);
     }
     throw error;
   }
