@@ -53,7 +53,11 @@ describe('migration 0043_waitlist_auto_offers', () => {
         `INSERT INTO locations (workspace_id, name, timezone) VALUES ($1, 'Mitte', 'Europe/Berlin')`,
         [ws],
       );
-      const service = await one(query, `INSERT INTO services (workspace_id, name, duration_minutes) VALUES ($1, 'Yoga', 60)`, [ws]);
+      const service = await one(
+        query,
+        `INSERT INTO services (workspace_id, name, duration_minutes) VALUES ($1, 'Yoga', 60)`,
+        [ws],
+      );
       const entry = await one(
         query,
         `INSERT INTO waitlist_entries (workspace_id, customer_id, location_id, service_id, any_time, joined_at)

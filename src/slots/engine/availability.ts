@@ -2,7 +2,7 @@
  * The one availability predicate: computeSlots and checkBookable both ask
  * `freeSeatsAt`, so a listed slot is bookable and a refused booking is never listed.
  */
-import { addDays, localDateOf, localMsOf, resolveLocalMs, steadyOffsetOn } from '../../platform/time/zone.js';
+import { addDays, localDateOf, resolveLocalMs, steadyOffsetOn } from '../../platform/time/zone.js';
 import type { AvailabilityInput, Occupancy, StafferInput } from './types.js';
 import { type LocalDay, localDays, type Span, workingSpans } from './working-spans.js';
 
