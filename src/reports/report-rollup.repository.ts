@@ -40,9 +40,11 @@ export interface LocationDay {
  */
 export async function noteBookingDays(tx: Tx | Db, workspaceId: string, bookingId: string): Promise<void> {
   const ws = workspaceId;
-  await sql`
-    INSERT INTO report_changes (workspace_id, location_id, day)
-    SELECT DISTINCT b.workspace_id, b.location_id, (t.at AT TIME ZONE l.timezone)::date
+  // Read, then insert: Citus runs an INSERT ... SELECT of this shape through the coordinator,
+  // which makes every booking write a two-phase commit; two statements stay on the workspace's
+  // node (test/citus/one-node.test.ts).
+  const days = await sql<{ location_id: string; day: string }>`
+    SELECT DISTINCT b.location_id, to_char((t.at AT TIME ZONE l.timezone)::date, 'YYYY-MM-DD') AS day
     FROM bookings b
     JOIN locations l ON l.workspace_id = ${ws} AND l.id = b.location_id
     CROSS JOIN LATERAL (
@@ -50,6 +52,11 @@ export async function noteBookingDays(tx: Tx | Db, workspaceId: string, bookingI
       UNION SELECT p.created_at FROM payments p WHERE p.workspace_id = ${ws} AND p.booking_id = b.id
     ) t
     WHERE b.workspace_id = ${ws} AND b.id = ${bookingId}::uuid`.execute(tx);
+  if (days.rows.length === 0) return;
+  await tx
+    .insertInto('report_changes')
+    .values(days.rows.map((row) => ({ workspace_id: ws, location_id: row.location_id, day: row.day })))
+    .execute();
 }
 
 /**
