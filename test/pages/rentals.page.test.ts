@@ -60,7 +60,7 @@ describe('rentals in the panel', () => {
     await page.getByLabel('Needs no staffer (a rental)').check();
     await page.getByRole('button', { name: /^Save/ }).click();
     await expect(
-      page.getByText('A service may need no staffer only when it needs at least one resource.').count(),
+      page.getByText('A service needs no staffer only when it needs at least one resource.').count(),
     ).resolves.toBeGreaterThan(0);
     expect((await t.call('GET', `/services/${court.id}`)).json().data.staffer_needed).toBe(true);
 
